@@ -1,0 +1,82 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layering (each arrow is "is used by"):
+//   CallDirectoryCore ← BaseFormat ← CallDirectoryLoader ← calldir-extension
+//   ProcessMetrics, HeapProbe ← ExtensionReport ← calldir-extension, calldir-baselines
+//   Datasets, BenchHarness ← calldir
+// The first row and ExtensionReport must also build for iOS: no Foundation, and
+// Glibc/Darwin only behind `#if canImport`.
+
+let package = Package(
+  name: "calldir",
+  platforms: [.macOS(.v13), .iOS(.v16)],
+  products: [
+    .executable(name: "calldir", targets: ["calldir"]),
+    .executable(name: "calldir-extension", targets: ["calldir-extension"]),
+    .executable(name: "calldir-baselines", targets: ["calldir-baselines"]),
+    .library(name: "CallDirectoryCore", targets: ["CallDirectoryCore"]),
+    .library(name: "BaseFormat", targets: ["BaseFormat"]),
+    .library(name: "CallDirectoryLoader", targets: ["CallDirectoryLoader"]),
+  ],
+  traits: [
+    // Links jemalloc into the measured extension processes so they can report a heap
+    // high-water mark (`thread.peak`). `--disable-default-traits` builds without it;
+    // heap_peak_bytes is then empty in the CSV.
+    .trait(name: "Jemalloc"),
+    .default(enabledTraits: ["Jemalloc"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+  ],
+  targets: [
+    // MARK: iOS-buildable layers (no Foundation)
+    .target(name: "CallDirectoryCore"),
+    .target(
+      name: "BaseFormat",
+      dependencies: [
+        "CallDirectoryCore",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
+    .target(name: "CallDirectoryLoader", dependencies: ["CallDirectoryCore", "BaseFormat"]),
+    .target(name: "ProcessMetrics"),
+    .systemLibrary(
+      name: "CJemalloc",
+      pkgConfig: "jemalloc",
+      providers: [.apt(["libjemalloc-dev"])]),
+    .target(
+      name: "HeapProbe",
+      dependencies: [.target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"]))]),
+    .target(name: "ExtensionReport", dependencies: ["ProcessMetrics", "HeapProbe"]),
+
+    // MARK: The processes under test
+    .executableTarget(
+      name: "calldir-extension",
+      dependencies: ["CallDirectoryCore", "BaseFormat", "CallDirectoryLoader", "ExtensionReport"]),
+    .executableTarget(
+      name: "calldir-baselines",
+      dependencies: ["CallDirectoryCore", "ExtensionReport"]),
+
+    // MARK: Tooling (Foundation allowed)
+    .target(name: "Datasets", dependencies: ["CallDirectoryCore", "BaseFormat"]),
+    .target(
+      name: "BenchHarness",
+      dependencies: ["ProcessMetrics", "Datasets"]),
+    .executableTarget(
+      name: "calldir",
+      dependencies: [
+        "BenchHarness", "Datasets", "BaseFormat",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    // MARK: Tests
+    .testTarget(
+      name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
+    .testTarget(
+      name: "BaseFormatTests", dependencies: ["BaseFormat", "CallDirectoryCore", "CallDirectoryLoader"]),
+    .testTarget(
+      name: "BenchHarnessTests",
+      dependencies: ["BenchHarness", "Datasets", "BaseFormat", "ProcessMetrics"]),
+  ]
+)

@@ -1,0 +1,127 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a file so that readers see either the old file or the complete new one, never a part:
+/// the bytes go to a temporary file beside the destination, which is flushed to disk (`fsync`),
+/// renamed over the destination (`rename`), and the directory flushed too.
+public final class AtomicFileWriter {
+  /// The destination path.
+  public let path: String
+  /// The temporary file's path while writing.
+  public let temporaryPath: String
+  private var descriptor: FileDescriptor?
+  private var buffer: [UInt8] = []
+  private var writtenByteCount = 0
+  /// Bytes are gathered into one buffer of this size before each `write` call.
+  private static let bufferByteCount = 256 * 1024
+
+  /// Creates the temporary file.
+  /// - Throws: ``BaseFormatError`` with `.system` when it cannot be created.
+  public init(path: String) throws(BaseFormatError) {
+    self.path = path
+    self.temporaryPath = path + ".tmp-\(getpid())"
+    do {
+      descriptor = try FileDescriptor.open(
+        FilePath(temporaryPath), .writeOnly, options: [.create, .truncate, .closeOnExec],
+        permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    } catch {
+      throw FileHandleIO.error(temporaryPath, 0, "open", (error as? Errno)?.rawValue ?? 0)
+    }
+    buffer.reserveCapacity(Self.bufferByteCount)
+  }
+
+  deinit {
+    if let descriptor {
+      try? descriptor.close()
+      unlink(temporaryPath)
+    }
+  }
+
+  /// Bytes appended so far.
+  public var byteCount: Int { writtenByteCount + buffer.count }
+
+  /// Appends bytes.
+  public func write(_ bytes: some Sequence<UInt8>) throws(BaseFormatError) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.bufferByteCount { try flush() }
+  }
+
+  /// Appends raw bytes.
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(BaseFormatError) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.bufferByteCount { try flush() }
+  }
+
+  private func flush() throws(BaseFormatError) {
+    guard let descriptor, !buffer.isEmpty else { return }
+    do {
+      _ = try buffer.withUnsafeBytes { try descriptor.writeAll($0) }
+    } catch {
+      throw FileHandleIO.error(
+        temporaryPath, writtenByteCount, "write", (error as? Errno)?.rawValue ?? 0)
+    }
+    writtenByteCount += buffer.count
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Overwrites bytes already written (used to fill in a header at the end).
+  public func overwrite(at offset: Int, with bytes: [UInt8]) throws(BaseFormatError) {
+    try flush()
+    guard let descriptor else { return }
+    do {
+      _ = try bytes.withUnsafeBytes { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), $0) }
+    } catch {
+      throw FileHandleIO.error(temporaryPath, offset, "pwrite", (error as? Errno)?.rawValue ?? 0)
+    }
+  }
+
+  /// Flushes, syncs and renames the temporary file over the destination.
+  /// - Throws: ``BaseFormatError`` with `.system` naming the failed call.
+  public func commit() throws(BaseFormatError) {
+    try flush()
+    guard let descriptor else { return }
+    self.descriptor = nil
+    if fsync(descriptor.rawValue) != 0 {
+      let code = errno
+      try? descriptor.close()
+      unlink(temporaryPath)
+      throw FileHandleIO.error(temporaryPath, 0, "fsync", code)
+    }
+    try? descriptor.close()
+    if rename(temporaryPath, path) != 0 {
+      let code = errno
+      unlink(temporaryPath)
+      throw FileHandleIO.error(path, 0, "rename", code)
+    }
+    Self.syncDirectory(containing: path)
+  }
+
+  /// Abandons the write: the destination is left as it was.
+  public func discard() {
+    guard let descriptor else { return }
+    self.descriptor = nil
+    try? descriptor.close()
+    unlink(temporaryPath)
+  }
+
+  /// Flushes the directory entry so the rename itself survives a crash (best effort).
+  private static func syncDirectory(containing path: String) {
+    var directory = path
+    if let slash = directory.lastIndex(of: "/") {
+      directory = String(directory[..<slash])
+      if directory.isEmpty { directory = "/" }
+    } else {
+      directory = "."
+    }
+    let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
+    if descriptor >= 0 {
+      _ = fsync(descriptor)
+      close(descriptor)
+    }
+  }
+}

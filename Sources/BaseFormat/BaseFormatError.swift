@@ -1,0 +1,92 @@
+/// Why a base file cannot be read, with the byte offset where the problem was found.
+public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What was wrong.
+  public enum Problem: Equatable, Sendable {
+    /// The operating system refused an operation (`errno` and the call's name).
+    case system(call: String, errno: Int32)
+    /// The file is shorter than a header.
+    case shorterThanHeader(fileByteCount: Int)
+    /// The first bytes are not the format's magic: not a calldir base.
+    case foreignFile
+    /// A version this reader does not know.
+    case unsupportedVersion(UInt16)
+    /// A kind byte that is neither identification nor blocking.
+    case unknownKind(UInt8)
+    /// The header's own checksum does not match its bytes.
+    case headerChecksumMismatch
+    /// The header's fields contradict each other (count, range, payload size).
+    case inconsistentHeader(String)
+    /// The file's size is not the header's size plus the payload size the header states.
+    case sizeMismatch(expected: Int, actual: Int)
+    /// A record claims a label longer than the format allows.
+    case labelTooLong(byteCount: Int)
+    /// A label's bytes are not valid UTF-8.
+    case invalidUTF8Label
+    /// A number not strictly above the previous one.
+    case numberNotAscending(previous: Int64, number: Int64)
+    /// A number outside the header's lowest–highest range.
+    case numberOutOfRange(Int64)
+    /// A record runs past the end of the payload.
+    case recordPastEnd
+    /// Bytes remain after the header's entry count was read.
+    case trailingBytes(count: Int)
+    /// The payload's checksum does not match the header's.
+    case payloadChecksumMismatch(expected: UInt64, actual: UInt64)
+    /// A label passed to the writer is empty or over the maximum (writer side).
+    case invalidLabel(String)
+  }
+
+  /// The file, as given to the reader or writer.
+  public var path: String
+  /// Byte offset in the file where the problem was found.
+  public var offset: Int
+  /// What was wrong.
+  public var problem: Problem
+
+  /// Creates an error.
+  public init(path: String, offset: Int, problem: Problem) {
+    self.path = path
+    self.offset = offset
+    self.problem = problem
+  }
+
+  /// One line: the file, the byte offset, and the problem.
+  public var description: String {
+    "\(path): at byte \(offset): \(problemDescription)"
+  }
+
+  private var problemDescription: String {
+    switch problem {
+    case .system(let call, let errno): "\(call) failed: \(systemErrorMessage(errno)) (errno \(errno))"
+    case .shorterThanHeader(let count):
+      "truncated: \(count) bytes is shorter than the \(BaseHeader.byteCount)-byte header"
+    case .foreignFile: "not a calldir base (wrong magic)"
+    case .unsupportedVersion(let version):
+      "unsupported format version \(version) (this reader knows \(BaseHeader.currentVersion))"
+    case .unknownKind(let kind): "unknown base kind \(kind)"
+    case .headerChecksumMismatch: "corrupt header: checksum mismatch"
+    case .inconsistentHeader(let what): "corrupt header: \(what)"
+    case .sizeMismatch(let expected, let actual):
+      actual < expected
+        ? "truncated: file has \(actual) bytes, header says \(expected)"
+        : "file has \(actual) bytes, header says \(expected): trailing data"
+    case .labelTooLong(let count):
+      "corrupt record: label of \(count) bytes exceeds the maximum \(BaseHeader.maximumLabelByteCount)"
+    case .invalidUTF8Label: "corrupt record: label is not valid UTF-8"
+    case .numberNotAscending(let previous, let number):
+      "corrupt record: number \(number) is not above the previous \(previous)"
+    case .numberOutOfRange(let number):
+      "corrupt record: number \(number) is outside the header's range"
+    case .recordPastEnd: "corrupt record: runs past the end of the payload"
+    case .trailingBytes(let count): "corrupt payload: \(count) bytes after the last entry"
+    case .payloadChecksumMismatch(let expected, let actual):
+      "corrupt payload: checksum \(hex(actual)) does not match the header's \(hex(expected))"
+    case .invalidLabel(let why): "invalid label: \(why)"
+    }
+  }
+}
+
+private func hex(_ value: UInt64) -> String {
+  let digits = String(value, radix: 16)
+  return "0x" + String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+}

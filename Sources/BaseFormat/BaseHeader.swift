@@ -1,0 +1,130 @@
+/// The fixed 64-byte header at the start of every base file (all integers little-endian):
+///
+/// | offset | size | field |
+/// | --- | --- | --- |
+/// | 0 | 8 | magic `CDIRBASE` |
+/// | 8 | 2 | format version (``currentVersion``) |
+/// | 10 | 1 | kind (1 identification, 2 blocking) |
+/// | 11 | 5 | reserved, zero |
+/// | 16 | 8 | entry count |
+/// | 24 | 8 | lowest number (0 when empty) |
+/// | 32 | 8 | highest number (0 when empty) |
+/// | 40 | 8 | payload byte count |
+/// | 48 | 8 | payload checksum (``StreamChecksum``) |
+/// | 56 | 8 | header checksum over bytes 0..<56 |
+///
+/// The payload follows: one record per entry in strictly ascending number order. An
+/// identification record is `[Int64 number][UInt16 label byte count][UTF-8 label]`; a blocking
+/// record is `[Int64 number]`.
+public struct BaseHeader: Equatable, Sendable {
+  /// Size of the header in bytes.
+  public static let byteCount = 64
+  /// The format version this code writes and reads.
+  public static let currentVersion: UInt16 = 1
+  /// The first eight bytes of every base.
+  public static let magic: [UInt8] = Array("CDIRBASE".utf8)
+  /// The longest label a record may carry, in UTF-8 bytes. A caller-ID label is one line on the
+  /// incoming-call screen, so 1 KiB is far beyond what is shown; keeping it small guarantees that
+  /// any record (8 + 2 + 1024 bytes) fits in one 8 KiB read buffer.
+  public static let maximumLabelByteCount = 1024
+  /// The largest record of any kind, in bytes.
+  public static let maximumRecordByteCount = 8 + 2 + maximumLabelByteCount
+
+  /// Which list the entries feed.
+  public var kind: BaseKind
+  /// Number of records in the payload.
+  public var entryCount: Int
+  /// The first (lowest) number, or 0 for an empty base.
+  public var lowestNumber: Int64
+  /// The last (highest) number, or 0 for an empty base.
+  public var highestNumber: Int64
+  /// Size of the payload in bytes.
+  public var payloadByteCount: Int
+  /// ``StreamChecksum`` of the payload bytes.
+  public var payloadChecksum: UInt64
+
+  /// Creates a header.
+  public init(
+    kind: BaseKind, entryCount: Int, lowestNumber: Int64, highestNumber: Int64,
+    payloadByteCount: Int, payloadChecksum: UInt64
+  ) {
+    self.kind = kind
+    self.entryCount = entryCount
+    self.lowestNumber = lowestNumber
+    self.highestNumber = highestNumber
+    self.payloadByteCount = payloadByteCount
+    self.payloadChecksum = payloadChecksum
+  }
+
+  /// Size of the whole file this header describes, in bytes.
+  public var fileByteCount: Int { Self.byteCount + payloadByteCount }
+
+  /// The header's 64 bytes.
+  public func encoded() -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: Self.byteCount)
+    bytes.withUnsafeMutableBytes { raw in
+      for (index, byte) in Self.magic.enumerated() { raw[index] = byte }
+      raw.storeBytes(of: Self.currentVersion.littleEndian, toByteOffset: 8, as: UInt16.self)
+      raw[10] = kind.rawValue
+      raw.storeBytes(of: UInt64(entryCount).littleEndian, toByteOffset: 16, as: UInt64.self)
+      raw.storeBytes(of: lowestNumber.littleEndian, toByteOffset: 24, as: Int64.self)
+      raw.storeBytes(of: highestNumber.littleEndian, toByteOffset: 32, as: Int64.self)
+      raw.storeBytes(of: UInt64(payloadByteCount).littleEndian, toByteOffset: 40, as: UInt64.self)
+      raw.storeBytes(of: payloadChecksum.littleEndian, toByteOffset: 48, as: UInt64.self)
+      let checksum = StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56]))
+      raw.storeBytes(of: checksum.littleEndian, toByteOffset: 56, as: UInt64.self)
+    }
+    return bytes
+  }
+
+  /// Decodes and validates a header.
+  /// - Parameters:
+  ///   - raw: at least ``byteCount`` bytes from the start of the file.
+  ///   - path: the file's path, for errors.
+  /// - Throws: ``BaseFormatError`` for a foreign file, an unknown version or kind, a checksum
+  ///   mismatch or contradictory fields, with the offset of the offending field.
+  public static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(BaseFormatError)
+    -> BaseHeader
+  {
+    func fail(_ offset: Int, _ problem: BaseFormatError.Problem) -> BaseFormatError {
+      BaseFormatError(path: path, offset: offset, problem: problem)
+    }
+    guard raw.count >= byteCount else { throw fail(0, .shorterThanHeader(fileByteCount: raw.count)) }
+    for (index, byte) in magic.enumerated() where raw[index] != byte {
+      throw fail(index, .foreignFile)
+    }
+    let version = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+    guard version == currentVersion else { throw fail(8, .unsupportedVersion(version)) }
+    let storedChecksum = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 56, as: UInt64.self))
+    guard StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == storedChecksum else {
+      throw fail(56, .headerChecksumMismatch)
+    }
+    guard let kind = BaseKind(rawValue: raw[10]) else { throw fail(10, .unknownKind(raw[10])) }
+    let count = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+    let lowest = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self))
+    let highest = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
+    let payload = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
+    let payloadChecksum = UInt64(
+      littleEndian: raw.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
+    let minimumRecord: UInt64 = kind == .identification ? 10 : 8
+    let maximumRecord = UInt64(kind == .identification ? maximumRecordByteCount : 8)
+    guard payload <= UInt64(Int.max - byteCount), count <= payload / minimumRecord,
+      payload >= count * minimumRecord, payload <= count * maximumRecord
+    else {
+      throw fail(16, .inconsistentHeader("\(count) entries cannot fill \(payload) payload bytes"))
+    }
+    if count == 0 {
+      guard lowest == 0, highest == 0 else {
+        throw fail(24, .inconsistentHeader("an empty base has a number range"))
+      }
+    } else {
+      guard lowest > 0, lowest <= highest, UInt64(highest - lowest) >= count - 1 else {
+        throw fail(
+          24, .inconsistentHeader("range \(lowest)...\(highest) cannot hold \(count) numbers"))
+      }
+    }
+    return BaseHeader(
+      kind: kind, entryCount: Int(count), lowestNumber: lowest, highestNumber: highest,
+      payloadByteCount: Int(payload), payloadChecksum: payloadChecksum)
+  }
+}

@@ -1,0 +1,136 @@
+/// A context that enforces the system's contract exactly as BRIEF.md §1 states it, and counts what
+/// it accepted.
+///
+/// Rules, each with iOS's error code:
+/// - identification and blocking are two separate sequences; within each, a number lower than the
+///   previous fails with 3 (``CallDirectoryError/entriesOutOfOrder(previous:number:)``) and one
+///   equal to the previous with 4 (``CallDirectoryError/duplicateEntries(number:)``). The previous
+///   starts at 0, so an entry 0 is a duplicate and a negative one is out of order;
+/// - the cap: an add fails with 5 when `count + 1 >= maximumAllowedEntries`, so with the system's
+///   2,000,000 the 1,999,999th entry is the last accepted. Whether both lists share the count is
+///   unverified on iOS: ``Configuration/sharesCountAcrossLists`` decides, shared by default;
+/// - a removal on a request whose `isIncremental` is false fails with 8.
+///
+/// As on iOS the calls do not throw: the first violation is kept in ``failure``, later entries are
+/// ignored, and ``completeRequest(completionHandler:)`` reports the request as failed.
+public final class CheckingContext: CallDirectoryExtensionContext {
+  /// Settings of the simulated system.
+  public struct Configuration: Sendable, Equatable {
+    /// The loader's `maximumAllowedEntries`; at most one less than this is accepted.
+    public var maximumAllowedEntries: Int
+    /// Whether identification and blocking entries count against one shared cap.
+    public var sharesCountAcrossLists: Bool
+
+    /// Creates a configuration; the defaults are the system's.
+    public init(
+      maximumAllowedEntries: Int = SystemLimits.maximumAllowedEntries,
+      sharesCountAcrossLists: Bool = true
+    ) {
+      self.maximumAllowedEntries = maximumAllowedEntries
+      self.sharesCountAcrossLists = sharesCountAcrossLists
+    }
+  }
+
+  public let isIncremental: Bool
+  /// The settings this context enforces.
+  public let configuration: Configuration
+
+  /// Identification entries accepted so far.
+  public private(set) var identificationCount = 0
+  /// Blocking entries accepted so far.
+  public private(set) var blockingCount = 0
+  /// Removal calls accepted so far (incremental requests only).
+  public private(set) var removalCount = 0
+  /// UTF-8 bytes of the labels accepted so far.
+  public private(set) var labelByteCount = 0
+  /// The first contract violation, if any.
+  public private(set) var failure: CallDirectoryError?
+  /// How the request ended.
+  public private(set) var outcome: RequestOutcome = .pending
+
+  private var previousIdentification: PhoneNumber = 0
+  private var previousBlocking: PhoneNumber = 0
+
+  /// Creates a context for one request.
+  /// - Parameters:
+  ///   - isIncremental: whether the request asks only for changes.
+  ///   - configuration: the system's settings.
+  public init(isIncremental: Bool = false, configuration: Configuration = Configuration()) {
+    self.isIncremental = isIncremental
+    self.configuration = configuration
+  }
+
+  /// Entries accepted in both lists.
+  public var entryCount: Int { identificationCount + blockingCount }
+
+  @inline(__always)
+  private func admits(_ number: PhoneNumber, after previous: PhoneNumber, listCount: Int) -> Bool {
+    if failure != nil || outcome != .pending { return false }
+    if number < previous {
+      failure = .entriesOutOfOrder(previous: previous, number: number)
+      return false
+    }
+    if number == previous {
+      failure = .duplicateEntries(number: number)
+      return false
+    }
+    let counted = configuration.sharesCountAcrossLists ? entryCount : listCount
+    if counted + 1 >= configuration.maximumAllowedEntries {
+      failure = .maximumEntriesExceeded(limit: configuration.maximumAllowedEntries)
+      return false
+    }
+    return true
+  }
+
+  public func addIdentificationEntry(
+    withNextSequentialPhoneNumber phoneNumber: PhoneNumber, label: String
+  ) {
+    guard admits(phoneNumber, after: previousIdentification, listCount: identificationCount) else {
+      return
+    }
+    previousIdentification = phoneNumber
+    identificationCount += 1
+    labelByteCount += label.utf8.count
+  }
+
+  public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
+    guard admits(phoneNumber, after: previousBlocking, listCount: blockingCount) else { return }
+    previousBlocking = phoneNumber
+    blockingCount += 1
+  }
+
+  private func recordRemoval() {
+    if failure != nil || outcome != .pending { return }
+    guard isIncremental else {
+      failure = .unexpectedIncrementalRemoval
+      return
+    }
+    removalCount += 1
+  }
+
+  public func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+    recordRemoval()
+  }
+
+  public func removeAllIdentificationEntries() { recordRemoval() }
+
+  public func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) { recordRemoval() }
+
+  public func removeAllBlockingEntries() { recordRemoval() }
+
+  public func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
+    guard outcome == .pending else { return }
+    if let failure {
+      outcome = .failed(failure)
+      completionHandler?(true)
+    } else {
+      outcome = .completed
+      completionHandler?(false)
+    }
+  }
+
+  public func cancelRequest(withError error: any Error) {
+    guard outcome == .pending else { return }
+    outcome = .cancelled(reason: "\(error)")
+  }
+}

@@ -1,0 +1,33 @@
+import HeapProbe
+import ProcessMetrics
+
+/// Measures one load from inside the extension process: a monotonic clock around it, the heap
+/// high-water mark of the loading thread, and the process's memory status at the end.
+public struct LoadMeasurement {
+  private let clock = SuspendingClock()
+  private var start: SuspendingClock.Instant
+
+  /// Starts measuring: resets jemalloc's thread peak and reads the clock.
+  public init() {
+    HeapProbe.resetThreadPeak()
+    start = clock.now
+  }
+
+  /// Stops measuring and fills in the timing and memory fields of a report.
+  /// - Parameter entries: entries handed to the context.
+  public func finish(entries: Int) -> LoadReport {
+    let elapsed = clock.now - start
+    var report = LoadReport()
+    report.entries = entries
+    let (seconds, attoseconds) = elapsed.components
+    report.loadNanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    report.heapPeakBytes = HeapProbe.threadPeakBytes()
+    if let status = MemoryStatusReader.current() {
+      report.peakResidentBytes = status.peakResidentBytes
+      report.anonymousBytes = status.anonymousBytes
+      report.fileBytes = status.fileBytes
+      report.sharedMemoryBytes = status.sharedMemoryBytes
+    }
+    return report
+  }
+}
