@@ -62,11 +62,14 @@ let package = Package(
     .target(name: "Datasets", dependencies: ["CallDirectoryCore", "BaseFormat"]),
     .target(
       name: "BenchHarness",
-      dependencies: ["ProcessMetrics", "Datasets"]),
+      dependencies: ["ProcessMetrics", "Datasets", "CallDirectoryCore", "BaseFormat", "ExtensionReport"]),
     .executableTarget(
       name: "calldir",
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat",
+        // Not linked: listed so that `swift run calldir` also builds the measured executables,
+        // which `calldir bench` spawns from its own directory.
+        "calldir-extension", "calldir-baselines",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 

@@ -1,0 +1,187 @@
+import Foundation
+
+/// Draws a bench CSV as a self-contained SVG (no scripts, no external fonts): throughput per
+/// strategy on a log scale with the articles' figures as reference lines, and footprint peak per
+/// strategy against the memory limit.
+public enum BenchChart {
+  /// The Chinese article: about 1,000,000 entries in 30 s on an iPhone 6S Plus.
+  public static let chineseArticleEntriesPerSecond = 1_000_000.0 / 30
+  /// 2GIS: 2,000,000 numbers in about 10 s on a 2017 iPhone.
+  public static let twoGISEntriesPerSecond = 2_000_000.0 / 10
+
+  static let width = 980.0
+  static let leftMargin = 190.0
+  static let rightMargin = 150.0
+  static let rowHeight = 34.0
+  static let ourColor = "#1f6feb"
+  static let baselineColor = "#8c959f"
+  static let limitColor = "#cf222e"
+
+  /// The chart for `records` (their `load` rows).
+  public static func svg(records: [RunRecord], title: String) -> String {
+    let summaries = StrategySummary.all(records)
+    let loads = records.filter { $0.run == .load }
+    let plotWidth = width - leftMargin - rightMargin
+    let panelHeight = Double(max(summaries.count, 1)) * rowHeight + 70
+    let height = 90 + panelHeight * 2 + 40
+    var svg = SVGWriter(width: width, height: height)
+    svg.text(20, 30, title, size: 18, weight: "bold")
+    let first = loads.first
+    let subtitle = [
+      first.map { "\($0.entries) entries" } ?? "",
+      "\(loads.map(\.repeatIndex).max() ?? 0) repeats",
+      first.map { "commit \($0.commit.isEmpty ? "–" : $0.commit)" } ?? "",
+      first.map { "host \($0.host)" } ?? "",
+      first.map(\.timestamp) ?? "",
+    ].filter { !$0.isEmpty }.joined(separator: " · ")
+    svg.text(20, 52, subtitle, size: 12, color: "#57606a")
+    svg.legend(x: width - 330, y: 46, items: [("calldir strategy", ourColor), ("article baseline", baselineColor)])
+
+    // Panel 1: throughput, log scale.
+    var top = 90.0
+    svg.text(20, top, "Throughput: entries/s (median, bar; min–max, whisker; log scale)", size: 14, weight: "bold")
+    let rates = summaries.compactMap(\.minimumEntriesPerSecond) + summaries.compactMap(\.maximumEntriesPerSecond)
+    let lowDecade = floor(log10(min(rates.min() ?? 1e4, chineseArticleEntriesPerSecond) * 0.8))
+    let highDecade = ceil(log10(max(rates.max() ?? 1e7, twoGISEntriesPerSecond) * 1.2))
+    func xRate(_ rate: Double) -> Double {
+      leftMargin + (log10(max(rate, 1)) - lowDecade) / (highDecade - lowDecade) * plotWidth
+    }
+    let axisTop = top + 20
+    let axisBottom = axisTop + Double(summaries.count) * rowHeight
+    var decade = lowDecade
+    while decade <= highDecade {
+      let x = xRate(pow(10, decade))
+      svg.line(x, axisTop, x, axisBottom, color: "#d0d7de")
+      svg.text(x, axisBottom + 16, BenchReport.rate(pow(10, decade)), size: 11, anchor: "middle", color: "#57606a")
+      decade += 1
+    }
+    for (index, summary) in summaries.enumerated() {
+      let y = axisTop + Double(index) * rowHeight
+      let color = summary.isBaseline ? baselineColor : ourColor
+      svg.text(leftMargin - 10, y + rowHeight / 2 + 4, summary.strategy, size: 13, anchor: "end")
+      guard let median = summary.medianEntriesPerSecond else {
+        svg.text(leftMargin + 6, y + rowHeight / 2 + 4, "no completed run (\(summary.failures.joined(separator: ", ")))", size: 12, color: limitColor)
+        continue
+      }
+      svg.rect(leftMargin, y + 7, xRate(median) - leftMargin, rowHeight - 14, fill: color)
+      if let low = summary.minimumEntriesPerSecond, let high = summary.maximumEntriesPerSecond {
+        let middle = y + rowHeight / 2
+        svg.line(xRate(low), middle, xRate(high), middle, color: "#24292f", width: 1.5)
+        svg.line(xRate(low), middle - 6, xRate(low), middle + 6, color: "#24292f", width: 1.5)
+        svg.line(xRate(high), middle - 6, xRate(high), middle + 6, color: "#24292f", width: 1.5)
+      }
+      svg.text(max(xRate(summary.maximumEntriesPerSecond ?? median), xRate(median)) + 8, y + rowHeight / 2 + 4, BenchReport.rate(median) + "/s", size: 12)
+    }
+    for (rate, label) in [
+      (chineseArticleEntriesPerSecond, "Chinese article: 1M in 30 s"),
+      (twoGISEntriesPerSecond, "2GIS: 2M in 10 s"),
+    ] {
+      let x = xRate(rate)
+      svg.line(x, axisTop - 6, x, axisBottom, color: "#9a6700", width: 1.5, dash: "5,4")
+      svg.text(x + 4, axisTop - 8, label, size: 11, color: "#9a6700")
+    }
+
+    // Panel 2: footprint against the memory limit, linear scale.
+    top = axisBottom + 60
+    svg.text(20, top, "Footprint peak: RssAnon + RssShmem (median, bar; min–max, whisker) vs the memory limit", size: 14, weight: "bold")
+    let limit = Double(summaries.first?.memoryLimitBytes ?? 0)
+    let footprints = summaries.compactMap(\.maximumFootprintBytes).map(Double.init)
+    let scaleMax = max(limit, footprints.max() ?? 0) * 1.15
+    func xBytes(_ bytes: Double) -> Double { leftMargin + bytes / max(scaleMax, 1) * plotWidth }
+    let footprintTop = top + 20
+    let footprintBottom = footprintTop + Double(summaries.count) * rowHeight
+    let step = niceStep(scaleMax / 6)
+    var tick = 0.0
+    while tick <= scaleMax {
+      let x = xBytes(tick)
+      svg.line(x, footprintTop, x, footprintBottom, color: "#d0d7de")
+      svg.text(x, footprintBottom + 16, ByteCount.format(Int(tick)), size: 11, anchor: "middle", color: "#57606a")
+      tick += step
+    }
+    for (index, summary) in summaries.enumerated() {
+      let y = footprintTop + Double(index) * rowHeight
+      let color = summary.isBaseline ? baselineColor : ourColor
+      svg.text(leftMargin - 10, y + rowHeight / 2 + 4, summary.strategy, size: 13, anchor: "end")
+      guard let median = summary.medianFootprintBytes else { continue }
+      svg.rect(leftMargin, y + 7, xBytes(median) - leftMargin, rowHeight - 14, fill: color)
+      if let low = summary.minimumFootprintBytes, let high = summary.maximumFootprintBytes {
+        let middle = y + rowHeight / 2
+        svg.line(xBytes(Double(low)), middle, xBytes(Double(high)), middle, color: "#24292f", width: 1.5)
+        svg.line(xBytes(Double(low)), middle - 6, xBytes(Double(low)), middle + 6, color: "#24292f", width: 1.5)
+        svg.line(xBytes(Double(high)), middle - 6, xBytes(Double(high)), middle + 6, color: "#24292f", width: 1.5)
+      }
+      var label = ByteCount.format(Int(median))
+      if !summary.failures.isEmpty { label += " (\(summary.failures.joined(separator: ", ")))" }
+      svg.text(xBytes(Double(summary.maximumFootprintBytes ?? Int(median))) + 8, y + rowHeight / 2 + 4, label, size: 12)
+    }
+    if limit > 0 {
+      let x = xBytes(limit)
+      svg.line(x, footprintTop - 6, x, footprintBottom, color: limitColor, width: 2, dash: "6,4")
+      svg.text(x + 4, footprintTop - 8, "memory limit \(ByteCount.format(Int(limit)))", size: 11, color: limitColor)
+    }
+    return svg.finish()
+  }
+
+  /// 1, 2 or 5 times a power of two's worth of bytes (256 KiB, 512 KiB, 1 MiB, …).
+  static func niceStep(_ raw: Double) -> Double {
+    var step = 1024.0
+    while step < raw { step *= 2 }
+    return step
+  }
+}
+
+/// A minimal SVG writer: just the elements the chart uses, with text escaped.
+struct SVGWriter {
+  private var body = ""
+  let width: Double
+  let height: Double
+
+  init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+
+  mutating func text(
+    _ x: Double, _ y: Double, _ content: String, size: Double, weight: String = "normal",
+    anchor: String = "start", color: String = "#24292f"
+  ) {
+    body += "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(f(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(color)\">\(escaped(content))</text>\n"
+  }
+
+  mutating func line(
+    _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, color: String, width: Double = 1,
+    dash: String? = nil
+  ) {
+    let dashAttribute = dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
+    body += "<line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(color)\" stroke-width=\"\(f(width))\"\(dashAttribute)/>\n"
+  }
+
+  mutating func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String) {
+    body += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(max(width, 1)))\" height=\"\(f(height))\" fill=\"\(fill)\" rx=\"2\"/>\n"
+  }
+
+  mutating func legend(x: Double, y: Double, items: [(String, String)]) {
+    var offset = x
+    for (label, color) in items {
+      rect(offset, y - 10, 14, 12, fill: color)
+      text(offset + 20, y, label, size: 12)
+      offset += 160
+    }
+  }
+
+  func finish() -> String {
+    """
+    <svg xmlns="http://www.w3.org/2000/svg" width="\(f(width))" height="\(f(height))" viewBox="0 0 \(f(width)) \(f(height))" font-family="-apple-system, 'Segoe UI', Helvetica, Arial, sans-serif">
+    <rect width="100%" height="100%" fill="#ffffff"/>
+    \(body)</svg>
+
+    """
+  }
+
+  private func f(_ value: Double) -> String { String(format: "%.1f", value) }
+
+  private func escaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+  }
+}

@@ -1,0 +1,52 @@
+import CallDirectoryCore
+import Datasets
+
+/// Everything one `calldir bench` invocation measures and gates on.
+public struct BenchConfiguration: Sendable {
+  /// The profile's name, or the path it was loaded from.
+  public var profileName: String
+  /// The dataset, after flags have overridden the profile's values.
+  public var parameters: DatasetParameters
+  /// Strategies to run, in this order within each repeat.
+  public var strategies: [BenchStrategy] = BenchStrategy.allCases
+  /// Runs per strategy.
+  public var repeats = 5
+  /// Runs per binary on an empty input, for the idle RSS baseline.
+  public var idleRepeats = 3
+  /// The system's memory limit: a child whose footprint passes it is killed (`killed-memory`).
+  public var memoryLimitBytes = SystemLimits.defaultMemoryLimitBytes
+  /// The most a gated strategy's peak RSS may exceed its binary's idle peak, in bytes.
+  public var rssBudgetBytes = 1024 * 1024
+  /// Wall-time limit per run, in seconds (`timed-out`).
+  public var timeoutSeconds = 120.0
+  /// The system's `maximumAllowedEntries` (raise it to read a base over the cap in one load).
+  public var maximumAllowedEntries = SystemLimits.maximumAllowedEntries
+  /// The gate's throughput floor, in entries per second: 2GIS's 2,000,000 numbers in 10 s.
+  public var minimumEntriesPerSecond = 200_000.0
+  /// Where generated datasets are kept.
+  public var cacheRoot: String?
+
+  /// Creates a configuration for a dataset.
+  public init(profileName: String, parameters: DatasetParameters) {
+    self.profileName = profileName
+    self.parameters = parameters
+  }
+
+  /// Checks the values a user can set; the message names the flag.
+  /// - Throws: ``BenchError``.
+  public func validate() throws(BenchError) {
+    guard repeats >= 1 else { throw BenchError("--repeat must be at least 1, got \(repeats)") }
+    guard memoryLimitBytes > 0 else { throw BenchError("--memory-limit must be above 0") }
+    guard rssBudgetBytes >= 0 else { throw BenchError("--rss-budget must be 0 or more") }
+    guard timeoutSeconds > 0 else { throw BenchError("--timeout must be above 0 seconds") }
+    guard maximumAllowedEntries >= 1 else { throw BenchError("--max-entries must be at least 1") }
+    guard minimumEntriesPerSecond >= 0 else {
+      throw BenchError("--min-entries-per-s must be 0 or more")
+    }
+    do {
+      try parameters.validate()
+    } catch {
+      throw BenchError(error.description)
+    }
+  }
+}

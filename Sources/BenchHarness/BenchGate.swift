@@ -1,0 +1,62 @@
+/// The CI gate: floors and same-run comparisons, never this machine's best, so a noisy run does
+/// not fail a healthy build while a real regression does.
+///
+/// Every non-baseline strategy must (a) complete every run, (b) stay under the memory limit and
+/// the RSS-over-idle budget in every run, (c) reach the throughput floor (median) and at least the
+/// median throughput of every baseline measured in the same run.
+public struct BenchGate: Sendable {
+  /// The RSS-over-idle budget, in bytes.
+  public var rssBudgetBytes: Int
+  /// The median throughput floor, in entries per second.
+  public var minimumEntriesPerSecond: Double
+
+  /// Creates a gate.
+  public init(rssBudgetBytes: Int, minimumEntriesPerSecond: Double) {
+    self.rssBudgetBytes = rssBudgetBytes
+    self.minimumEntriesPerSecond = minimumEntriesPerSecond
+  }
+
+  /// Exit status when every check passes.
+  public static let passedExitStatus: Int32 = 0
+  /// Exit status when a check fails (package-benchmark's "regression" code).
+  public static let failedExitStatus: Int32 = 2
+
+  /// One line per failed check; empty when the gate passes.
+  public func failures(_ summaries: [StrategySummary]) -> [String] {
+    var failures: [String] = []
+    let baselines = summaries.filter(\.isBaseline)
+    let gated = summaries.filter { !$0.isBaseline }
+    if gated.isEmpty { failures.append("gate: no calldir strategy was measured") }
+    for summary in gated {
+      let name = summary.strategy
+      if summary.completedCount < summary.runCount || summary.runCount == 0 {
+        failures.append(
+          "\(name): \(summary.completedCount) of \(summary.runCount) runs completed (\(summary.failures.joined(separator: ", ")))")
+      }
+      if let footprint = summary.maximumFootprintBytes, footprint > summary.memoryLimitBytes {
+        failures.append(
+          "\(name): footprint peak \(ByteCount.format(footprint)) is over the memory limit \(ByteCount.format(summary.memoryLimitBytes))")
+      }
+      if let overIdle = summary.maximumRSSOverIdleBytes, overIdle > rssBudgetBytes {
+        failures.append(
+          "\(name): RSS over idle \(ByteCount.format(overIdle)) is over the budget \(ByteCount.format(rssBudgetBytes))")
+      }
+      guard let rate = summary.medianEntriesPerSecond else {
+        failures.append("\(name): no completed run to measure throughput")
+        continue
+      }
+      if rate < minimumEntriesPerSecond {
+        failures.append(
+          "\(name): median \(BenchReport.rate(rate)) entries/s is under the floor \(BenchReport.rate(minimumEntriesPerSecond))")
+      }
+      for baseline in baselines {
+        guard let theirs = baseline.medianEntriesPerSecond else { continue }
+        if rate < theirs {
+          failures.append(
+            "\(name): median \(BenchReport.rate(rate)) entries/s is slower than \(baseline.strategy) (\(BenchReport.rate(theirs)))")
+        }
+      }
+    }
+    return failures
+  }
+}

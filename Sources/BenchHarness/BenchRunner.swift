@@ -1,0 +1,222 @@
+import Datasets
+import ExtensionReport
+import Foundation
+
+/// Runs the benchmark: prepares the dataset, measures each binary idle, then runs every strategy
+/// `repeats` times, interleaved (repeat 1 of every strategy, then repeat 2, …) so that a noisy
+/// moment of the machine does not land on one strategy only.
+public struct BenchRunner {
+  /// What to run.
+  public let configuration: BenchConfiguration
+  /// The folder holding `calldir-extension` and `calldir-baselines`.
+  public let binaryDirectory: String
+  /// Receives progress lines (the CLI prints them on stderr).
+  public let log: (String) -> Void
+
+  /// Creates a runner.
+  public init(
+    configuration: BenchConfiguration, binaryDirectory: String = BenchRunner.executableDirectory(),
+    log: @escaping (String) -> Void = { _ in }
+  ) {
+    self.configuration = configuration
+    self.binaryDirectory = binaryDirectory
+    self.log = log
+  }
+
+  /// The folder of the running executable (`/proc/self/exe`), where SwiftPM puts its siblings.
+  public static func executableDirectory() -> String {
+    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: path).deletingLastPathComponent().path
+  }
+
+  /// The path of a measured executable.
+  /// - Throws: ``BenchError`` when it is not there.
+  public func binaryPath(_ name: String) throws(BenchError) -> String {
+    let path = binaryDirectory + "/" + name
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw BenchError(
+        "cannot find \(name) in \(binaryDirectory); build the package first (swift build -c release)")
+    }
+    return path
+  }
+
+  /// Runs everything and returns one record per run (idle runs included).
+  /// - Throws: ``BenchError`` for a missing binary or dataset problem; a child's failure is a
+  ///   record with its status, not an error.
+  public func run() throws -> [RunRecord] {
+    try configuration.validate()
+    let strategies = configuration.strategies
+    var binaries: [BenchStrategy: String] = [:]
+    for strategy in strategies { binaries[strategy] = try binaryPath(strategy.binary) }
+    let formats = Array(Set(strategies.map(\.inputFormat))).sorted { $0.rawValue < $1.rawValue }
+    let cache = DatasetCache(root: configuration.cacheRoot)
+    let dataset: DatasetCache.Entry
+    let empty: DatasetCache.Entry
+    do {
+      dataset = try cache.ensure(configuration.parameters, formats: formats, log: log)
+      var emptyParameters = configuration.parameters
+      emptyParameters.entries = 0
+      empty = try cache.ensure(emptyParameters, formats: formats)
+    } catch let error as DatasetError {
+      throw BenchError(error.description)
+    }
+    if configuration.parameters.entries >= configuration.maximumAllowedEntries {
+      log(
+        "note: \(configuration.parameters.entries) entries is over the cap of "
+          + "\(configuration.maximumAllowedEntries - 1): runs will fail with code 5; "
+          + "pass --max-entries \(configuration.parameters.entries + 1) to read it in one load")
+    }
+
+    let environment = Self.environmentFields()
+    var records: [RunRecord] = []
+    var idlePeak: [BenchStrategy: Int] = [:]
+    for strategy in strategies {
+      var peaks: [Int] = []
+      for index in 1...configuration.idleRepeats {
+        var record = try measure(
+          strategy, binary: binaries[strategy]!, input: empty.path(strategy.inputFormat),
+          fileBytes: empty.byteCount(strategy.inputFormat), environment: environment)
+        record.run = .idle
+        record.repeatIndex = index
+        records.append(record)
+        if record.status == .ok { peaks.append(record.peakRSSBytes) }
+      }
+      idlePeak[strategy] = Statistics.median(peaks.map(Double.init)).map { Int($0) } ?? 0
+      log("idle \(strategy.rawValue): peak RSS \(ByteCount.format(idlePeak[strategy] ?? 0))")
+    }
+    for index in 0..<records.count { records[index].idleRSSBytes = idlePeak[BenchStrategy(rawValue: records[index].strategy)!] ?? 0 }
+
+    for repeatIndex in 1...configuration.repeats {
+      for strategy in strategies {
+        var record = try measure(
+          strategy, binary: binaries[strategy]!, input: dataset.path(strategy.inputFormat),
+          fileBytes: dataset.byteCount(strategy.inputFormat), environment: environment)
+        record.repeatIndex = repeatIndex
+        record.idleRSSBytes = idlePeak[strategy] ?? 0
+        records.append(record)
+        let rate = record.status == .ok
+          ? String(format: "%.2f M entries/s", record.entriesPerSecond / 1e6) : record.status.rawValue
+        log(
+          "run \(repeatIndex)/\(configuration.repeats) \(strategy.rawValue): \(rate), footprint "
+            + "\(ByteCount.format(record.footprintPeakBytes)), RSS over idle "
+            + "\(ByteCount.format(record.rssOverIdleBytes))")
+      }
+    }
+    return records
+  }
+
+  /// Runs one child and turns its outcome into a record.
+  func measure(
+    _ strategy: BenchStrategy, binary: String, input: String, fileBytes: Int,
+    environment: [String: String]
+  ) throws -> RunRecord {
+    let arguments = strategy.arguments(
+      input: input, kind: configuration.parameters.kind,
+      maximumAllowedEntries: configuration.maximumAllowedEntries)
+    let limits = ChildProcess.Limits(
+      memoryLimitBytes: configuration.memoryLimitBytes, timeoutSeconds: configuration.timeoutSeconds)
+    let outcome: ChildProcess.Outcome
+    do {
+      outcome = try ChildProcess.run(executable: binary, arguments: arguments, limits: limits)
+    } catch {
+      throw BenchError("\(error)")
+    }
+    var record = RunRecord()
+    record.timestamp = environment["timestamp"] ?? ""
+    record.commit = environment["commit"] ?? ""
+    record.host = environment["host"] ?? ""
+    record.profile = configuration.profileName
+    record.fileBytes = fileBytes
+    record.strategy = strategy.rawValue
+    record.binary = strategy.binary
+    record.memoryLimitBytes = configuration.memoryLimitBytes
+    Self.fill(&record, from: outcome)
+    return record
+  }
+
+  /// Copies a child's outcome and report into a record and decides its status.
+  static func fill(_ record: inout RunRecord, from outcome: ChildProcess.Outcome) {
+    record.wallSeconds = outcome.wallSeconds
+    record.userSeconds = outcome.userSeconds
+    record.systemSeconds = outcome.systemSeconds
+    record.ruMaxRSSBytes = outcome.maxResidentBytes
+    record.sampledFootprintPeakBytes = outcome.sampledFootprintPeakBytes
+    record.samples = outcome.sampleCount
+    record.sampleHz = outcome.sampleRate
+    record.exitCode = outcome.exitCode.map(Int.init)
+    record.signal = outcome.signal.map(Int.init)
+    let report = outcome.report.flatMap(LoadReport.init(parsing:))
+    if let report {
+      record.entries = report.entries
+      record.loadSeconds = Double(report.loadNanoseconds) / 1e9
+      record.entriesPerSecond = record.loadSeconds > 0 ? Double(report.entries) / record.loadSeconds : 0
+      record.childPeakRSSBytes = report.peakResidentBytes
+      record.childFootprintBytes = report.anonymousBytes + report.sharedMemoryBytes
+      record.rssFileBytes = report.fileBytes
+      record.heapPeakBytes = report.heapPeakBytes
+      record.errorCode = report.errorCode
+    }
+    record.peakRSSBytes =
+      record.childPeakRSSBytes > 0
+      ? record.childPeakRSSBytes : max(outcome.maxResidentBytes, outcome.sampledPeakResidentBytes)
+    record.footprintPeakBytes = max(record.sampledFootprintPeakBytes, record.childFootprintBytes)
+    let stderrLine = outcome.standardError.split(separator: "\n").last.map(String.init) ?? ""
+    switch (outcome.killedFor, outcome.signal, outcome.exitCode) {
+    case (.memory?, _, _):
+      record.status = .killedMemory
+      record.detail =
+        "footprint \(ByteCount.format(record.sampledFootprintPeakBytes)) passed the limit "
+        + ByteCount.format(record.memoryLimitBytes)
+    case (.timeout?, _, _):
+      record.status = .timedOut
+      record.detail = String(format: "killed after %.1f s", outcome.wallSeconds)
+    case (nil, let signal?, _):
+      record.status = .crashed
+      record.detail = "signal \(signal) (\(signalName(signal)))" + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
+    case (nil, nil, 0?) where report != nil:
+      record.status = .ok
+    default:
+      record.status = .failed
+      record.detail =
+        report?.message ?? (stderrLine.isEmpty ? "exit status \(outcome.exitCode ?? -1), no report" : stderrLine)
+    }
+  }
+
+  /// Timestamp (ISO 8601, UTC), commit (`git rev-parse --short HEAD`, empty outside a checkout)
+  /// and host name, shared by every row of one invocation.
+  static func environmentFields() -> [String: String] {
+    let formatter = ISO8601DateFormatter()
+    var hostBuffer = [CChar](repeating: 0, count: 256)
+    gethostname(&hostBuffer, hostBuffer.count - 1)
+    let host = hostBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    return ["timestamp": formatter.string(from: Date()), "commit": gitCommit(), "host": host]
+  }
+
+  static func gitCommit() -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git", "rev-parse", "--short", "HEAD"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    do {
+      try process.run()
+      process.waitUntilExit()
+    } catch {
+      return ""
+    }
+    guard process.terminationStatus == 0 else { return "" }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+/// The conventional name of a signal number (`SIGKILL`), or `signal N`.
+func signalName(_ signal: Int32) -> String {
+  let names: [Int32: String] = [
+    SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL",
+    SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP", SIGINT: "SIGINT", SIGPIPE: "SIGPIPE",
+  ]
+  return names[signal] ?? "signal \(signal)"
+}

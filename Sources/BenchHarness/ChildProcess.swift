@@ -1,0 +1,179 @@
+import Foundation
+import ProcessMetrics
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs one child process the way the system runs an extension: spawned with `posix_spawn`, its
+/// footprint (`RssAnon + RssShmem`) sampled from `/proc/PID/status` at over 1 kHz, killed with
+/// SIGKILL when it passes the memory limit or the time limit, and reaped with `wait4` for its CPU
+/// times. A pipe on descriptor 3 carries the child's own report.
+///
+/// Written on `posix_spawn`/`wait4` rather than Foundation's `Process` or swift-subprocess because
+/// the harness needs the child's rusage from `wait4`, a descriptor 3 of its choosing, and the pid
+/// from the first microsecond to poll it, which neither exposes.
+public enum ChildProcess {
+  /// Limits the parent enforces while the child runs.
+  public struct Limits: Sendable {
+    /// Kill the child when its footprint passes this many bytes; nil for no limit.
+    public var memoryLimitBytes: Int?
+    /// Kill the child after this many seconds of wall time.
+    public var timeoutSeconds: Double
+    /// Pause between two samples, in microseconds (the read itself takes some tens more).
+    public var sampleIntervalMicroseconds: UInt32
+
+    /// Creates limits.
+    public init(memoryLimitBytes: Int?, timeoutSeconds: Double, sampleIntervalMicroseconds: UInt32 = 200) {
+      self.memoryLimitBytes = memoryLimitBytes
+      self.timeoutSeconds = timeoutSeconds
+      self.sampleIntervalMicroseconds = sampleIntervalMicroseconds
+    }
+  }
+
+  /// Why the parent killed the child.
+  public enum KillReason: String, Sendable {
+    /// Its footprint passed the memory limit.
+    case memory
+    /// It ran past the time limit.
+    case timeout
+  }
+
+  /// What happened to the child.
+  public struct Outcome: Sendable {
+    /// The exit status, when it exited.
+    public var exitCode: Int32?
+    /// The signal that ended it, when one did.
+    public var signal: Int32?
+    /// Set when the parent killed it.
+    public var killedFor: KillReason?
+    /// Spawn to reap, in seconds.
+    public var wallSeconds: Double
+    /// User CPU time from `wait4`, in seconds.
+    public var userSeconds: Double
+    /// System CPU time from `wait4`, in seconds.
+    public var systemSeconds: Double
+    /// `ru_maxrss` from `wait4`, in bytes.
+    public var maxResidentBytes: Int
+    /// The highest footprint sampled, in bytes.
+    public var sampledFootprintPeakBytes: Int
+    /// The highest `VmHWM` sampled, in bytes.
+    public var sampledPeakResidentBytes: Int
+    /// How many samples were taken.
+    public var sampleCount: Int
+    /// The first line the child wrote on descriptor 3, if any.
+    public var report: String?
+    /// What the child wrote on stderr (at most the first 4 KiB).
+    public var standardError: String
+
+    /// Samples per second of wall time.
+    public var sampleRate: Double { wallSeconds > 0 ? Double(sampleCount) / wallSeconds : 0 }
+  }
+
+  /// A child that could not be started.
+  public struct SpawnError: Error, CustomStringConvertible {
+    /// The message.
+    public let description: String
+  }
+
+  /// Runs `executable` with `arguments` under `limits` and waits for it.
+  /// - Throws: ``SpawnError`` when it cannot be started (missing or not executable).
+  public static func run(executable: String, arguments: [String], limits: Limits) throws -> Outcome {
+    var pipeDescriptors: [Int32] = [-1, -1]
+    guard pipe(&pipeDescriptors) == 0 else {
+      throw SpawnError(description: "pipe failed: \(String(cString: strerror(errno)))")
+    }
+    let (reportRead, reportWrite) = (pipeDescriptors[0], pipeDescriptors[1])
+    _ = fcntl(reportRead, F_SETFD, FD_CLOEXEC)
+    defer { close(reportRead) }
+    let stderrPath = NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
+    defer { unlink(stderrPath) }
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, reportWrite, 3)
+
+    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var processID: pid_t = 0
+    let started = DispatchTime.now().uptimeNanoseconds
+    // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample
+    // below reads the child's own image, never the parent's copy before exec.
+    let spawnStatus = posix_spawn(&processID, executable, &actions, nil, argv, environ)
+    close(reportWrite)
+    guard spawnStatus == 0 else {
+      throw SpawnError(
+        description: "cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
+    }
+
+    var outcome = Outcome(
+      exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
+      maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
+      sampleCount: 0, report: nil, standardError: "")
+    let statusReader = MemoryStatusReader(processID: processID)
+    let deadline = started + UInt64(limits.timeoutSeconds * 1e9)
+    var waitStatus: Int32 = 0
+    var usage = rusage()
+    while true {
+      if let status = statusReader?.read(), status.peakResidentBytes > 0 {
+        outcome.sampleCount += 1
+        outcome.sampledFootprintPeakBytes = max(outcome.sampledFootprintPeakBytes, status.footprintBytes)
+        outcome.sampledPeakResidentBytes = max(outcome.sampledPeakResidentBytes, status.peakResidentBytes)
+        if let limit = limits.memoryLimitBytes, status.footprintBytes > limit, outcome.killedFor == nil {
+          kill(processID, SIGKILL)
+          outcome.killedFor = .memory
+        }
+      }
+      if outcome.killedFor == nil, DispatchTime.now().uptimeNanoseconds > deadline {
+        kill(processID, SIGKILL)
+        outcome.killedFor = .timeout
+      }
+      let reaped = wait4(processID, &waitStatus, WNOHANG, &usage)
+      if reaped == processID { break }
+      if reaped < 0 && errno != EINTR { break }
+      usleep(limits.sampleIntervalMicroseconds)
+    }
+    outcome.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    outcome.userSeconds = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    outcome.systemSeconds = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    #if os(Linux)
+      outcome.maxResidentBytes = Int(usage.ru_maxrss) * 1024  // KiB on Linux
+    #else
+      outcome.maxResidentBytes = Int(usage.ru_maxrss)  // bytes on macOS
+    #endif
+    // WIFEXITED / WTERMSIG are macros Swift does not import: decode the status word by hand.
+    let terminatingSignal = waitStatus & 0x7f
+    if terminatingSignal == 0 {
+      outcome.exitCode = (waitStatus >> 8) & 0xff
+    } else {
+      outcome.signal = terminatingSignal
+    }
+    outcome.report = readFirstLine(reportRead)
+    if let data = FileManager.default.contents(atPath: stderrPath) {
+      outcome.standardError = String(decoding: data.prefix(4096), as: UTF8.self)
+    }
+    return outcome
+  }
+
+  /// The first line on `descriptor`, read to EOF (the child has exited, so EOF comes at once).
+  private static func readFirstLine(_ descriptor: Int32) -> String? {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 65536 {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      bytes.append(contentsOf: chunk[..<count])
+    }
+    guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
+      return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+    return String(decoding: bytes[..<newline], as: UTF8.self)
+  }
+}

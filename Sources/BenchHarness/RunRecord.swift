@@ -1,0 +1,188 @@
+import Foundation
+
+/// One run of one strategy: a row of the bench CSV. Every field is raw, per run; summaries are
+/// computed from these rows, never stored instead of them.
+public struct RunRecord: Equatable, Sendable {
+  /// How a run ended.
+  public enum Status: String, Sendable, CaseIterable {
+    /// The child completed the request.
+    case ok
+    /// The child exited with an error: bad input or a request the context failed.
+    case failed
+    /// The harness killed it for passing the memory limit.
+    case killedMemory = "killed-memory"
+    /// A signal the harness did not send ended it (`signal` says which).
+    case crashed
+    /// The harness killed it for running past the time limit.
+    case timedOut = "timed-out"
+  }
+
+  /// `idle` (the binary on an empty input, for the RSS baseline) or `load`.
+  public enum RunKind: String, Sendable {
+    case idle, load
+  }
+
+  public var timestamp: String = ""
+  public var commit: String = ""
+  public var host: String = ""
+  public var profile: String = ""
+  /// Entries the child handed to the context.
+  public var entries: Int = 0
+  /// Size of the input file, in bytes.
+  public var fileBytes: Int = 0
+  public var strategy: String = ""
+  /// The executable's name (`calldir-extension`, `calldir-baselines`).
+  public var binary: String = ""
+  /// 1-based repeat number (0 for idle runs).
+  public var repeatIndex: Int = 0
+  public var run: RunKind = .load
+  /// Spawn to reap, in seconds.
+  public var wallSeconds: Double = 0
+  /// The child's own monotonic time around its load, in seconds.
+  public var loadSeconds: Double = 0
+  public var userSeconds: Double = 0
+  public var systemSeconds: Double = 0
+  /// `entries / load_s`.
+  public var entriesPerSecond: Double = 0
+  /// Peak RSS: the child's own `VmHWM`, or `ru_maxrss` when it did not report, in bytes.
+  public var peakRSSBytes: Int = 0
+  /// The same binary's median peak RSS on an empty input, in bytes.
+  public var idleRSSBytes: Int = 0
+  /// The higher of the sampled peak and the child's last reading of `RssAnon + RssShmem`.
+  public var footprintPeakBytes: Int = 0
+  /// jemalloc's `thread.peak` for the loading thread, in bytes; nil without jemalloc.
+  public var heapPeakBytes: Int?
+  public var memoryLimitBytes: Int = 0
+  public var status: Status = .ok
+  /// `ru_maxrss` from `wait4`, in bytes.
+  public var ruMaxRSSBytes: Int = 0
+  /// The child's own `VmHWM`, in bytes (0 when it did not report).
+  public var childPeakRSSBytes: Int = 0
+  /// Highest footprint the parent sampled, in bytes.
+  public var sampledFootprintPeakBytes: Int = 0
+  /// The child's last footprint reading, in bytes.
+  public var childFootprintBytes: Int = 0
+  /// The child's `RssFile` at the end, in bytes.
+  public var rssFileBytes: Int = 0
+  public var samples: Int = 0
+  public var sampleHz: Double = 0
+  public var exitCode: Int?
+  public var signal: Int?
+  /// iOS's error code when the context failed the request.
+  public var errorCode: Int?
+  /// A one-line explanation for a run that did not end `ok`.
+  public var detail: String = ""
+
+  public init() {}
+
+  /// Peak RSS over the binary's idle peak, in bytes.
+  public var rssOverIdleBytes: Int { peakRSSBytes - idleRSSBytes }
+
+  /// Column names, in order. The first twenty are the documented contract of the CSV.
+  public static let columns = [
+    "timestamp", "commit", "host", "profile", "entries", "file_bytes", "strategy", "binary",
+    "repeat", "wall_s", "load_s", "user_s", "sys_s", "entries_per_s", "peak_rss_bytes",
+    "idle_rss_bytes", "footprint_peak_bytes", "heap_peak_bytes", "memory_limit_bytes", "status",
+    "run", "rss_over_idle_bytes", "ru_maxrss_bytes", "child_vm_hwm_bytes",
+    "sampled_footprint_peak_bytes", "child_footprint_bytes", "rss_file_bytes", "samples",
+    "sample_hz", "exit_code", "signal", "error_code", "detail",
+  ]
+
+  /// The record's fields in ``columns`` order.
+  public var fields: [String] {
+    [
+      timestamp, commit, host, profile, String(entries), String(fileBytes), strategy, binary,
+      String(repeatIndex), seconds(wallSeconds), seconds(loadSeconds), seconds(userSeconds),
+      seconds(systemSeconds), String(Int(entriesPerSecond.rounded())), String(peakRSSBytes),
+      String(idleRSSBytes), String(footprintPeakBytes), heapPeakBytes.map(String.init) ?? "",
+      String(memoryLimitBytes), status.rawValue, run.rawValue, String(rssOverIdleBytes),
+      String(ruMaxRSSBytes), String(childPeakRSSBytes), String(sampledFootprintPeakBytes),
+      String(childFootprintBytes), String(rssFileBytes), String(samples),
+      String(Int(sampleHz.rounded())), exitCode.map(String.init) ?? "",
+      signal.map(String.init) ?? "", errorCode.map(String.init) ?? "", detail,
+    ]
+  }
+
+  /// Reads a record from a CSV row.
+  /// - Throws: ``CSVError`` naming the column whose value does not parse, or a missing column.
+  public init(row: [String], header: [String], line: Int) throws(CSVError) {
+    func value(_ name: String) throws(CSVError) -> String {
+      guard let index = header.firstIndex(of: name) else {
+        throw CSVError(line: 1, problem: "missing column '\(name)'")
+      }
+      return row[index]
+    }
+    func optional(_ name: String) -> String {
+      header.firstIndex(of: name).map { row[$0] } ?? ""
+    }
+    func integer(_ name: String) throws(CSVError) -> Int {
+      let text = try value(name)
+      guard let parsed = Int(text) else {
+        throw CSVError(line: line, problem: "column '\(name)': '\(text)' is not a whole number")
+      }
+      return parsed
+    }
+    func real(_ name: String) throws(CSVError) -> Double {
+      let text = try value(name)
+      guard let parsed = Double(text) else {
+        throw CSVError(line: line, problem: "column '\(name)': '\(text)' is not a number")
+      }
+      return parsed
+    }
+    timestamp = try value("timestamp")
+    commit = try value("commit")
+    host = try value("host")
+    profile = try value("profile")
+    entries = try integer("entries")
+    fileBytes = try integer("file_bytes")
+    strategy = try value("strategy")
+    binary = try value("binary")
+    repeatIndex = try integer("repeat")
+    wallSeconds = try real("wall_s")
+    loadSeconds = try real("load_s")
+    userSeconds = try real("user_s")
+    systemSeconds = try real("sys_s")
+    entriesPerSecond = try real("entries_per_s")
+    peakRSSBytes = try integer("peak_rss_bytes")
+    idleRSSBytes = try integer("idle_rss_bytes")
+    footprintPeakBytes = try integer("footprint_peak_bytes")
+    let heap = try value("heap_peak_bytes")
+    heapPeakBytes = heap.isEmpty ? nil : Int(heap)
+    memoryLimitBytes = try integer("memory_limit_bytes")
+    let statusText = try value("status")
+    guard let parsedStatus = Status(rawValue: statusText) else {
+      throw CSVError(line: line, problem: "column 'status': unknown status '\(statusText)'")
+    }
+    status = parsedStatus
+    run = RunKind(rawValue: optional("run")) ?? .load
+    ruMaxRSSBytes = Int(optional("ru_maxrss_bytes")) ?? 0
+    childPeakRSSBytes = Int(optional("child_vm_hwm_bytes")) ?? 0
+    sampledFootprintPeakBytes = Int(optional("sampled_footprint_peak_bytes")) ?? 0
+    childFootprintBytes = Int(optional("child_footprint_bytes")) ?? 0
+    rssFileBytes = Int(optional("rss_file_bytes")) ?? 0
+    samples = Int(optional("samples")) ?? 0
+    sampleHz = Double(optional("sample_hz")) ?? 0
+    exitCode = Int(optional("exit_code"))
+    signal = Int(optional("signal"))
+    errorCode = Int(optional("error_code"))
+    detail = optional("detail")
+  }
+
+  /// Reads every record of a bench CSV.
+  /// - Throws: ``CSVError`` for malformed CSV or a row that does not parse.
+  public static func records(fromCSV text: String) throws(CSVError) -> [RunRecord] {
+    let table = try CSVTable(parsing: text)
+    var records: [RunRecord] = []
+    for (index, row) in table.rows.enumerated() {
+      records.append(try RunRecord(row: row, header: table.header, line: index + 2))
+    }
+    return records
+  }
+
+  /// A CSV of `records`, header first.
+  public static func csv(_ records: [RunRecord]) -> String {
+    CSVTable(header: columns, rows: records.map(\.fields)).encoded()
+  }
+}
+
+private func seconds(_ value: Double) -> String { String(format: "%.6f", value) }

@@ -1,0 +1,67 @@
+import BaseFormat
+
+/// Everything that decides a generated dataset. Equal parameters give byte-identical files.
+public struct DatasetParameters: Codable, Hashable, Sendable {
+  /// Number of distinct entries in the base (after deduplication).
+  public var entries: Int
+  /// `identification` or `blocking`.
+  public var kind: String
+  /// Number plans to draw from, equally weighted: `RU`, `CN`, `US`.
+  public var plans: [String]
+  /// How labels look.
+  public var labels: LabelProfile
+  /// Share of extra rows, relative to `entries`, that repeat a number in the raw (TSV) form.
+  public var duplicateShare: Double
+  /// Seed of the generator.
+  public var seed: UInt64
+
+  /// Creates parameters.
+  public init(
+    entries: Int, kind: String = "identification", plans: [String] = ["RU"],
+    labels: LabelProfile = .cyrillic, duplicateShare: Double = 0, seed: UInt64 = 1
+  ) {
+    self.entries = entries
+    self.kind = kind
+    self.plans = plans
+    self.labels = labels
+    self.duplicateShare = duplicateShare
+    self.seed = seed
+  }
+
+  /// The base kind, or nil when `kind` is not one.
+  public var baseKind: BaseKind? { BaseKind(name: kind) }
+
+  /// Checks every field; the message names the field and the problem.
+  public func validate() throws(DatasetError) {
+    guard entries >= 0 else { throw DatasetError("entries must be 0 or more, got \(entries)") }
+    guard entries <= 50_000_000 else {
+      throw DatasetError("entries \(entries) is over the generator's 50,000,000")
+    }
+    guard baseKind != nil else {
+      throw DatasetError("kind must be identification or blocking, got '\(kind)'")
+    }
+    guard !plans.isEmpty else { throw DatasetError("plans must name at least one number plan") }
+    for plan in plans where NumberPlan.named(plan) == nil {
+      throw DatasetError(
+        "unknown number plan '\(plan)' (known: \(NumberPlan.knownNames.joined(separator: ", ")))")
+    }
+    guard duplicateShare >= 0, duplicateShare <= 1 else {
+      throw DatasetError("duplicateShare must be between 0 and 1, got \(duplicateShare)")
+    }
+  }
+
+  /// A stable text form of the parameters, used as the cache key.
+  public var cacheKey: String {
+    let plans = plans.map { $0.uppercased() }.joined(separator: "+")
+    let share = Int((duplicateShare * 10_000).rounded())
+    return "v\(DatasetGenerator.version)-\(kind)-\(entries)-\(plans)-\(labels.rawValue)-d\(share)-s\(seed)"
+  }
+}
+
+/// A problem with a dataset profile, its parameters or its files, in one line.
+public struct DatasetError: Error, CustomStringConvertible, Equatable {
+  /// The message.
+  public let description: String
+  /// Creates an error with a message.
+  public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A named dataset in `Datasets/NAME.json`: a description and the generator's parameters.
+public struct DatasetProfile: Codable, Equatable, Sendable {
+  /// The profile's name (the file name without `.json`).
+  public var name: String
+  /// What the dataset stands for.
+  public var description: String
+  /// The generator's parameters.
+  public var parameters: DatasetParameters
+
+  private enum CodingKeys: String, CodingKey {
+    case name, description, entries, kind, plans, labels, duplicateShare, seed
+  }
+
+  /// Creates a profile.
+  public init(name: String, description: String, parameters: DatasetParameters) {
+    self.name = name
+    self.description = description
+    self.parameters = parameters
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    name = try container.decode(String.self, forKey: .name)
+    description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
+    parameters = DatasetParameters(
+      entries: try container.decode(Int.self, forKey: .entries),
+      kind: try container.decodeIfPresent(String.self, forKey: .kind) ?? "identification",
+      plans: try container.decodeIfPresent([String].self, forKey: .plans) ?? ["RU"],
+      labels: try container.decodeIfPresent(LabelProfile.self, forKey: .labels) ?? .cyrillic,
+      duplicateShare: try container.decodeIfPresent(Double.self, forKey: .duplicateShare) ?? 0,
+      seed: try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(description, forKey: .description)
+    try container.encode(parameters.entries, forKey: .entries)
+    try container.encode(parameters.kind, forKey: .kind)
+    try container.encode(parameters.plans, forKey: .plans)
+    try container.encode(parameters.labels, forKey: .labels)
+    try container.encode(parameters.duplicateShare, forKey: .duplicateShare)
+    try container.encode(parameters.seed, forKey: .seed)
+  }
+
+  /// The folder of the repository's profiles: `Datasets/` in the working directory, else the one
+  /// beside this package's sources (so `calldir` works from any directory of a checkout).
+  public static func profilesDirectory() -> URL {
+    let local = URL(fileURLWithPath: "Datasets", isDirectory: true)
+    if FileManager.default.fileExists(atPath: local.appendingPathComponent("ci-smoke.json").path) {
+      return local
+    }
+    return URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Datasets", isDirectory: true)
+  }
+
+  /// Names of the profiles in ``profilesDirectory()``.
+  public static func availableNames() -> [String] {
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: profilesDirectory().path)) ?? []
+    return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+  }
+
+  /// Loads a profile by name (from ``profilesDirectory()``) or by path to a JSON file.
+  /// - Throws: ``DatasetError`` naming the missing file or the invalid field.
+  public static func load(_ nameOrPath: String) throws -> DatasetProfile {
+    let url: URL
+    if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
+      url = URL(fileURLWithPath: nameOrPath)
+    } else {
+      url = profilesDirectory().appendingPathComponent(nameOrPath + ".json")
+    }
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      let known = availableNames().joined(separator: ", ")
+      throw DatasetError("no dataset profile '\(nameOrPath)' (\(url.path)); known profiles: \(known)")
+    }
+    let profile: DatasetProfile
+    do {
+      profile = try JSONDecoder().decode(DatasetProfile.self, from: data)
+    } catch let DecodingError.keyNotFound(key, _) {
+      throw DatasetError("\(url.path): missing field '\(key.stringValue)'")
+    } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+      let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+      throw DatasetError("\(url.path): field '\(field)' has the wrong type")
+    } catch let DecodingError.dataCorrupted(context) {
+      let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+      throw DatasetError(
+        "\(url.path): \(field.isEmpty ? "not valid JSON" : "invalid value for '\(field)'")")
+    }
+    do {
+      try profile.parameters.validate()
+    } catch {
+      throw DatasetError("\(url.path): \(error.description)")
+    }
+    return profile
+  }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+
+/// `calldir`: compile, load, simulate and benchmark Call Directory data.
+@main
+struct Calldir: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "calldir",
+    abstract: "Get millions of phone numbers into a Call Directory extension, fast and small.",
+    discussion: """
+      Exit statuses: 0 success; 1 usage or input error (one line on stderr); 2 a --gate check \
+      failed (one line per failure).
+      """,
+    subcommands: [BenchCommand.self, ChartCommand.self, GenerateCommand.self])
+
+  /// Runs the command with this tool's exit statuses: ArgumentParser uses 64 for usage errors and
+  /// prints the usage after them; calldir promises one line and status 1 for any usage or input
+  /// error, and keeps 2 for a failed gate.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        print(fullMessage(for: error))
+        exit(withError: nil)
+      }
+      if let exitCode = error as? ExitCode {
+        Foundation.exit(exitCode.rawValue)
+      }
+      let message = self.message(for: error)
+        .split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+      FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
+      Foundation.exit(1)
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Datasets
+
+/// The dataset flags shared by `bench` and `generate`: a profile plus overrides.
+struct DatasetOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "A profile name from Datasets/ or a path to a profile JSON file.",
+      discussion: "Profiles: \(DatasetProfile.availableNames().joined(separator: ", "))."),
+    completion: .file(extensions: ["json"]))
+  var profile: String?
+
+  @Option(name: .long, help: "Entries in the dataset (overrides the profile).")
+  var entries: Int?
+
+  @Option(name: .long, help: "Seed of the generator (overrides the profile).")
+  var seed: UInt64?
+
+  @Option(name: .long, help: "identification or blocking (overrides the profile).")
+  var kind: String?
+
+  @Option(name: .long, help: "Comma-separated number plans: RU, CN, US (overrides the profile).")
+  var plans: String?
+
+  @Option(name: .long, help: "Labels: cyrillic, latin, chinese or spam (overrides the profile).")
+  var labels: String?
+
+  @Option(name: .long, help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).")
+  var duplicateShare: Double?
+
+  @Option(name: .long, help: "Folder for generated datasets (default .calldir/datasets or $CALLDIR_CACHE).")
+  var cache: String?
+
+  /// The profile with the flags applied.
+  /// - Throws: ``ValidationError`` naming the bad flag or profile.
+  func resolve(defaultProfile: String) throws -> (name: String, parameters: DatasetParameters) {
+    let name = profile ?? defaultProfile
+    let loaded: DatasetProfile
+    do {
+      loaded = try DatasetProfile.load(name)
+    } catch let error as DatasetError {
+      throw ValidationError(error.description)
+    }
+    var parameters = loaded.parameters
+    if let entries { parameters.entries = entries }
+    if let seed { parameters.seed = seed }
+    if let kind { parameters.kind = kind }
+    if let plans { parameters.plans = plans.split(separator: ",").map(String.init) }
+    if let labels {
+      guard let parsed = LabelProfile(rawValue: labels) else {
+        let known = LabelProfile.allCases.map(\.rawValue).joined(separator: ", ")
+        throw ValidationError("unknown --labels '\(labels)' (known: \(known))")
+      }
+      parameters.labels = parsed
+    }
+    if let duplicateShare { parameters.duplicateShare = duplicateShare }
+    do {
+      try parameters.validate()
+    } catch {
+      throw ValidationError(error.description)
+    }
+    return (loaded.name, parameters)
+  }
+}

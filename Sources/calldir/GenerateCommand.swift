@@ -1,0 +1,51 @@
+import ArgumentParser
+import Datasets
+import Foundation
+
+struct GenerateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "generate",
+    abstract: "Write a generated dataset in one format, for other tools and tests.",
+    discussion: """
+      The same parameters always give the same file. Formats: base (calldir's binary base), \
+      tsv (a raw dump: shuffled, with duplicates, +CC numbers), jsonl (the Chinese article's \
+      file), text (the Russian guide's number U+D7FF name lines), 2gis (2GIS's binary records).
+      """)
+
+  @OptionGroup var dataset: DatasetOptions
+
+  @Option(name: .long, help: "Output format: base, tsv, jsonl, text or 2gis.")
+  var format: String = "base"
+
+  @Option(name: .long, help: "The file to write (replaced atomically).", completion: .file())
+  var out: String
+
+  func run() throws {
+    guard let outputFormat = DatasetFormat(rawValue: format) else {
+      throw ValidationError(
+        "unknown --format '\(format)' (expected \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+    let (name, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
+    let started = Date()
+    let generator = try DatasetGenerator(parameters: parameters)
+    let terminal = isatty(STDERR_FILENO) != 0
+    var lastPercent = -1
+    do {
+      try generator.write(outputFormat, to: out) { fraction in
+        let percent = Int(fraction * 100)
+        if terminal && percent != lastPercent {
+          lastPercent = percent
+          FileHandle.standardError.write(Data("\rwriting \(out): \(percent)%".utf8))
+        }
+      }
+    } catch {
+      throw ValidationError(error.description)
+    }
+    if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0
+    print(
+      String(
+        format: "%@: %d entries (%@) as %@, %d bytes in %.1f s", out, generator.numbers.count, name,
+        outputFormat.rawValue, size, Date().timeIntervalSince(started)))
+  }
+}
