@@ -26,11 +26,18 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     case numberNotAscending(previous: Int64, number: Int64)
     /// A number outside the header's lowest–highest range.
     case numberOutOfRange(Int64)
-    /// A record runs past the end of the payload.
+    /// A record or block runs past the end of its block or of the payload.
     case recordPastEnd
+    /// A block's header is impossible (size over the maximum, no entries, too many entries).
+    case invalidBlock(String)
+    /// A block's records do not match the block's checksum.
+    case blockChecksumMismatch(expected: UInt64, actual: UInt64)
+    /// A block's records take fewer bytes than the block says.
+    case blockNotFilled(unusedByteCount: Int)
     /// Bytes remain after the header's entry count was read.
     case trailingBytes(count: Int)
-    /// The payload's checksum does not match the header's.
+    /// The checksum of the blocks' checksums does not match the header's (blocks reordered or
+    /// replaced).
     case payloadChecksumMismatch(expected: UInt64, actual: UInt64)
     /// A label passed to the writer is empty or over the maximum (writer side).
     case invalidLabel(String)
@@ -77,10 +84,15 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
       "corrupt record: number \(number) is not above the previous \(previous)"
     case .numberOutOfRange(let number):
       "corrupt record: number \(number) is outside the header's range"
-    case .recordPastEnd: "corrupt record: runs past the end of the payload"
+    case .recordPastEnd: "corrupt record: runs past the end of its block or of the payload"
+    case .invalidBlock(let why): "corrupt block header: \(why)"
+    case .blockChecksumMismatch(let expected, let actual):
+      "corrupt block: checksum \(hex(actual)) does not match the block's \(hex(expected))"
+    case .blockNotFilled(let unused):
+      "corrupt block: \(unused) bytes left after the block's last entry"
     case .trailingBytes(let count): "corrupt payload: \(count) bytes after the last entry"
     case .payloadChecksumMismatch(let expected, let actual):
-      "corrupt payload: checksum \(hex(actual)) does not match the header's \(hex(expected))"
+      "corrupt payload: block checksums sum to \(hex(actual)), the header says \(hex(expected))"
     case .invalidLabel(let why): "invalid label: \(why)"
     }
   }

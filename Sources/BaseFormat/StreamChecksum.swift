@@ -38,6 +38,21 @@ public struct StreamChecksum: Sendable {
         pendingByteCount = 0
       }
     }
+    // Two words per iteration with the loads issued before the dependent additions, so the
+    // next loads are in flight while the sums update (the loop is bound by memory, not by adds).
+    var first = sum1
+    var second = sum2
+    while index + 16 <= count {
+      let word0 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let word1 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+      first &+= word0
+      second &+= first
+      first &+= word1
+      second &+= first
+      index += 16
+    }
+    sum1 = first
+    sum2 = second
     while index + 8 <= count {
       mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
       index += 8

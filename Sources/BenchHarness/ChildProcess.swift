@@ -26,7 +26,7 @@ public enum ChildProcess {
     public var sampleIntervalMicroseconds: UInt32
 
     /// Creates limits.
-    public init(memoryLimitBytes: Int?, timeoutSeconds: Double, sampleIntervalMicroseconds: UInt32 = 200) {
+    public init(memoryLimitBytes: Int?, timeoutSeconds: Double, sampleIntervalMicroseconds: UInt32 = 700) {
       self.memoryLimitBytes = memoryLimitBytes
       self.timeoutSeconds = timeoutSeconds
       self.sampleIntervalMicroseconds = sampleIntervalMicroseconds

@@ -19,7 +19,7 @@ public enum BaseLoader {
   /// - Returns: the number of entries handed to the context.
   /// - Throws: ``BaseFormat/BaseFormatError``; entries already handed on must then be discarded,
   ///   which is what the system does with a request that does not complete.
-  @discardableResult
+  @inlinable @discardableResult
   public static func load(
     path: String, strategy: LoadStrategy, into context: some CallDirectoryExtensionContext
   ) throws(BaseFormatError) -> Int {
@@ -29,8 +29,9 @@ public enum BaseLoader {
     }
   }
 
-  /// Generic over the concrete reader so the per-entry loop is specialized, not dispatched.
-  @inline(__always)
+  /// Generic over the concrete reader and context, and inlinable, so the per-entry loop is
+  /// specialized in the extension for its own context rather than dispatched through witnesses.
+  @inlinable
   static func feed<Reader: BaseReader, Context: CallDirectoryExtensionContext>(
     _ reader: Reader, into context: Context
   ) throws(BaseFormatError) -> Int {

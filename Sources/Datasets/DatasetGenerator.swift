@@ -7,7 +7,7 @@ import BaseFormat
 /// demand from `(seed, index)` so no format writer needs them stored.
 public struct DatasetGenerator: Sendable {
   /// Bumped whenever the same parameters would produce different data, so caches refresh.
-  public static let version = 1
+  public static let version = 2
 
   /// The parameters.
   public let parameters: DatasetParameters

@@ -1,0 +1,147 @@
+/// Verifies blocks and decodes their records for both readers, so that they accept and reject
+/// exactly the same files.
+///
+/// A block is verified whole (its header's bounds, then its checksum) before its first entry is
+/// returned; each record is then checked structurally: the label length against the maximum and
+/// the block's end, the number strictly above the previous one and inside the header's range.
+/// Across blocks it counts entries and blocks and sums the blocks' checksums for the header.
+struct BlockDecoder {
+  let header: BaseHeader
+  let path: String
+  /// Validate each label's UTF-8 as well (slower; for inspection and tests). Off, a label that
+  /// passed its block's checksum is trusted to be what the writer wrote.
+  let validatesLabels: Bool
+  private(set) var decodedCount = 0
+  private(set) var blocksSeen = 0
+  private var blockChecksums = StreamChecksum()
+  private var previous: Int64
+  private var cursor: UnsafeRawPointer?
+  private var blockEnd: UnsafeRawPointer?
+  private var cursorFileOffset = 0
+  private(set) var blockEntriesLeft = 0
+
+  init(header: BaseHeader, path: String, validatesLabels: Bool) {
+    self.header = header
+    self.path = path
+    self.validatesLabels = validatesLabels
+    self.previous = header.lowestNumber &- 1
+  }
+
+  var isComplete: Bool { decodedCount == header.entryCount }
+
+  private func fail(_ offset: Int, _ problem: BaseFormatError.Problem) -> BaseFormatError {
+    BaseFormatError(path: path, offset: offset, problem: problem)
+  }
+
+  /// Verifies the block whose header is at `pointer` and makes it current.
+  /// - Parameters:
+  ///   - available: bytes readable at `pointer`.
+  ///   - reachesPayloadEnd: whether those bytes run to the end of the payload.
+  ///   - fileOffset: the block's offset in the file, for errors.
+  /// - Returns: the block's whole size, or nil when more bytes are needed first.
+  mutating func beginBlock(
+    at pointer: UnsafeRawPointer, available: Int, reachesPayloadEnd: Bool, fileOffset: Int
+  ) throws(BaseFormatError) -> Int? {
+    let headerSize = BaseHeader.blockHeaderByteCount
+    guard available >= headerSize else {
+      if reachesPayloadEnd { throw fail(fileOffset, .recordPastEnd) }
+      return nil
+    }
+    let recordBytes = Int(UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)))
+    let entries = Int(UInt32(littleEndian: pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+    let minimumRecord = header.kind == .identification ? 10 : 8
+    let maximumRecord = header.kind == .identification ? BaseHeader.maximumRecordByteCount : 8
+    guard headerSize + recordBytes <= BaseHeader.maximumBlockByteCount else {
+      throw fail(fileOffset, .invalidBlock("\(recordBytes) record bytes exceed the block maximum"))
+    }
+    guard entries >= 1, entries <= header.entryCount - decodedCount else {
+      throw fail(
+        fileOffset + 4,
+        .invalidBlock("\(entries) entries where \(header.entryCount - decodedCount) remain"))
+    }
+    guard recordBytes >= entries * minimumRecord, recordBytes <= entries * maximumRecord else {
+      throw fail(fileOffset, .invalidBlock("\(entries) entries cannot fill \(recordBytes) bytes"))
+    }
+    guard available >= headerSize + recordBytes else {
+      if reachesPayloadEnd { throw fail(fileOffset, .recordPastEnd) }
+      return nil
+    }
+    let records = UnsafeRawBufferPointer(start: pointer + headerSize, count: recordBytes)
+    let expected = UInt64(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    let actual = StreamChecksum.of(records)
+    guard actual == expected else {
+      throw fail(fileOffset, .blockChecksumMismatch(expected: expected, actual: actual))
+    }
+    blockChecksums.update(UnsafeRawBufferPointer(start: pointer + 8, count: 8))
+    blocksSeen += 1
+    cursor = records.baseAddress
+    blockEnd = records.baseAddress! + recordBytes
+    cursorFileOffset = fileOffset + headerSize
+    blockEntriesLeft = entries
+    return headerSize + recordBytes
+  }
+
+  /// Decodes the next record of the current block (there must be one: `blockEntriesLeft > 0`).
+  @inline(__always)
+  mutating func nextEntry() throws(BaseFormatError) -> BaseEntry {
+    let pointer = cursor.unsafelyUnwrapped
+    let remaining = blockEnd.unsafelyUnwrapped - pointer
+    let offset = cursorFileOffset
+    guard remaining >= 8 else { throw fail(offset, .recordPastEnd) }
+    let number = Int64(littleEndian: pointer.loadUnaligned(as: Int64.self))
+    guard number > previous else {
+      throw fail(offset, .numberNotAscending(previous: previous, number: number))
+    }
+    guard number <= header.highestNumber else { throw fail(offset, .numberOutOfRange(number)) }
+    var label = ""
+    var byteCount = 8
+    if header.kind == .identification {
+      guard remaining >= 10 else { throw fail(offset, .recordPastEnd) }
+      let labelCount = Int(
+        UInt16(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt16.self)))
+      guard labelCount <= BaseHeader.maximumLabelByteCount else {
+        throw fail(offset + 8, .labelTooLong(byteCount: labelCount))
+      }
+      byteCount = 10 + labelCount
+      guard remaining >= byteCount else { throw fail(offset, .recordPastEnd) }
+      let bytes = UnsafeBufferPointer(
+        start: (pointer + 10).assumingMemoryBound(to: UInt8.self), count: labelCount)
+      if validatesLabels {
+        guard let span = try? UTF8Span(validating: bytes.span) else {
+          throw fail(offset + 10, .invalidUTF8Label)
+        }
+        label = String(copying: span)
+      } else {
+        // The block's checksum matched, so these are the writer's bytes, taken from a Swift
+        // string: valid UTF-8. Validating again would halve the throughput (see BaseHeader).
+        label = String(copying: UTF8Span(unchecked: bytes.span))
+      }
+    }
+    cursor = pointer + byteCount
+    cursorFileOffset = offset + byteCount
+    blockEntriesLeft -= 1
+    decodedCount += 1
+    if blockEntriesLeft == 0, cursor != blockEnd {
+      throw fail(cursorFileOffset, .blockNotFilled(unusedByteCount: blockEnd! - cursor!))
+    }
+    if decodedCount == header.entryCount, number != header.highestNumber {
+      throw fail(offset, .numberOutOfRange(number))
+    }
+    previous = number
+    return BaseEntry(number: number, label: label)
+  }
+
+  /// Checks, after the last entry, that every block was seen and the blocks' checksums add up.
+  func verifyEnd(atFileOffset offset: Int) throws(BaseFormatError) {
+    guard blocksSeen == header.blockCount else {
+      throw fail(
+        offset, .inconsistentHeader("\(blocksSeen) blocks read, the header says \(header.blockCount)"))
+    }
+    let actual = blockChecksums.value
+    guard actual == header.blockChecksumsChecksum else {
+      throw fail(
+        BaseHeader.byteCount,
+        .payloadChecksumMismatch(expected: header.blockChecksumsChecksum, actual: actual))
+    }
+  }
+}
