@@ -80,6 +80,6 @@ let package = Package(
       name: "BaseFormatTests", dependencies: ["BaseFormat", "CallDirectoryCore", "CallDirectoryLoader"]),
     .testTarget(
       name: "BenchHarnessTests",
-      dependencies: ["BenchHarness", "Datasets", "BaseFormat", "ProcessMetrics"]),
+      dependencies: ["BenchHarness", "Datasets", "BaseFormat", "ProcessMetrics", "ExtensionReport"]),
   ]
 )

@@ -117,7 +117,7 @@ public final class MappedBaseReader: BaseReader {
     #if os(Linux)
       let flags = MAP_PRIVATE | MAP_POPULATE
     #else
-      let flags = MAP_PRIVATE | MAP_POPULATE
+      let flags = MAP_PRIVATE
     #endif
     let address = mmap(nil, end - start, PROT_READ, flags, descriptor.rawValue, off_t(start))
     guard let address, address != MAP_FAILED else {

@@ -1,0 +1,90 @@
+@testable import BenchHarness
+import Testing
+
+@Suite("CSV and sizes")
+struct CSVAndSizeTests {
+  func sampleRecord(_ strategy: String, status: RunRecord.Status = .ok) -> RunRecord {
+    var record = RunRecord()
+    record.timestamp = "2026-11-22T04:00:00Z"
+    record.commit = "abc1234"
+    record.host = "ci, \"runner\" 1"
+    record.profile = "ci-smoke"
+    record.entries = 200_000
+    record.fileBytes = 7_000_000
+    record.strategy = strategy
+    record.binary = "calldir-extension"
+    record.repeatIndex = 2
+    record.wallSeconds = 0.25
+    record.loadSeconds = 0.125
+    record.userSeconds = 0.1
+    record.systemSeconds = 0.02
+    record.entriesPerSecond = 1_600_000
+    record.peakRSSBytes = 11_000_000
+    record.idleRSSBytes = 10_900_000
+    record.footprintPeakBytes = 1_200_000
+    record.heapPeakBytes = 1_024
+    record.memoryLimitBytes = 5_242_880
+    record.status = status
+    record.detail = "line one\nline two, with a comma"
+    return record
+  }
+
+  @Test func recordsRoundTripThroughCSV() throws {
+    let records = [sampleRecord("mmap"), sampleRecord("baseline-2gis", status: .killedMemory)]
+    let text = RunRecord.csv(records)
+    #expect(text.hasPrefix(RunRecord.columns.joined(separator: ",") + "\r\n"))
+    let parsed = try RunRecord.records(fromCSV: text)
+    #expect(parsed == records)
+  }
+
+  @Test func theDocumentedColumnsComeFirstAndInOrder() {
+    let documented = [
+      "timestamp", "commit", "host", "profile", "entries", "file_bytes", "strategy", "binary",
+      "repeat", "wall_s", "load_s", "user_s", "sys_s", "entries_per_s", "peak_rss_bytes",
+      "idle_rss_bytes", "footprint_peak_bytes", "heap_peak_bytes", "memory_limit_bytes", "status",
+    ]
+    #expect(Array(RunRecord.columns.prefix(documented.count)) == documented)
+  }
+
+  @Test func quotingFollowsRFC4180() throws {
+    let table = CSVTable(header: ["a", "b"], rows: [["x,y", "say \"hi\""], ["", "multi\nline"]])
+    let text = table.encoded()
+    #expect(text == "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\n,\"multi\nline\"\r\n")
+    #expect(try CSVTable(parsing: text) == table)
+  }
+
+  @Test func malformedCSVNamesTheLine() {
+    #expect(throws: CSVError(line: 2, problem: "unterminated quoted field")) {
+      try CSVTable(parsing: "a,b\n\"open,1\n")
+    }
+    #expect(throws: CSVError(line: 3, problem: "3 fields where the header has 2")) {
+      try CSVTable(parsing: "a,b\n1,2\n1,2,3\n")
+    }
+  }
+
+  @Test func aBenchCSVWithABadValueNamesTheColumn() throws {
+    var text = RunRecord.csv([sampleRecord("mmap")])
+    text = text.replacingOccurrences(of: ",200000,", with: ",many,")
+    #expect(throws: CSVError.self) { try RunRecord.records(fromCSV: text) }
+    do {
+      _ = try RunRecord.records(fromCSV: text)
+    } catch {
+      #expect(error.description.contains("'entries'"))
+    }
+  }
+
+  @Test func sizesParseInBinaryAndDecimalUnits() throws {
+    #expect(try ByteCount.parse("5MiB") == 5 * 1024 * 1024)
+    #expect(try ByteCount.parse("1MiB") == 1_048_576)
+    #expect(try ByteCount.parse("512KiB") == 524_288)
+    #expect(try ByteCount.parse("1.5GiB") == 1_610_612_736)
+    #expect(try ByteCount.parse("5MB") == 5_000_000)
+    #expect(try ByteCount.parse("4096") == 4096)
+    #expect(try ByteCount.parse("64K") == 65_536)
+    for bad in ["5XB", "", "MiB", "-1MiB", "5 MiB extra", "1e3MiB", "five"] {
+      #expect(throws: ByteCountError.self, "\(bad)") { try ByteCount.parse(bad) }
+    }
+    #expect(ByteCount.format(5 * 1024 * 1024) == "5.0 MiB")
+    #expect(ByteCount.format(512) == "512 B")
+  }
+}
