@@ -62,7 +62,9 @@ let package = Package(
     .target(name: "Datasets", dependencies: ["CallDirectoryCore", "BaseFormat"]),
     .target(
       name: "BenchHarness",
-      dependencies: ["ProcessMetrics", "Datasets", "CallDirectoryCore", "BaseFormat", "ExtensionReport"]),
+      dependencies: [
+        "ProcessMetrics", "Datasets", "CallDirectoryCore", "BaseFormat", "ExtensionReport",
+      ]),
     .executableTarget(
       name: "calldir",
       dependencies: [
@@ -77,7 +79,8 @@ let package = Package(
     .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
     .testTarget(
-      name: "BaseFormatTests", dependencies: ["BaseFormat", "CallDirectoryCore", "CallDirectoryLoader"]),
+      name: "BaseFormatTests",
+      dependencies: ["BaseFormat", "CallDirectoryCore", "CallDirectoryLoader"]),
     .testTarget(
       name: "BenchHarnessTests",
       dependencies: ["BenchHarness", "Datasets", "BaseFormat", "ProcessMetrics", "ExtensionReport"]),

@@ -64,7 +64,8 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
 
   private var problemDescription: String {
     switch problem {
-    case .system(let call, let errno): "\(call) failed: \(systemErrorMessage(errno)) (errno \(errno))"
+    case .system(let call, let errno):
+      "\(call) failed: \(systemErrorMessage(errno)) (errno \(errno))"
     case .shorterThanHeader(let count):
       "truncated: \(count) bytes is shorter than the \(BaseHeader.byteCount)-byte header"
     case .foreignFile: "not a calldir base (wrong magic)"

@@ -106,13 +106,16 @@ public struct BaseHeader: Equatable, Sendable {
     func fail(_ offset: Int, _ problem: BaseFormatError.Problem) -> BaseFormatError {
       BaseFormatError(path: path, offset: offset, problem: problem)
     }
-    guard raw.count >= byteCount else { throw fail(0, .shorterThanHeader(fileByteCount: raw.count)) }
+    guard raw.count >= byteCount else {
+      throw fail(0, .shorterThanHeader(fileByteCount: raw.count))
+    }
     for (index, byte) in magic.enumerated() where raw[index] != byte {
       throw fail(index, .foreignFile)
     }
     let version = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
     guard version == currentVersion else { throw fail(8, .unsupportedVersion(version)) }
-    let storedChecksum = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 56, as: UInt64.self))
+    let storedChecksum = UInt64(
+      littleEndian: raw.loadUnaligned(fromByteOffset: 56, as: UInt64.self))
     guard StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == storedChecksum else {
       throw fail(56, .headerChecksumMismatch)
     }
@@ -123,7 +126,8 @@ public struct BaseHeader: Equatable, Sendable {
     let payload = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
     let blocksChecksum = UInt64(
       littleEndian: raw.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
-    let blocks = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+    let blocks = UInt64(
+      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
     let minimumRecord: UInt64 = kind == .identification ? 10 : 8
     let maximumRecord = UInt64(kind == .identification ? maximumRecordByteCount : 8)
     let blockHeader = UInt64(blockHeaderByteCount)
@@ -134,7 +138,9 @@ public struct BaseHeader: Equatable, Sendable {
       payload <= blocks * UInt64(maximumBlockByteCount)
     else {
       throw fail(
-        12, .inconsistentHeader("\(count) entries in \(blocks) blocks cannot fill \(payload) payload bytes"))
+        12,
+        .inconsistentHeader(
+          "\(count) entries in \(blocks) blocks cannot fill \(payload) payload bytes"))
     }
     if count == 0 {
       guard lowest == 0, highest == 0 else {
@@ -148,6 +154,7 @@ public struct BaseHeader: Equatable, Sendable {
     }
     return BaseHeader(
       kind: kind, entryCount: Int(count), lowestNumber: lowest, highestNumber: highest,
-      blockCount: Int(blocks), payloadByteCount: Int(payload), blockChecksumsChecksum: blocksChecksum)
+      blockCount: Int(blocks), payloadByteCount: Int(payload),
+      blockChecksumsChecksum: blocksChecksum)
   }
 }

@@ -58,7 +58,9 @@ public final class BaseWriter {
     if block.count + recordByteCount > Self.blockRecordCapacity { try flushBlock() }
     withUnsafeBytes(of: number.littleEndian) { block.append(contentsOf: $0) }
     if kind == .identification {
-      withUnsafeBytes(of: UInt16(recordByteCount - 10).littleEndian) { block.append(contentsOf: $0) }
+      withUnsafeBytes(of: UInt16(recordByteCount - 10).littleEndian) {
+        block.append(contentsOf: $0)
+      }
       block.append(contentsOf: label.utf8)
     }
     blockEntryCount += 1

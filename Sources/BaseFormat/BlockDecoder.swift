@@ -48,7 +48,8 @@ struct BlockDecoder {
       return nil
     }
     let recordBytes = Int(UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)))
-    let entries = Int(UInt32(littleEndian: pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+    let entries = Int(
+      UInt32(littleEndian: pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
     let minimumRecord = header.kind == .identification ? 10 : 8
     let maximumRecord = header.kind == .identification ? BaseHeader.maximumRecordByteCount : 8
     guard headerSize + recordBytes <= BaseHeader.maximumBlockByteCount else {
@@ -135,7 +136,8 @@ struct BlockDecoder {
   func verifyEnd(atFileOffset offset: Int) throws(BaseFormatError) {
     guard blocksSeen == header.blockCount else {
       throw fail(
-        offset, .inconsistentHeader("\(blocksSeen) blocks read, the header says \(header.blockCount)"))
+        offset,
+        .inconsistentHeader("\(blocksSeen) blocks read, the header says \(header.blockCount)"))
     }
     let actual = blockChecksums.value
     guard actual == header.blockChecksumsChecksum else {

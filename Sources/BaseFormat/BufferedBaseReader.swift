@@ -36,7 +36,8 @@ public final class BufferedBaseReader: BaseReader {
       let fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
       let headerBytes = UnsafeMutableRawBufferPointer(start: buffer, count: BaseHeader.byteCount)
       let read = try FileHandleIO.readFully(descriptor, at: 0, into: headerBytes, path: path)
-      header = try BaseHeader.decode(UnsafeRawBufferPointer(rebasing: headerBytes[..<read]), path: path)
+      header = try BaseHeader.decode(
+        UnsafeRawBufferPointer(rebasing: headerBytes[..<read]), path: path)
       guard fileByteCount == header.fileByteCount else {
         throw BaseFormatError(
           path: path, offset: min(fileByteCount, header.fileByteCount),

@@ -48,7 +48,8 @@ public final class MappedBaseReader: BaseReader {
         byteCount: BaseHeader.byteCount, alignment: MemoryLayout<UInt64>.alignment)
       defer { headerBytes.deallocate() }
       let read = try FileHandleIO.readFully(descriptor, at: 0, into: headerBytes, path: path)
-      header = try BaseHeader.decode(UnsafeRawBufferPointer(rebasing: headerBytes[..<read]), path: path)
+      header = try BaseHeader.decode(
+        UnsafeRawBufferPointer(rebasing: headerBytes[..<read]), path: path)
       guard fileByteCount == header.fileByteCount else {
         throw BaseFormatError(
           path: path, offset: min(fileByteCount, header.fileByteCount),

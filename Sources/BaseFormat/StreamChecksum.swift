@@ -44,7 +44,8 @@ public struct StreamChecksum: Sendable {
     var second = sum2
     while index + 16 <= count {
       let word0 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let word1 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+      let word1 = UInt64(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
       first &+= word0
       second &+= first
       first &+= word1

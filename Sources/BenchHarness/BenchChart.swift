@@ -35,12 +35,18 @@ public enum BenchChart {
       first.map(\.timestamp) ?? "",
     ].filter { !$0.isEmpty }.joined(separator: " · ")
     svg.text(20, 52, subtitle, size: 12, color: "#57606a")
-    svg.legend(x: width - 330, y: 46, items: [("calldir strategy", ourColor), ("article baseline", baselineColor)])
+    svg.legend(
+      x: width - 330, y: 46,
+      items: [("calldir strategy", ourColor), ("article baseline", baselineColor)])
 
     // Panel 1: throughput, log scale.
     var top = 90.0
-    svg.text(20, top, "Throughput: entries/s (median, bar; min–max, whisker; log scale)", size: 14, weight: "bold")
-    let rates = summaries.compactMap(\.minimumEntriesPerSecond) + summaries.compactMap(\.maximumEntriesPerSecond)
+    svg.text(
+      20, top, "Throughput: entries/s (median, bar; min–max, whisker; log scale)", size: 14,
+      weight: "bold")
+    let rates =
+      summaries.compactMap(\.minimumEntriesPerSecond)
+      + summaries.compactMap(\.maximumEntriesPerSecond)
     let lowDecade = floor(log10(min(rates.min() ?? 1e4, chineseArticleEntriesPerSecond) * 0.8))
     let highDecade = ceil(log10(max(rates.max() ?? 1e7, twoGISEntriesPerSecond) * 1.2))
     func xRate(_ rate: Double) -> Double {
@@ -52,7 +58,9 @@ public enum BenchChart {
     while decade <= highDecade {
       let x = xRate(pow(10, decade))
       svg.line(x, axisTop, x, axisBottom, color: "#d0d7de")
-      svg.text(x, axisBottom + 16, BenchReport.rate(pow(10, decade)), size: 11, anchor: "middle", color: "#57606a")
+      svg.text(
+        x, axisBottom + 16, BenchReport.rate(pow(10, decade)), size: 11, anchor: "middle",
+        color: "#57606a")
       decade += 1
     }
     for (index, summary) in summaries.enumerated() {
@@ -60,7 +68,10 @@ public enum BenchChart {
       let color = summary.isBaseline ? baselineColor : ourColor
       svg.text(leftMargin - 10, y + rowHeight / 2 + 4, summary.strategy, size: 13, anchor: "end")
       guard let median = summary.medianEntriesPerSecond else {
-        svg.text(leftMargin + 6, y + rowHeight / 2 + 4, "no completed run (\(summary.failures.joined(separator: ", ")))", size: 12, color: limitColor)
+        svg.text(
+          leftMargin + 6, y + rowHeight / 2 + 4,
+          "no completed run (\(summary.failures.joined(separator: ", ")))", size: 12,
+          color: limitColor)
         continue
       }
       svg.rect(leftMargin, y + 7, xRate(median) - leftMargin, rowHeight - 14, fill: color)
@@ -70,7 +81,9 @@ public enum BenchChart {
         svg.line(xRate(low), middle - 6, xRate(low), middle + 6, color: "#24292f", width: 1.5)
         svg.line(xRate(high), middle - 6, xRate(high), middle + 6, color: "#24292f", width: 1.5)
       }
-      svg.text(max(xRate(summary.maximumEntriesPerSecond ?? median), xRate(median)) + 8, y + rowHeight / 2 + 4, BenchReport.rate(median) + "/s", size: 12)
+      svg.text(
+        max(xRate(summary.maximumEntriesPerSecond ?? median), xRate(median)) + 8,
+        y + rowHeight / 2 + 4, BenchReport.rate(median) + "/s", size: 12)
     }
     for (rate, label) in [
       (chineseArticleEntriesPerSecond, "Chinese article: 1M in 30 s"),
@@ -83,7 +96,10 @@ public enum BenchChart {
 
     // Panel 2: footprint against the memory limit, linear scale.
     top = axisBottom + 60
-    svg.text(20, top, "Footprint peak: RssAnon + RssShmem (median, bar; min–max, whisker) vs the memory limit", size: 14, weight: "bold")
+    svg.text(
+      20, top,
+      "Footprint peak: RssAnon + RssShmem (median, bar; min–max, whisker) vs the memory limit",
+      size: 14, weight: "bold")
     let limit = Double(summaries.first?.memoryLimitBytes ?? 0)
     let footprints = summaries.compactMap(\.maximumFootprintBytes).map(Double.init)
     let scaleMax = max(limit, footprints.max() ?? 0) * 1.15
@@ -95,7 +111,9 @@ public enum BenchChart {
     while tick <= scaleMax {
       let x = xBytes(tick)
       svg.line(x, footprintTop, x, footprintBottom, color: "#d0d7de")
-      svg.text(x, footprintBottom + 16, ByteCount.format(Int(tick)), size: 11, anchor: "middle", color: "#57606a")
+      svg.text(
+        x, footprintBottom + 16, ByteCount.format(Int(tick)), size: 11, anchor: "middle",
+        color: "#57606a")
       tick += step
     }
     for (index, summary) in summaries.enumerated() {
@@ -106,18 +124,27 @@ public enum BenchChart {
       svg.rect(leftMargin, y + 7, xBytes(median) - leftMargin, rowHeight - 14, fill: color)
       if let low = summary.minimumFootprintBytes, let high = summary.maximumFootprintBytes {
         let middle = y + rowHeight / 2
-        svg.line(xBytes(Double(low)), middle, xBytes(Double(high)), middle, color: "#24292f", width: 1.5)
-        svg.line(xBytes(Double(low)), middle - 6, xBytes(Double(low)), middle + 6, color: "#24292f", width: 1.5)
-        svg.line(xBytes(Double(high)), middle - 6, xBytes(Double(high)), middle + 6, color: "#24292f", width: 1.5)
+        svg.line(
+          xBytes(Double(low)), middle, xBytes(Double(high)), middle, color: "#24292f", width: 1.5)
+        svg.line(
+          xBytes(Double(low)), middle - 6, xBytes(Double(low)), middle + 6, color: "#24292f",
+          width: 1.5)
+        svg.line(
+          xBytes(Double(high)), middle - 6, xBytes(Double(high)), middle + 6, color: "#24292f",
+          width: 1.5)
       }
       var label = ByteCount.format(Int(median))
       if !summary.failures.isEmpty { label += " (\(summary.failures.joined(separator: ", ")))" }
-      svg.text(xBytes(Double(summary.maximumFootprintBytes ?? Int(median))) + 8, y + rowHeight / 2 + 4, label, size: 12)
+      svg.text(
+        xBytes(Double(summary.maximumFootprintBytes ?? Int(median))) + 8, y + rowHeight / 2 + 4,
+        label, size: 12)
     }
     if limit > 0 {
       let x = xBytes(limit)
       svg.line(x, footprintTop - 6, x, footprintBottom, color: limitColor, width: 2, dash: "6,4")
-      svg.text(x + 4, footprintTop - 8, "memory limit \(ByteCount.format(Int(limit)))", size: 11, color: limitColor)
+      svg.text(
+        x + 4, footprintTop - 8, "memory limit \(ByteCount.format(Int(limit)))", size: 11,
+        color: limitColor)
     }
     return svg.finish()
   }
@@ -145,7 +172,8 @@ struct SVGWriter {
     _ x: Double, _ y: Double, _ content: String, size: Double, weight: String = "normal",
     anchor: String = "start", color: String = "#24292f"
   ) {
-    body += "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(f(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(color)\">\(escaped(content))</text>\n"
+    body +=
+      "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(f(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(color)\">\(escaped(content))</text>\n"
   }
 
   mutating func line(
@@ -153,11 +181,13 @@ struct SVGWriter {
     dash: String? = nil
   ) {
     let dashAttribute = dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
-    body += "<line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(color)\" stroke-width=\"\(f(width))\"\(dashAttribute)/>\n"
+    body +=
+      "<line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(color)\" stroke-width=\"\(f(width))\"\(dashAttribute)/>\n"
   }
 
   mutating func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String) {
-    body += "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(max(width, 1)))\" height=\"\(f(height))\" fill=\"\(fill)\" rx=\"2\"/>\n"
+    body +=
+      "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(max(width, 1)))\" height=\"\(f(height))\" fill=\"\(fill)\" rx=\"2\"/>\n"
   }
 
   mutating func legend(x: Double, y: Double, items: [(String, String)]) {

@@ -31,15 +31,18 @@ public struct BenchGate: Sendable {
       let name = summary.strategy
       if summary.completedCount < summary.runCount || summary.runCount == 0 {
         failures.append(
-          "\(name): \(summary.completedCount) of \(summary.runCount) runs completed (\(summary.failures.joined(separator: ", ")))")
+          "\(name): \(summary.completedCount) of \(summary.runCount) runs completed (\(summary.failures.joined(separator: ", ")))"
+        )
       }
       if let footprint = summary.maximumFootprintBytes, footprint > summary.memoryLimitBytes {
         failures.append(
-          "\(name): footprint peak \(ByteCount.format(footprint)) is over the memory limit \(ByteCount.format(summary.memoryLimitBytes))")
+          "\(name): footprint peak \(ByteCount.format(footprint)) is over the memory limit \(ByteCount.format(summary.memoryLimitBytes))"
+        )
       }
       if let overIdle = summary.maximumRSSOverIdleBytes, overIdle > rssBudgetBytes {
         failures.append(
-          "\(name): RSS over idle \(ByteCount.format(overIdle)) is over the budget \(ByteCount.format(rssBudgetBytes))")
+          "\(name): RSS over idle \(ByteCount.format(overIdle)) is over the budget \(ByteCount.format(rssBudgetBytes))"
+        )
       }
       guard let rate = summary.medianEntriesPerSecond else {
         failures.append("\(name): no completed run to measure throughput")
@@ -47,13 +50,15 @@ public struct BenchGate: Sendable {
       }
       if rate < minimumEntriesPerSecond {
         failures.append(
-          "\(name): median \(BenchReport.rate(rate)) entries/s is under the floor \(BenchReport.rate(minimumEntriesPerSecond))")
+          "\(name): median \(BenchReport.rate(rate)) entries/s is under the floor \(BenchReport.rate(minimumEntriesPerSecond))"
+        )
       }
       for baseline in baselines {
         guard let theirs = baseline.medianEntriesPerSecond else { continue }
         if rate < theirs {
           failures.append(
-            "\(name): median \(BenchReport.rate(rate)) entries/s is slower than \(baseline.strategy) (\(BenchReport.rate(theirs)))")
+            "\(name): median \(BenchReport.rate(rate)) entries/s is slower than \(baseline.strategy) (\(BenchReport.rate(theirs)))"
+          )
         }
       }
     }

@@ -25,7 +25,8 @@ public struct BenchRunner {
 
   /// The folder of the running executable (`/proc/self/exe`), where SwiftPM puts its siblings.
   public static func executableDirectory() -> String {
-    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let path =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: path).deletingLastPathComponent().path
   }
@@ -36,7 +37,8 @@ public struct BenchRunner {
     let path = binaryDirectory + "/" + name
     guard FileManager.default.isExecutableFile(atPath: path) else {
       throw BenchError(
-        "cannot find \(name) in \(binaryDirectory); build the package first (swift build -c release)")
+        "cannot find \(name) in \(binaryDirectory); build the package first (swift build -c release)"
+      )
     }
     return path
   }
@@ -85,7 +87,9 @@ public struct BenchRunner {
       idlePeak[strategy] = Statistics.median(peaks.map(Double.init)).map { Int($0) } ?? 0
       log("idle \(strategy.rawValue): peak RSS \(ByteCount.format(idlePeak[strategy] ?? 0))")
     }
-    for index in 0..<records.count { records[index].idleRSSBytes = idlePeak[BenchStrategy(rawValue: records[index].strategy)!] ?? 0 }
+    for index in 0..<records.count {
+      records[index].idleRSSBytes = idlePeak[BenchStrategy(rawValue: records[index].strategy)!] ?? 0
+    }
 
     for repeatIndex in 1...configuration.repeats {
       for strategy in strategies {
@@ -95,8 +99,10 @@ public struct BenchRunner {
         record.repeatIndex = repeatIndex
         record.idleRSSBytes = idlePeak[strategy] ?? 0
         records.append(record)
-        let rate = record.status == .ok
-          ? String(format: "%.2f M entries/s", record.entriesPerSecond / 1e6) : record.status.rawValue
+        let rate =
+          record.status == .ok
+          ? String(format: "%.2f M entries/s", record.entriesPerSecond / 1e6)
+          : record.status.rawValue
         log(
           "run \(repeatIndex)/\(configuration.repeats) \(strategy.rawValue): \(rate), footprint "
             + "\(ByteCount.format(record.footprintPeakBytes)), RSS over idle "
@@ -115,7 +121,8 @@ public struct BenchRunner {
       input: input, kind: configuration.parameters.kind,
       maximumAllowedEntries: configuration.maximumAllowedEntries)
     let limits = ChildProcess.Limits(
-      memoryLimitBytes: configuration.memoryLimitBytes, timeoutSeconds: configuration.timeoutSeconds)
+      memoryLimitBytes: configuration.memoryLimitBytes, timeoutSeconds: configuration.timeoutSeconds
+    )
     let outcome: ChildProcess.Outcome
     do {
       outcome = try ChildProcess.run(executable: binary, arguments: arguments, limits: limits)
@@ -150,7 +157,8 @@ public struct BenchRunner {
     if let report {
       record.entries = report.entries
       record.loadSeconds = Double(report.loadNanoseconds) / 1e9
-      record.entriesPerSecond = record.loadSeconds > 0 ? Double(report.entries) / record.loadSeconds : 0
+      record.entriesPerSecond =
+        record.loadSeconds > 0 ? Double(report.entries) / record.loadSeconds : 0
       record.childPeakRSSBytes = report.peakResidentBytes
       record.childFootprintBytes = report.anonymousBytes + report.sharedMemoryBytes
       record.rssFileBytes = report.fileBytes
@@ -173,13 +181,15 @@ public struct BenchRunner {
       record.detail = String(format: "killed after %.1f s", outcome.wallSeconds)
     case (nil, let signal?, _):
       record.status = .crashed
-      record.detail = "signal \(signal) (\(signalName(signal)))" + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
+      record.detail =
+        "signal \(signal) (\(signalName(signal)))" + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
     case (nil, nil, 0?) where report != nil:
       record.status = .ok
     default:
       record.status = .failed
       record.detail =
-        report?.message ?? (stderrLine.isEmpty ? "exit status \(outcome.exitCode ?? -1), no report" : stderrLine)
+        report?.message
+        ?? (stderrLine.isEmpty ? "exit status \(outcome.exitCode ?? -1), no report" : stderrLine)
     }
   }
 
@@ -216,7 +226,8 @@ public struct BenchRunner {
 func signalName(_ signal: Int32) -> String {
   let names: [Int32: String] = [
     SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL",
-    SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP", SIGINT: "SIGINT", SIGPIPE: "SIGPIPE",
+    SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP", SIGINT: "SIGINT",
+    SIGPIPE: "SIGPIPE",
   ]
   return names[signal] ?? "signal \(signal)"
 }

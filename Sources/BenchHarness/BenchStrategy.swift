@@ -1,5 +1,5 @@
-import Foundation
 import Datasets
+import Foundation
 
 /// A way of loading a dataset that `calldir bench` can measure: calldir's own strategies, run by
 /// the lean `calldir-extension`, and the articles' readers, run by `calldir-baselines`.

@@ -26,7 +26,9 @@ public enum ChildProcess {
     public var sampleIntervalMicroseconds: UInt32
 
     /// Creates limits.
-    public init(memoryLimitBytes: Int?, timeoutSeconds: Double, sampleIntervalMicroseconds: UInt32 = 700) {
+    public init(
+      memoryLimitBytes: Int?, timeoutSeconds: Double, sampleIntervalMicroseconds: UInt32 = 700
+    ) {
       self.memoryLimitBytes = memoryLimitBytes
       self.timeoutSeconds = timeoutSeconds
       self.sampleIntervalMicroseconds = sampleIntervalMicroseconds
@@ -80,7 +82,8 @@ public enum ChildProcess {
 
   /// Runs `executable` with `arguments` under `limits` and waits for it.
   /// - Throws: ``SpawnError`` when it cannot be started (missing or not executable).
-  public static func run(executable: String, arguments: [String], limits: Limits) throws -> Outcome {
+  public static func run(executable: String, arguments: [String], limits: Limits) throws -> Outcome
+  {
     var pipeDescriptors: [Int32] = [-1, -1]
     guard pipe(&pipeDescriptors) == 0 else {
       throw SpawnError(description: "pipe failed: \(String(cString: strerror(errno)))")
@@ -88,7 +91,8 @@ public enum ChildProcess {
     let (reportRead, reportWrite) = (pipeDescriptors[0], pipeDescriptors[1])
     _ = fcntl(reportRead, F_SETFD, FD_CLOEXEC)
     defer { close(reportRead) }
-    let stderrPath = NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
+    let stderrPath =
+      NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
     defer { unlink(stderrPath) }
 
     var actions = posix_spawn_file_actions_t()
@@ -100,7 +104,7 @@ public enum ChildProcess {
     posix_spawn_file_actions_adddup2(&actions, reportWrite, 3)
 
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for argument in argv { free(argument) } }
     var processID: pid_t = 0
     let started = DispatchTime.now().uptimeNanoseconds
     // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample
@@ -123,9 +127,13 @@ public enum ChildProcess {
     while true {
       if let status = statusReader?.read(), status.peakResidentBytes > 0 {
         outcome.sampleCount += 1
-        outcome.sampledFootprintPeakBytes = max(outcome.sampledFootprintPeakBytes, status.footprintBytes)
-        outcome.sampledPeakResidentBytes = max(outcome.sampledPeakResidentBytes, status.peakResidentBytes)
-        if let limit = limits.memoryLimitBytes, status.footprintBytes > limit, outcome.killedFor == nil {
+        outcome.sampledFootprintPeakBytes = max(
+          outcome.sampledFootprintPeakBytes, status.footprintBytes)
+        outcome.sampledPeakResidentBytes = max(
+          outcome.sampledPeakResidentBytes, status.peakResidentBytes)
+        if let limit = limits.memoryLimitBytes, status.footprintBytes > limit,
+          outcome.killedFor == nil
+        {
           kill(processID, SIGKILL)
           outcome.killedFor = .memory
         }

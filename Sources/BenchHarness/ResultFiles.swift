@@ -21,7 +21,8 @@ public enum ResultFiles {
 
   /// `Results/x.csv` → `Results/x.svg`.
   public static func replacingExtension(of path: String, with newExtension: String) -> String {
-    URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension(newExtension).relativePath
+    URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension(newExtension)
+      .relativePath
   }
 }
 
@@ -29,7 +30,9 @@ extension BaseFormatError {
   /// The problem without the path and offset (for messages that name the path themselves).
   var problemSummary: String {
     description.components(separatedBy: ": at byte ").last.map { part in
-      part.split(separator: ":", maxSplits: 1).last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? part
+      part.split(separator: ":", maxSplits: 1).last.map {
+        String($0).trimmingCharacters(in: .whitespaces)
+      } ?? part
     } ?? description
   }
 }

@@ -85,7 +85,8 @@ public enum BenchReport {
         rate(summary.maximumEntriesPerSecond),
         summary.medianLoadSeconds.map { String(format: "%.3f", $0) } ?? "–",
         bytes(summary.medianFootprintBytes.map { Int($0) }), bytes(summary.maximumFootprintBytes),
-        bytes(summary.medianRSSOverIdleBytes.map { Int($0) }), bytes(summary.maximumRSSOverIdleBytes),
+        bytes(summary.medianRSSOverIdleBytes.map { Int($0) }),
+        bytes(summary.maximumRSSOverIdleBytes),
         bytes(summary.idleRSSBytes), bytes(summary.medianHeapPeakBytes.map { Int($0) }),
       ])
     }
@@ -102,7 +103,8 @@ public enum BenchReport {
       for summary in ours {
         var row = [summary.strategy]
         for baseline in baselines {
-          if let mine = summary.medianEntriesPerSecond, let theirs = baseline.medianEntriesPerSecond,
+          if let mine = summary.medianEntriesPerSecond,
+            let theirs = baseline.medianEntriesPerSecond,
             theirs > 0
           {
             row.append(String(format: "%.1f×", mine / theirs))
@@ -138,7 +140,9 @@ public enum BenchReport {
         return index == 0 ? cell + padding : padding + cell
       }.joined(separator: "  ")
     }
-    return [format(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+    return [
+      format(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "),
+    ]
       + rows.map(format)
   }
 }

@@ -39,7 +39,8 @@ public enum BaseLoader {
     switch reader.header.kind {
     case .identification:
       while let entry = try reader.next() {
-        context.addIdentificationEntry(withNextSequentialPhoneNumber: entry.number, label: entry.label)
+        context.addIdentificationEntry(
+          withNextSequentialPhoneNumber: entry.number, label: entry.label)
         handed += 1
       }
     case .blocking:

@@ -49,7 +49,8 @@ public struct DatasetCache: Sendable {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
-      throw DatasetError("cannot create the dataset cache \(directory.path): \(error.localizedDescription)")
+      throw DatasetError(
+        "cannot create the dataset cache \(directory.path): \(error.localizedDescription)")
     }
     let started = Date()
     log("generating \(parameters.entries) entries (\(parameters.cacheKey))")

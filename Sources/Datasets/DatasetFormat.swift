@@ -78,8 +78,9 @@ extension DatasetGenerator {
       let rowStep = max(1, rows.count / 100)
       for (row, index) in rows.enumerated() {
         let number = numbers[index]
-        let rank = 1 + SplitMix64.mix(parameters.seed ^ 0x52414E4B, UInt64(index)) % 100_000
-        try file.write("+\(number)\t\(label(at: index))\t\(Self.region(of: number))\t\(rank)\n".utf8)
+        let rank = 1 + SplitMix64.mix(parameters.seed ^ 0x5241_4E4B, UInt64(index)) % 100_000
+        try file.write(
+          "+\(number)\t\(label(at: index))\t\(Self.region(of: number))\t\(rank)\n".utf8)
         if row % rowStep == 0 { progress(Double(row) / Double(rows.count)) }
       }
       try file.commit()

@@ -54,7 +54,8 @@ public struct DatasetParameters: Codable, Hashable, Sendable {
   public var cacheKey: String {
     let plans = plans.map { $0.uppercased() }.joined(separator: "+")
     let share = Int((duplicateShare * 10_000).rounded())
-    return "v\(DatasetGenerator.version)-\(kind)-\(entries)-\(plans)-\(labels.rawValue)-d\(share)-s\(seed)"
+    return
+      "v\(DatasetGenerator.version)-\(kind)-\(entries)-\(plans)-\(labels.rawValue)-d\(share)-s\(seed)"
   }
 }
 

@@ -59,7 +59,8 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
 
   /// Names of the profiles in ``profilesDirectory()``.
   public static func availableNames() -> [String] {
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: profilesDirectory().path)) ?? []
+    let files =
+      (try? FileManager.default.contentsOfDirectory(atPath: profilesDirectory().path)) ?? []
     return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
   }
 
@@ -74,14 +75,16 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
     }
     guard let data = FileManager.default.contents(atPath: url.path) else {
       let known = availableNames().joined(separator: ", ")
-      throw DatasetError("no dataset profile '\(nameOrPath)' (\(url.path)); known profiles: \(known)")
+      throw DatasetError(
+        "no dataset profile '\(nameOrPath)' (\(url.path)); known profiles: \(known)")
     }
     let profile: DatasetProfile
     do {
       profile = try JSONDecoder().decode(DatasetProfile.self, from: data)
     } catch let DecodingError.keyNotFound(key, _) {
       throw DatasetError("\(url.path): missing field '\(key.stringValue)'")
-    } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+    } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context)
+    {
       let field = context.codingPath.map(\.stringValue).joined(separator: ".")
       throw DatasetError("\(url.path): field '\(field)' has the wrong type")
     } catch let DecodingError.dataCorrupted(context) {

@@ -32,7 +32,8 @@ public enum LabelProfile: String, CaseIterable, Codable, Sendable {
       let roll = random.next() % 100
       if roll < 40 { return pick(Self.latinAdjectives) + " " + pick(Self.latinNouns) }
       if roll < 85 {
-        return pick(Self.latinAdjectives) + " " + pick(Self.latinNouns) + " " + pick(Self.latinForms)
+        return pick(Self.latinAdjectives) + " " + pick(Self.latinNouns) + " "
+          + pick(Self.latinForms)
       }
       return pick(Self.latinAdjectives) + " " + pick(Self.latinNouns) + " " + pick(Self.latinForms)
         + ", " + pick(Self.latinCities) + " office"
@@ -70,7 +71,9 @@ public enum LabelProfile: String, CaseIterable, Codable, Sendable {
     "Realty", "Cleaners", "Bakery", "Taxi", "Printing", "Veterinary Clinic", "Dance School",
     "Florist", "Insurance", "Hotel", "Fitness", "Roofing", "Accounting",
   ]
-  static let latinCities = ["Boston", "Seattle", "Toronto", "Austin", "Denver", "Miami", "Vancouver"]
+  static let latinCities = [
+    "Boston", "Seattle", "Toronto", "Austin", "Denver", "Miami", "Vancouver",
+  ]
   static let chineseCities = ["深圳市", "北京市", "上海市", "广州市", "杭州市", "苏州市", "青岛市", "天津市"]
   static let chineseBrands = [
     "腾达", "华强", "中科", "鑫源", "恒通", "金桥", "新世纪", "宏图", "东方", "瑞丰", "天和", "永盛",

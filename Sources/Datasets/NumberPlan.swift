@@ -10,7 +10,10 @@ public struct NumberPlan: Sendable {
 
   private let totalWeight: Int
 
-  init(name: String, countryCode: Int64, prefixes: [(prefix: Int64, subscriberDigits: Int, weight: Int)]) {
+  init(
+    name: String, countryCode: Int64,
+    prefixes: [(prefix: Int64, subscriberDigits: Int, weight: Int)]
+  ) {
     self.name = name
     self.countryCode = countryCode
     self.prefixes = prefixes
@@ -54,10 +57,12 @@ public struct NumberPlan: Sendable {
   /// and 9xx mobiles; 10-digit national numbers.
   public static let russia: NumberPlan = {
     let landlines: [Int64] = [495, 499, 812, 383, 343, 846, 843, 861, 863, 831, 391, 342, 473, 351]
-    let mobiles: [Int64] = [900, 901, 902, 903, 904, 905, 906, 908, 909, 910, 911, 912, 913, 914,
+    let mobiles: [Int64] = [
+      900, 901, 902, 903, 904, 905, 906, 908, 909, 910, 911, 912, 913, 914,
       915, 916, 917, 918, 919, 920, 921, 922, 923, 924, 925, 926, 927, 928, 929, 930, 950, 951,
       952, 953, 960, 961, 962, 963, 964, 965, 977, 978, 980, 981, 982, 983, 985, 987, 988, 989,
-      991, 992, 993, 994, 995, 996, 999]
+      991, 992, 993, 994, 995, 996, 999,
+    ]
     return NumberPlan(
       name: "RU", countryCode: 7,
       prefixes: landlines.map { ($0, 7, 6) } + mobiles.map { ($0, 7, 2) })
@@ -68,7 +73,10 @@ public struct NumberPlan: Sendable {
   /// article's 0755-12345678 → 8675512345678.
   public static let china: NumberPlan = {
     var prefixes: [(Int64, Int, Int)] = []
-    for block in 130...199 where ![140, 141, 142, 143, 144, 154, 160, 161, 162, 163, 164, 168, 169, 179, 190, 192, 194].contains(block) {
+    for block in 130...199
+    where ![140, 141, 142, 143, 144, 154, 160, 161, 162, 163, 164, 168, 169, 179, 190, 192, 194]
+      .contains(block)
+    {
       prefixes.append((Int64(block), 8, 3))
     }
     for area: Int64 in [10, 20, 21, 22, 23, 24, 25, 27, 28, 29, 755, 571, 512, 532] {
@@ -79,8 +87,10 @@ public struct NumberPlan: Sendable {
 
   /// The United States and Canada, +1 (NANP): NPA NXX XXXX with real area codes.
   public static let northAmerica: NumberPlan = {
-    let areas: [Int64] = [201, 202, 206, 212, 213, 214, 305, 310, 312, 404, 415, 416, 438, 503,
-      512, 514, 602, 604, 617, 646, 702, 713, 718, 778, 818, 917]
+    let areas: [Int64] = [
+      201, 202, 206, 212, 213, 214, 305, 310, 312, 404, 415, 416, 438, 503,
+      512, 514, 602, 604, 617, 646, 702, 713, 718, 778, 818, 917,
+    ]
     // An exchange code (NXX) starts with 2–9: the prefix is NPA, subscriber digits NXXXXXX.
     return NumberPlan(name: "US", countryCode: 1, prefixes: areas.map { ($0, 7, 1) })
   }()

@@ -39,7 +39,8 @@ public struct LoadReport: Equatable, Sendable {
     if let heapPeakBytes { fields.append("heap_peak=\(heapPeakBytes)") }
     if let errorCode { fields.append("error_code=\(errorCode)") }
     if let message {
-      let oneLine = message.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
+      let oneLine = message.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(
+        separator: " ")
       fields.append("message=\(oneLine)")
     }
     return fields.joined(separator: " ")

@@ -21,7 +21,8 @@ func run() -> Int32 {
   var configuration = CheckingContext.Configuration()
   do {
     let arguments = try ExtensionArguments(
-      Array(CommandLine.arguments.dropFirst()), allowed: ["strategy", "input", "kind", "max-entries"])
+      Array(CommandLine.arguments.dropFirst()),
+      allowed: ["strategy", "input", "kind", "max-entries"])
     guard let name = arguments["strategy"] else { throw UsageError("missing --strategy") }
     guard ["baseline-2gis", "baseline-jsonl", "baseline-text"].contains(name) else {
       throw UsageError(

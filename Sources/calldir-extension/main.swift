@@ -19,7 +19,9 @@ import ExtensionReport
 
 func printError(_ message: String) {
   let line = "calldir-extension: " + message + "\n"
-  _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+  _ = line.utf8CString.withUnsafeBufferPointer {
+    write(STDERR_FILENO, $0.baseAddress, $0.count - 1)
+  }
 }
 
 func run() -> Int32 {

@@ -20,7 +20,8 @@ struct BenchCommand: ParsableCommand {
 
   @Option(
     name: .long,
-    help: "Comma-separated strategies: mmap, buffered, baseline-2gis, baseline-jsonl, baseline-text.")
+    help:
+      "Comma-separated strategies: mmap, buffered, baseline-2gis, baseline-jsonl, baseline-text.")
   var strategies: String = BenchStrategy.allCases.map(\.rawValue).joined(separator: ",")
 
   @Option(name: .customLong("repeat"), help: "Runs per strategy (medians are over these).")
@@ -43,7 +44,9 @@ struct BenchCommand: ParsableCommand {
   @Option(name: .long, help: "The gate's median throughput floor, in entries per second.")
   var minEntriesPerS: Double = 200_000
 
-  @Option(name: .long, help: "The CSV to write (replaced atomically).", completion: .file(extensions: ["csv"]))
+  @Option(
+    name: .long, help: "The CSV to write (replaced atomically).",
+    completion: .file(extensions: ["csv"]))
   var out: String = "Results/latest.csv"
 
   @Option(name: .long, help: "The SVG chart to write (default: the CSV's path with .svg).")
@@ -78,7 +81,8 @@ struct BenchCommand: ParsableCommand {
     let summaries = StrategySummary.all(records)
     try ResultFiles.writeAtomically(
       BenchChart.svg(records: records, title: "calldir bench: \(name)"), to: chartPath)
-    let title = "\(name): \(parameters.entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
+    let title =
+      "\(name): \(parameters.entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
     print(BenchReport.render(summaries, title: title), terminator: "")
     print("\nwrote \(out) and \(chartPath)")
     if gate {
@@ -87,10 +91,13 @@ struct BenchCommand: ParsableCommand {
         minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
       ).failures(summaries)
       if !failures.isEmpty {
-        for failure in failures { FileHandle.standardError.write(Data("gate failed: \(failure)\n".utf8)) }
+        for failure in failures {
+          FileHandle.standardError.write(Data("gate failed: \(failure)\n".utf8))
+        }
         throw ExitCode(BenchGate.failedExitStatus)
       }
-      print("gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
+      print(
+        "gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
     }
   }
 }

@@ -29,7 +29,8 @@ struct Calldir: ParsableCommand {
       if let exitCode = error as? ExitCode {
         Foundation.exit(exitCode.rawValue)
       }
-      let message = self.message(for: error)
+      let message =
+        self.message(for: error)
         .split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
       FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
       Foundation.exit(1)

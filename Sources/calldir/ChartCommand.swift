@@ -33,7 +33,8 @@ struct ChartCommand: ParsableCommand {
     }
     let path = out ?? ResultFiles.replacingExtension(of: csv, with: "svg")
     let profile = records.first?.profile ?? ""
-    try ResultFiles.writeAtomically(BenchChart.svg(records: records, title: "calldir bench: \(profile)"), to: path)
+    try ResultFiles.writeAtomically(
+      BenchChart.svg(records: records, title: "calldir bench: \(profile)"), to: path)
     print("wrote \(path)")
   }
 }

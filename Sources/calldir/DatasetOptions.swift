@@ -26,10 +26,13 @@ struct DatasetOptions: ParsableArguments {
   @Option(name: .long, help: "Labels: cyrillic, latin, chinese or spam (overrides the profile).")
   var labels: String?
 
-  @Option(name: .long, help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).")
+  @Option(
+    name: .long, help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).")
   var duplicateShare: Double?
 
-  @Option(name: .long, help: "Folder for generated datasets (default .calldir/datasets or $CALLDIR_CACHE).")
+  @Option(
+    name: .long,
+    help: "Folder for generated datasets (default .calldir/datasets or $CALLDIR_CACHE).")
   var cache: String?
 
   /// The profile with the flags applied.

@@ -23,7 +23,8 @@ struct GenerateCommand: ParsableCommand {
   func run() throws {
     guard let outputFormat = DatasetFormat(rawValue: format) else {
       throw ValidationError(
-        "unknown --format '\(format)' (expected \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        "unknown --format '\(format)' (expected \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
     }
     let (name, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
     let started = Date()
@@ -42,7 +43,8 @@ struct GenerateCommand: ParsableCommand {
       throw ValidationError(error.description)
     }
     if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-    let size = (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0
+    let size =
+      (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0
     print(
       String(
         format: "%@: %d entries (%@) as %@, %d bytes in %.1f s", out, generator.numbers.count, name,

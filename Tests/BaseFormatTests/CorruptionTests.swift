@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Corrupt, truncated and foreign files give their error, never a wrong entry")
 struct CorruptionTests {
-  func makeBase(_ folder: TemporaryFolder, count: Int = 5_000) throws -> (String, [BaseEntry], Data) {
+  func makeBase(_ folder: TemporaryFolder, count: Int = 5_000) throws -> (String, [BaseEntry], Data)
+  {
     let path = folder.path("base.cdb")
     let entries = sampleEntries(count: count, seed: 3)
     try writeBase(entries, to: path)
@@ -88,7 +89,8 @@ struct CorruptionTests {
       let failure = try #require(error, "trial \(trial): flip at \(offset) went unnoticed")
       #expect(handed == Array(entries.prefix(handed.count)), "trial \(trial)")
       #expect(failure.offset >= BaseHeader.byteCount, "trial \(trial)")
-      #expect(failure.offset <= offset, "trial \(trial): error at \(failure.offset), flip at \(offset)")
+      #expect(
+        failure.offset <= offset, "trial \(trial): error at \(failure.offset), flip at \(offset)")
     }
   }
 
@@ -111,8 +113,12 @@ struct CorruptionTests {
     // Drop the first block: sizes and counts no longer add up.
     let firstBlockSize =
       BaseHeader.blockHeaderByteCount
-      + Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: BaseHeader.byteCount, as: UInt32.self) })
-    var shortened = data.prefix(BaseHeader.byteCount) + data.dropFirst(BaseHeader.byteCount + firstBlockSize)
+      + Int(
+        data.withUnsafeBytes {
+          $0.loadUnaligned(fromByteOffset: BaseHeader.byteCount, as: UInt32.self)
+        })
+    var shortened =
+      data.prefix(BaseHeader.byteCount) + data.dropFirst(BaseHeader.byteCount + firstBlockSize)
     shortened.append(Data(repeating: 0, count: firstBlockSize))
     try shortened.write(to: URL(fileURLWithPath: path))
     for reader in ReaderKind.allCases {

@@ -31,7 +31,8 @@ func sampleEntries(count: Int, seed: UInt64 = 1) -> [BaseEntry] {
     let alphabet = alphabets[index % alphabets.count]
     let unit = alphabet.utf8.count
     let maximumUnits = BaseHeader.maximumLabelByteCount / unit
-    let units = index % 97 == 0 ? maximumUnits : 1 + Int((state >> 20) % UInt64(min(60, maximumUnits)))
+    let units =
+      index % 97 == 0 ? maximumUnits : 1 + Int((state >> 20) % UInt64(min(60, maximumUnits)))
     entries.append(BaseEntry(number: number, label: String(repeating: alphabet, count: units)))
   }
   return entries
@@ -47,7 +48,8 @@ enum ReaderKind: String, CaseIterable, CustomTestStringConvertible {
   case mmap, buffered
   var testDescription: String { rawValue }
 
-  func open(_ path: String, validatesLabels: Bool = false) throws(BaseFormatError) -> any BaseReader {
+  func open(_ path: String, validatesLabels: Bool = false) throws(BaseFormatError) -> any BaseReader
+  {
     switch self {
     case .mmap: try MappedBaseReader(path: path, validatesLabels: validatesLabels)
     case .buffered: try BufferedBaseReader(path: path, validatesLabels: validatesLabels)

@@ -1,5 +1,6 @@
-@testable import BenchHarness
 import Testing
+
+@testable import BenchHarness
 
 @Suite("CSV and sizes")
 struct CSVAndSizeTests {

@@ -1,10 +1,11 @@
 import BaseFormat
-@testable import BenchHarness
 import Datasets
 import ExtensionReport
 import Foundation
 import ProcessMetrics
 import Testing
+
+@testable import BenchHarness
 
 @Suite("Children are measured, limited and classified like the system does")
 struct ChildProcessTests {

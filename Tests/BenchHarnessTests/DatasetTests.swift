@@ -88,8 +88,12 @@ struct DatasetTests {
 
   @Test func invalidParametersNameTheField() {
     #expect(throws: DatasetError.self) { try DatasetParameters(entries: -1).validate() }
-    #expect(throws: DatasetError.self) { try DatasetParameters(entries: 5, kind: "both").validate() }
-    #expect(throws: DatasetError.self) { try DatasetParameters(entries: 5, plans: ["XX"]).validate() }
+    #expect(throws: DatasetError.self) {
+      try DatasetParameters(entries: 5, kind: "both").validate()
+    }
+    #expect(throws: DatasetError.self) {
+      try DatasetParameters(entries: 5, plans: ["XX"]).validate()
+    }
     #expect(throws: DatasetError.self) {
       try DatasetParameters(entries: 5, duplicateShare: 2).validate()
     }

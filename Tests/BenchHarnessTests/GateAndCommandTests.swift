@@ -1,12 +1,14 @@
-@testable import BenchHarness
 import Foundation
 import Testing
 
+@testable import BenchHarness
+
 @Suite("The gate and the command line")
 struct GateAndCommandTests {
-  func run(_ strategy: String, rate: Double, footprint: Int = 1 << 20, overIdle: Int = 0,
-    status: RunRecord.Status = .ok) -> RunRecord
-  {
+  func run(
+    _ strategy: String, rate: Double, footprint: Int = 1 << 20, overIdle: Int = 0,
+    status: RunRecord.Status = .ok
+  ) -> RunRecord {
     var record = RunRecord()
     record.strategy = strategy
     record.entriesPerSecond = rate
@@ -44,7 +46,9 @@ struct GateAndCommandTests {
   }
 
   @Test func theReportShowsRatiosToEachBaseline() {
-    let records = [run("mmap", rate: 2e7), run("baseline-2gis", rate: 1e6), run("baseline-text", rate: 2e5)]
+    let records = [
+      run("mmap", rate: 2e7), run("baseline-2gis", rate: 1e6), run("baseline-text", rate: 2e5),
+    ]
     let text = BenchReport.render(StrategySummary.all(records), title: "t")
     #expect(text.contains("20.0×"))
     #expect(text.contains("100.0×"))
@@ -71,7 +75,8 @@ struct GateAndCommandTests {
     #expect(records.filter { $0.run == .idle }.count == 6)
     #expect(records.allSatisfy { $0.status == .ok })
     let svg = try String(contentsOfFile: folder.path("run.svg"), encoding: .utf8)
-    #expect(svg.hasPrefix("<svg") && svg.contains("2GIS: 2M in 10 s") && svg.contains("memory limit"))
+    #expect(
+      svg.hasPrefix("<svg") && svg.contains("2GIS: 2M in 10 s") && svg.contains("memory limit"))
   }
 
   @Test func aTinyMemoryLimitRecordsKilledMemoryAndFailsTheGate() throws {

@@ -1,7 +1,8 @@
-@testable import BenchHarness
 import Datasets
 import Foundation
 import Testing
+
+@testable import BenchHarness
 
 /// A fresh temporary folder per test, removed when the value goes away.
 final class TemporaryFolder {
@@ -50,7 +51,8 @@ func runProcess(_ executable: String, _ arguments: [String], directory: URL? = n
 
 /// A small dataset generated into `folder`'s cache, in the given formats.
 func smallDataset(
-  _ folder: TemporaryFolder, entries: Int = 5_000, formats: [DatasetFormat] = DatasetFormat.allCases,
+  _ folder: TemporaryFolder, entries: Int = 5_000,
+  formats: [DatasetFormat] = DatasetFormat.allCases,
   labels: LabelProfile = .cyrillic
 ) throws -> DatasetCache.Entry {
   let parameters = DatasetParameters(
