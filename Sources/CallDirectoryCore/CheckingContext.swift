@@ -51,6 +51,9 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   /// How the request ended.
   @exclusivity(unchecked) public private(set) var outcome: RequestOutcome = .pending
 
+  /// False once the request failed, completed or was cancelled: one flag for the per-entry
+  /// check instead of comparing ``outcome`` and ``failure``, which are enums with payloads.
+  @exclusivity(unchecked) private var acceptsEntries = true
   @exclusivity(unchecked) private var previousIdentification: PhoneNumber = 0
   @exclusivity(unchecked) private var previousBlocking: PhoneNumber = 0
 
@@ -68,21 +71,25 @@ public final class CheckingContext: CallDirectoryExtensionContext {
 
   @inline(__always)
   private func admits(_ number: PhoneNumber, after previous: PhoneNumber, listCount: Int) -> Bool {
-    if _slowPath(failure != nil || outcome != .pending) { return false }
-    if number < previous {
-      failure = .entriesOutOfOrder(previous: previous, number: number)
-      return false
-    }
-    if number == previous {
-      failure = .duplicateEntries(number: number)
+    guard _fastPath(acceptsEntries) else { return false }
+    if _slowPath(number <= previous) {
+      fail(
+        number < previous
+          ? .entriesOutOfOrder(previous: previous, number: number)
+          : .duplicateEntries(number: number))
       return false
     }
     let counted = configuration.sharesCountAcrossLists ? entryCount : listCount
-    if counted + 1 >= configuration.maximumAllowedEntries {
-      failure = .maximumEntriesExceeded(limit: configuration.maximumAllowedEntries)
+    if _slowPath(counted + 1 >= configuration.maximumAllowedEntries) {
+      fail(.maximumEntriesExceeded(limit: configuration.maximumAllowedEntries))
       return false
     }
     return true
+  }
+
+  private func fail(_ error: CallDirectoryError) {
+    failure = error
+    acceptsEntries = false
   }
 
   public func addIdentificationEntry(
@@ -103,9 +110,9 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   }
 
   private func recordRemoval() {
-    if failure != nil || outcome != .pending { return }
+    guard acceptsEntries else { return }
     guard isIncremental else {
-      failure = .unexpectedIncrementalRemoval
+      fail(.unexpectedIncrementalRemoval)
       return
     }
     removalCount += 1
@@ -123,6 +130,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
 
   public func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
     guard outcome == .pending else { return }
+    acceptsEntries = false
     if let failure {
       outcome = .failed(failure)
       completionHandler?(true)
@@ -134,6 +142,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
 
   public func cancelRequest(withError error: any Error) {
     guard outcome == .pending else { return }
+    acceptsEntries = false
     outcome = .cancelled(reason: "\(error)")
   }
 }
