@@ -62,7 +62,8 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     "\(path): at byte \(offset): \(problemDescription)"
   }
 
-  private var problemDescription: String {
+  /// The problem alone, without the path and offset.
+  public var problemDescription: String {
     switch problem {
     case .system(let call, let errno):
       "\(call) failed: \(systemErrorMessage(errno)) (errno \(errno))"

@@ -22,7 +22,7 @@ public enum BenchChart {
     let summaries = StrategySummary.all(records)
     let loads = records.filter { $0.run == .load }
     let plotWidth = width - leftMargin - rightMargin
-    let panelHeight = Double(max(summaries.count, 1)) * rowHeight + 70
+    let panelHeight = Double(max(summaries.count, 1)) * rowHeight + 86
     let height = 90 + panelHeight * 2 + 40
     var svg = SVGWriter(width: width, height: height)
     svg.text(20, 30, title, size: 18, weight: "bold")
@@ -52,7 +52,8 @@ public enum BenchChart {
     func xRate(_ rate: Double) -> Double {
       leftMargin + (log10(max(rate, 1)) - lowDecade) / (highDecade - lowDecade) * plotWidth
     }
-    let axisTop = top + 20
+    // Room above the bars for the two reference labels, one row each.
+    let axisTop = top + 36
     let axisBottom = axisTop + Double(summaries.count) * rowHeight
     var decade = lowDecade
     while decade <= highDecade {
@@ -85,13 +86,14 @@ public enum BenchChart {
         max(xRate(summary.maximumEntriesPerSecond ?? median), xRate(median)) + 8,
         y + rowHeight / 2 + 4, BenchReport.rate(median) + "/s", size: 12)
     }
-    for (rate, label) in [
-      (chineseArticleEntriesPerSecond, "Chinese article: 1M in 30 s"),
-      (twoGISEntriesPerSecond, "2GIS: 2M in 10 s"),
-    ] {
+    for (row, (rate, label)) in [
+      (chineseArticleEntriesPerSecond, "Chinese article: 1M in 30 s (iPhone 6S Plus)"),
+      (twoGISEntriesPerSecond, "2GIS: 2M in 10 s (2017 iPhone)"),
+    ].enumerated() {
       let x = xRate(rate)
-      svg.line(x, axisTop - 6, x, axisBottom, color: "#9a6700", width: 1.5, dash: "5,4")
-      svg.text(x + 4, axisTop - 8, label, size: 11, color: "#9a6700")
+      let labelY = axisTop - 22 + Double(row) * 14
+      svg.line(x, labelY + 3, x, axisBottom, color: "#9a6700", width: 1.5, dash: "5,4")
+      svg.text(x + 4, labelY, label, size: 11, color: "#9a6700")
     }
 
     // Panel 2: footprint against the memory limit, linear scale.
@@ -172,8 +174,9 @@ struct SVGWriter {
     _ x: Double, _ y: Double, _ content: String, size: Double, weight: String = "normal",
     anchor: String = "start", color: String = "#24292f"
   ) {
+    // A white halo keeps labels readable where they cross grid or reference lines.
     body +=
-      "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(f(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(color)\">\(escaped(content))</text>\n"
+      "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(f(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(color)\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\(escaped(content))</text>\n"
   }
 
   mutating func line(

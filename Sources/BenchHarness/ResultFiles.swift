@@ -13,7 +13,7 @@ public enum ResultFiles {
       try writer.write(text.utf8)
       try writer.commit()
     } catch let error as BaseFormatError {
-      throw BenchError("cannot write \(path): \(error.problemSummary)")
+      throw BenchError("cannot write \(path): \(error.problemDescription)")
     } catch {
       throw BenchError("cannot write \(path): \(error.localizedDescription)")
     }
@@ -23,16 +23,5 @@ public enum ResultFiles {
   public static func replacingExtension(of path: String, with newExtension: String) -> String {
     URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension(newExtension)
       .relativePath
-  }
-}
-
-extension BaseFormatError {
-  /// The problem without the path and offset (for messages that name the path themselves).
-  var problemSummary: String {
-    description.components(separatedBy: ": at byte ").last.map { part in
-      part.split(separator: ":", maxSplits: 1).last.map {
-        String($0).trimmingCharacters(in: .whitespaces)
-      } ?? part
-    } ?? description
   }
 }
