@@ -48,7 +48,8 @@ let package = Package(
     .target(
       name: "HeapProbe",
       dependencies: [.target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"]))]),
-    .target(name: "ExtensionReport", dependencies: ["ProcessMetrics", "HeapProbe"]),
+    .target(
+      name: "ExtensionReport", dependencies: ["CallDirectoryCore", "ProcessMetrics", "HeapProbe"]),
 
     // MARK: The processes under test
     .executableTarget(
@@ -76,13 +77,17 @@ let package = Package(
       ]),
 
     // MARK: Tests
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
     .testTarget(
       name: "BaseFormatTests",
-      dependencies: ["BaseFormat", "CallDirectoryCore", "CallDirectoryLoader"]),
+      dependencies: ["BaseFormat", "CallDirectoryCore", "CallDirectoryLoader", "TestSupport"]),
     .testTarget(
       name: "BenchHarnessTests",
-      dependencies: ["BenchHarness", "Datasets", "BaseFormat", "ProcessMetrics", "ExtensionReport"]),
+      dependencies: [
+        "BenchHarness", "Datasets", "BaseFormat", "ProcessMetrics", "ExtensionReport",
+        "TestSupport",
+      ]),
   ]
 )

@@ -73,17 +73,7 @@ func run() -> Int32 {
     context.cancelRequest(withError: error)
   }
   var report = measurement.finish(entries: handed)
-  var status = ExtensionExitStatus.completed
-  if let failure {
-    report.outcome = "error"
-    report.message = failure
-    status = ExtensionExitStatus.badInput
-  } else if case .failed(let error) = context.outcome {
-    report.outcome = "failed"
-    report.errorCode = error.code
-    report.message = error.description
-    status = ExtensionExitStatus.requestFailed
-  }
+  let status = report.conclude(inputError: failure, outcome: context.outcome)
   SideChannel.send(report)
   if let message = report.message { printError(message) }
   return status

@@ -60,17 +60,7 @@ func run() -> Int32 {
     context.cancelRequest(withError: error)
   }
   var report = measurement.finish(entries: handed)
-  var status = ExtensionExitStatus.completed
-  if let loadError {
-    report.outcome = "error"
-    report.message = loadError.description
-    status = ExtensionExitStatus.badInput
-  } else if case .failed(let failure) = context.outcome {
-    report.outcome = "failed"
-    report.errorCode = failure.code
-    report.message = failure.description
-    status = ExtensionExitStatus.requestFailed
-  }
+  let status = report.conclude(inputError: loadError?.description, outcome: context.outcome)
   SideChannel.send(report)
   if let message = report.message { printError(message) }
   return status

@@ -1,5 +1,6 @@
 import BaseFormat
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Corrupt, truncated and foreign files give their error, never a wrong entry")

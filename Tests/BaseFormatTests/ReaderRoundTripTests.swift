@@ -2,6 +2,7 @@ import BaseFormat
 import CallDirectoryCore
 import CallDirectoryLoader
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Both readers yield exactly what was written")

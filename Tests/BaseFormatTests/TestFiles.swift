@@ -1,21 +1,7 @@
 import BaseFormat
 import Foundation
+import TestSupport
 import Testing
-
-/// A fresh temporary folder per test, removed when the value goes away.
-final class TemporaryFolder {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "calldir-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(at: url) }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 /// Entries with labels of every length from 1 to the format's maximum, in Cyrillic, CJK, emoji
 /// and ASCII, so records land on every offset of the 8 KiB blocks and buffers.

@@ -3,6 +3,7 @@ import Datasets
 import ExtensionReport
 import Foundation
 import ProcessMetrics
+import TestSupport
 import Testing
 
 @testable import BenchHarness

@@ -1,6 +1,7 @@
 import BaseFormat
 import Datasets
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Datasets are deterministic and realistic")

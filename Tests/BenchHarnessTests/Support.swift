@@ -1,23 +1,9 @@
 import Datasets
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BenchHarness
-
-/// A fresh temporary folder per test, removed when the value goes away.
-final class TemporaryFolder {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "calldir-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(at: url) }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 /// The built executables sit beside the test runner in SwiftPM's build folder.
 func builtExecutable(_ name: String) throws -> String {
