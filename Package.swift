@@ -41,6 +41,7 @@ let package = Package(
       ]),
     .target(name: "CallDirectoryLoader", dependencies: ["CallDirectoryCore", "BaseFormat"]),
     .target(name: "ProcessMetrics"),
+    .target(name: "SystemChannel", dependencies: ["CallDirectoryCore"]),
     .systemLibrary(
       name: "CJemalloc",
       pkgConfig: "jemalloc",
@@ -54,10 +55,25 @@ let package = Package(
     // MARK: The processes under test
     .executableTarget(
       name: "calldir-extension",
-      dependencies: ["CallDirectoryCore", "BaseFormat", "CallDirectoryLoader", "ExtensionReport"]),
+      dependencies: [
+        "CallDirectoryCore", "BaseFormat", "CallDirectoryLoader", "ExtensionReport",
+        "SystemChannel",
+      ]),
     .executableTarget(
       name: "calldir-baselines",
       dependencies: ["CallDirectoryCore", "ExtensionReport"]),
+
+    // MARK: The simulated system (Foundation allowed)
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(
+      name: "CallDirectoryHost",
+      dependencies: [
+        "CSQLite", "CallDirectoryCore", "CallDirectoryLoader", "ProcessMetrics", "SystemChannel",
+      ]),
+
+    .target(
+      name: "CallDirectoryApp",
+      dependencies: ["CallDirectoryHost", "CallDirectoryLoader", "BaseFormat"]),
 
     // MARK: Tooling (Foundation allowed)
     .target(name: "Datasets", dependencies: ["CallDirectoryCore", "BaseFormat"]),
@@ -65,6 +81,7 @@ let package = Package(
       name: "BenchHarness",
       dependencies: [
         "ProcessMetrics", "Datasets", "CallDirectoryCore", "BaseFormat", "ExtensionReport",
+        "CallDirectoryHost",
       ]),
     .executableTarget(
       name: "calldir",
@@ -78,6 +95,15 @@ let package = Package(
 
     // MARK: Tests
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .executableTarget(
+      name: "calldir-misbehaving-extension", dependencies: ["CallDirectoryCore", "SystemChannel"],
+      path: "Tests/Fixtures/MisbehavingExtension"),
+    .testTarget(
+      name: "CallDirectoryHostTests",
+      dependencies: [
+        "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "BaseFormat", "Datasets",
+        "TestSupport", "calldir-misbehaving-extension",
+      ]),
     .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
     .testTarget(

@@ -1,3 +1,4 @@
+import CallDirectoryHost
 import Datasets
 import ExtensionReport
 import Foundation

@@ -4,12 +4,17 @@
 // Kept lean on purpose (no Foundation, no ArgumentParser): its memory is what calldir sells.
 //
 // usage: calldir-extension --base PATH [--strategy mmap|buffered] [--max-entries N]
-// exit: 0 completed, 1 usage, 3 unreadable or corrupt base, 4 request failed (iOS code reported)
+//        calldir-extension --container DIR --request complete|incremental [--max-entries N]
+// The first form is bench's: one base into the checking context, report on descriptor 3. The
+// second is the simulated system's: the container's manifest decides what to send, and entries
+// go to the system in batches over descriptors 3 (frames) and 4 (answers).
+// exit: 0 completed, 1 usage, 3 unreadable or corrupt input, 4 request failed (iOS code)
 
 import BaseFormat
 import CallDirectoryCore
 import CallDirectoryLoader
 import ExtensionReport
+import SystemChannel
 
 #if canImport(Glibc)
   import Glibc
@@ -24,7 +29,46 @@ func printError(_ message: String) {
   }
 }
 
+/// The system's request: load the container into the channel, complete or cancel.
+func serve(container: String, incremental: Bool, maximumAllowedEntries: Int) -> Int32 {
+  let context = ChannelContext(isIncremental: incremental)
+  let loader = DirectoryLoader(container: container, maximumEntries: maximumAllowedEntries - 1)
+  do throws(LoaderError) {
+    _ = try loader.load(into: context)
+  } catch {
+    printError(error.description)
+    context.cancelRequest(withError: error)
+    return ExtensionExitStatus.badInput
+  }
+  context.completeRequest(completionHandler: nil)
+  if case .failed(let failure) = context.outcome {
+    printError("the system failed the request: \(failure)")
+    return ExtensionExitStatus.requestFailed
+  }
+  return ExtensionExitStatus.completed
+}
+
 func run() -> Int32 {
+  if CommandLine.arguments.contains("--container") {
+    do throws(UsageError) {
+      let arguments = try ExtensionArguments(
+        Array(CommandLine.arguments.dropFirst()), allowed: ["container", "request", "max-entries"])
+      guard let container = arguments["container"] else {
+        throw UsageError("missing --container DIR")
+      }
+      let request = arguments["request"] ?? "complete"
+      guard request == "complete" || request == "incremental" else {
+        throw UsageError("--request must be complete or incremental, got '\(request)'")
+      }
+      let maximum = try arguments.integer("max-entries") ?? SystemLimits.maximumAllowedEntries
+      guard maximum > 1 else { throw UsageError("--max-entries must be above 1") }
+      return serve(
+        container: container, incremental: request == "incremental", maximumAllowedEntries: maximum)
+    } catch {
+      printError(error.description)
+      return ExtensionExitStatus.usage
+    }
+  }
   let arguments: ExtensionArguments
   let strategy: LoadStrategy
   let basePath: String

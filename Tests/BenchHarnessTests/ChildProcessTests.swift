@@ -1,4 +1,5 @@
 import BaseFormat
+import CallDirectoryHost
 import Datasets
 import ExtensionReport
 import Foundation

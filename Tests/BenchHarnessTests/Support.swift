@@ -7,7 +7,7 @@ import Testing
 
 /// The built executables sit beside the test runner in SwiftPM's build folder.
 func builtExecutable(_ name: String) throws -> String {
-  let path = BenchRunner.executableDirectory() + "/" + name
+  let path = builtExecutablePath(name)
   try #require(FileManager.default.isExecutableFile(atPath: path), "build \(name) first")
   return path
 }

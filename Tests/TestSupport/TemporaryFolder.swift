@@ -17,3 +17,11 @@ public final class TemporaryFolder {
   /// The path of `name` inside the folder.
   public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
+
+/// The path of an executable SwiftPM built beside the running test binary.
+public func builtExecutablePath(_ name: String) -> String {
+  let running =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    ?? CommandLine.arguments[0]
+  return URL(fileURLWithPath: running).deletingLastPathComponent().appendingPathComponent(name).path
+}

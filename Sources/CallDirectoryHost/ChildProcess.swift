@@ -10,7 +10,8 @@ import ProcessMetrics
 /// Runs one child process the way the system runs an extension: spawned with `posix_spawn`, its
 /// footprint (`RssAnon + RssShmem`) sampled from `/proc/PID/status` at over 1 kHz, killed with
 /// SIGKILL when it passes the memory limit or the time limit, and reaped with `wait4` for its CPU
-/// times. A pipe on descriptor 3 carries the child's own report.
+/// times. By default a pipe on descriptor 3 carries the child's own report; the host passes its
+/// request pipes instead and pumps them from ``IO/onTick`` between samples.
 ///
 /// Written on `posix_spawn`/`wait4` rather than Foundation's `Process` or swift-subprocess because
 /// the harness needs the child's rusage from `wait4`, a descriptor 3 of its choosing, and the pid
@@ -35,12 +36,41 @@ public enum ChildProcess {
     }
   }
 
+  /// Descriptors to hand the child and work to do between samples.
+  public struct IO: @unchecked Sendable {
+    /// Child descriptor → parent descriptor, duplicated into the child at spawn.
+    public var descriptors: [Int32: Int32]
+    /// Wait on this descriptor between samples (woken as soon as it is readable) instead of
+    /// sleeping.
+    public var wakeDescriptor: Int32?
+    /// Called after every sample; returning a reason kills the child (recorded as `.requested`).
+    public var onTick: (() -> String?)?
+    /// Read the child's report from descriptor 3 (bench); off when `descriptors` claims 3.
+    public var capturesReport: Bool
+
+    /// Bench's IO: the report pipe on descriptor 3 and nothing else.
+    public static let report = IO(
+      descriptors: [:], wakeDescriptor: nil, onTick: nil, capturesReport: true)
+
+    public init(
+      descriptors: [Int32: Int32], wakeDescriptor: Int32?, onTick: (() -> String?)?,
+      capturesReport: Bool
+    ) {
+      self.descriptors = descriptors
+      self.wakeDescriptor = wakeDescriptor
+      self.onTick = onTick
+      self.capturesReport = capturesReport
+    }
+  }
+
   /// Why the parent killed the child.
   public enum KillReason: String, Sendable {
     /// Its footprint passed the memory limit.
     case memory
     /// It ran past the time limit.
     case timeout
+    /// The caller's ``IO/onTick`` asked for it.
+    case requested
   }
 
   /// What happened to the child.
@@ -69,6 +99,8 @@ public enum ChildProcess {
     public var report: String?
     /// What the child wrote on stderr (at most the first 4 KiB).
     public var standardError: String
+    /// Why ``IO/onTick`` asked for the kill, if it did.
+    public var requestedKillReason: String?
 
     /// Samples per second of wall time.
     public var sampleRate: Double { wallSeconds > 0 ? Double(sampleCount) / wallSeconds : 0 }
@@ -82,15 +114,18 @@ public enum ChildProcess {
 
   /// Runs `executable` with `arguments` under `limits` and waits for it.
   /// - Throws: ``SpawnError`` when it cannot be started (missing or not executable).
-  public static func run(executable: String, arguments: [String], limits: Limits) throws -> Outcome
-  {
+  public static func run(
+    executable: String, arguments: [String], limits: Limits, io: IO = .report
+  ) throws -> Outcome {
     var pipeDescriptors: [Int32] = [-1, -1]
-    guard pipe(&pipeDescriptors) == 0 else {
-      throw SpawnError(description: "pipe failed: \(String(cString: strerror(errno)))")
+    if io.capturesReport {
+      guard pipe(&pipeDescriptors) == 0 else {
+        throw SpawnError(description: "pipe failed: \(String(cString: strerror(errno)))")
+      }
+      _ = fcntl(pipeDescriptors[0], F_SETFD, FD_CLOEXEC)
     }
     let (reportRead, reportWrite) = (pipeDescriptors[0], pipeDescriptors[1])
-    _ = fcntl(reportRead, F_SETFD, FD_CLOEXEC)
-    defer { close(reportRead) }
+    defer { if reportRead >= 0 { close(reportRead) } }
     let stderrPath =
       NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
     defer { unlink(stderrPath) }
@@ -101,7 +136,10 @@ public enum ChildProcess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, reportWrite, 3)
+    if io.capturesReport { posix_spawn_file_actions_adddup2(&actions, reportWrite, 3) }
+    for (childDescriptor, parentDescriptor) in io.descriptors.sorted(by: { $0.key < $1.key }) {
+      posix_spawn_file_actions_adddup2(&actions, parentDescriptor, childDescriptor)
+    }
 
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
@@ -110,7 +148,7 @@ public enum ChildProcess {
     // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample
     // below reads the child's own image, never the parent's copy before exec.
     let spawnStatus = posix_spawn(&processID, executable, &actions, nil, argv, environ)
-    close(reportWrite)
+    if reportWrite >= 0 { close(reportWrite) }
     guard spawnStatus == 0 else {
       throw SpawnError(
         description: "cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
@@ -119,7 +157,7 @@ public enum ChildProcess {
     var outcome = Outcome(
       exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
       maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
-      sampleCount: 0, report: nil, standardError: "")
+      sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
     let statusReader = MemoryStatusReader(processID: processID)
     let deadline = started + UInt64(limits.timeoutSeconds * 1e9)
     var waitStatus: Int32 = 0
@@ -142,10 +180,29 @@ public enum ChildProcess {
         kill(processID, SIGKILL)
         outcome.killedFor = .timeout
       }
+      if outcome.killedFor == nil, let reason = io.onTick?() {
+        kill(processID, SIGKILL)
+        outcome.killedFor = .requested
+        outcome.requestedKillReason = reason
+      }
       let reaped = wait4(processID, &waitStatus, WNOHANG, &usage)
       if reaped == processID { break }
       if reaped < 0 && errno != EINTR { break }
-      usleep(limits.sampleIntervalMicroseconds)
+      if let wake = io.wakeDescriptor {
+        var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        let milliseconds = max(1, Int32(limits.sampleIntervalMicroseconds / 1000))
+        if poll(&descriptor, 1, milliseconds) > 0 && descriptor.revents & Int16(POLLHUP) != 0
+          && descriptor.revents & Int16(POLLIN) == 0
+        {
+          usleep(limits.sampleIntervalMicroseconds)  // Closed: nothing more will wake us.
+        }
+      } else {
+        usleep(limits.sampleIntervalMicroseconds)
+      }
+    }
+    // A final pump: frames the child wrote just before exiting.
+    if outcome.killedFor == nil, let reason = io.onTick?() {
+      outcome.requestedKillReason = reason
     }
     outcome.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     outcome.userSeconds = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
@@ -162,7 +219,7 @@ public enum ChildProcess {
     } else {
       outcome.signal = terminatingSignal
     }
-    outcome.report = readFirstLine(reportRead)
+    if reportRead >= 0 { outcome.report = readFirstLine(reportRead) }
     if let data = FileManager.default.contents(atPath: stderrPath) {
       outcome.standardError = String(decoding: data.prefix(4096), as: UTF8.self)
     }

@@ -1,0 +1,183 @@
+import BaseFormat
+import CallDirectoryHost
+import CallDirectoryLoader
+import Foundation
+
+/// The app's side of the App Group container (2GIS's steps 1–8, scriptable): stage downloaded
+/// bases (copied atomically, SHA-256 recorded, then verified whole → ready), choose regions,
+/// request the full set, trigger reloads, and mark bases installed once the system took them.
+/// Bases are kept after install: disabling and enabling the extension reinstalls from them.
+public struct ContainerApp {
+  /// The container folder.
+  public let container: String
+
+  public init(container: String) { self.container = container }
+
+  /// The manifest, or an empty one when the container is new.
+  public func manifest() throws -> Manifest {
+    guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
+      return Manifest()
+    }
+    do {
+      return try Manifest.read(container: container)
+    } catch {
+      throw HostError.input(error.description)
+    }
+  }
+
+  func save(_ manifest: Manifest) throws {
+    do {
+      try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+      try manifest.write(container: container)
+    } catch let error as BaseFormatError {
+      throw HostError.input(error.description)
+    }
+  }
+
+  /// Stages a base: copies `file` into `bases/` atomically, records its hash, then reads it whole
+  /// to verify it and marks it ready. A new version of an installed base keeps the installed
+  /// file, so an incremental load can send the difference.
+  /// - Returns: the base's manifest entry.
+  /// - Throws: ``CallDirectoryHost/HostError`` naming the file and the problem; the manifest is
+  ///   then unchanged.
+  @discardableResult
+  public func stage(
+    file: String, name: String, role: Manifest.Role, region: String? = nil, priority: Int,
+    version: Int
+  ) throws -> Manifest.Base {
+    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+    else {
+      throw HostError.input("base name '\(name)' must be letters, digits, '-', '_' or '.'")
+    }
+    if role == .region && region == nil { throw HostError.input("a region base needs --region") }
+    let header: BaseHeader
+    do {
+      let reader = try MappedBaseReader(path: file, validatesLabels: true)
+      header = reader.header
+      while try reader.next() != nil {}
+    } catch {
+      throw HostError.input("\(error)")
+    }
+    if role == .blocking && header.kind != .blocking {
+      throw HostError.input(
+        "\(file): a blocking list must be a blocking base, this one is \(header.kind)")
+    }
+    let relative = "bases/\(name).v\(version).cdb"
+    let destination = container + "/" + relative
+    try FileManager.default.createDirectory(
+      atPath: container + "/bases", withIntermediateDirectories: true)
+    try copyAtomically(from: file, to: destination)
+    guard let digest = SHA256.hexDigest(ofFile: destination) else {
+      throw HostError.input("cannot read \(destination)")
+    }
+    var manifest = try manifest()
+    let previous = manifest.bases.firstIndex { $0.name == name }
+    var base = Manifest.Base(
+      name: name, role: role, kind: header.kind, region: region, priority: priority,
+      version: version, entries: header.entryCount, sha256: digest, state: .staged, file: relative,
+      installedFile: previous.flatMap { manifest.bases[$0].installedFile })
+    if let previous { manifest.bases[previous] = base } else { manifest.bases.append(base) }
+    try save(manifest)
+    // Verify what landed in the container before declaring it ready.
+    guard SHA256.hexDigest(ofFile: destination) == digest else {
+      throw HostError.input("\(destination): changed while staging")
+    }
+    base.state = .ready
+    manifest.bases[manifest.bases.firstIndex { $0.name == name }!] = base
+    try save(manifest)
+    return base
+  }
+
+  private func copyAtomically(from source: String, to destination: String) throws {
+    guard let input = FileHandle(forReadingAtPath: source) else {
+      throw HostError.input("cannot read \(source)")
+    }
+    defer { try? input.close() }
+    do {
+      let writer = try AtomicFileWriter(path: destination)
+      while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+        try writer.write(chunk)
+      }
+      try writer.commit()
+    } catch let error as BaseFormatError {
+      throw HostError.input(error.description)
+    }
+  }
+
+  /// Sets the regions the user chose.
+  public func choose(regions: [String]) throws {
+    var manifest = try manifest()
+    let known = Set(manifest.bases.compactMap(\.region))
+    for region in regions where !known.contains(region) {
+      throw HostError.input(
+        "no base for region '\(region)' (known: \(known.sorted().joined(separator: ", ")))")
+    }
+    manifest.chosenRegions = regions
+    try save(manifest)
+  }
+
+  /// Asks that the next complete load install the full set.
+  public func requestFullSet(_ requested: Bool = true) throws {
+    var manifest = try manifest()
+    manifest.fullSetRequested = requested
+    try save(manifest)
+  }
+
+  /// Records that the system now holds exactly what a complete load installs now: those bases
+  /// become installed (their current file is the installed one); bases no longer selected are no
+  /// longer held.
+  public func markInstalled() throws {
+    var manifest = try manifest()
+    let selected = Set(DirectoryLoader.selection(manifest).map(\.name))
+    for index in manifest.bases.indices {
+      if selected.contains(manifest.bases[index].name) {
+        manifest.bases[index].state = .installed
+        manifest.bases[index].installedFile = manifest.bases[index].file
+      } else {
+        manifest.bases[index].installedFile = nil
+        if manifest.bases[index].state == .installed { manifest.bases[index].state = .ready }
+      }
+    }
+    try save(manifest)
+  }
+
+  /// Brings the system up to date, as the app does after a download or a region change: only when
+  /// the extension is enabled. Phase two first (the full set with a complete reload), then an
+  /// incremental reload for anything newer than what is installed.
+  /// - Returns: the requests made, in order (none when the extension is disabled or up to date).
+  public func sync(
+    system: SimulatedSystem, bundleID: String, executable: String
+  ) throws -> [RequestResult] {
+    guard try system.store.state(of: bundleID) == .enabled else { return [] }
+    var manifest = try manifest()
+    let runner = SimulatedSystem.Runner.process(executable: executable, container: container)
+    if !manifest.fullSetRequested {
+      try requestFullSet()
+      let result = try system.reload(bundleID, incremental: false, runner: runner)
+      if result.succeeded { try markInstalled() } else { try requestFullSet(false) }
+      return [result]
+    }
+    manifest = try self.manifest()
+    let selected = DirectoryLoader.selection(manifest)
+    let upToDate =
+      selected.allSatisfy { $0.installedFile == $0.file }
+      && manifest.bases.allSatisfy { base in
+        base.installedFile == nil || selected.contains { $0.name == base.name }
+      }
+    if upToDate { return [] }
+    let result = try system.reload(bundleID, incremental: true, runner: runner)
+    if result.succeeded { try markInstalled() }
+    return [result]
+  }
+
+  /// Enables the extension (a complete load: the seed set, or the full set if already requested)
+  /// and records what was installed.
+  public func enable(system: SimulatedSystem, bundleID: String, executable: String) throws
+    -> RequestResult
+  {
+    let result = try system.enable(
+      bundleID, runner: .process(executable: executable, container: container))
+    if result.succeeded { try markInstalled() }
+    return result
+  }
+}

@@ -1,0 +1,204 @@
+import CallDirectoryCore
+import Foundation
+import SystemChannel
+
+/// One request served by a spawned extension: frames arrive on a pipe, are checked and written to
+/// the store transaction batch by batch, each answered like CallKit's synchronous flush; the
+/// transaction commits only on the extension's `completeRequest`. Killed (memory, time), crashed,
+/// cancelled or failed requests roll back.
+struct ChildRequest {
+  let executable: String
+  let arguments: [String]
+  let limits: ChildProcess.Limits
+
+  func run(ingest: RequestIngest) throws -> RequestResult {
+    let started = Date()
+    var frames: [Int32] = [-1, -1]
+    var answers: [Int32] = [-1, -1]
+    guard pipe(&frames) == 0, pipe(&answers) == 0 else {
+      throw HostError.input("pipe failed: \(String(cString: strerror(errno)))")
+    }
+    let (frameRead, frameWrite) = (frames[0], frames[1])
+    let (answerRead, answerWrite) = (answers[0], answers[1])
+    for descriptor in [frameRead, answerWrite] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(frameRead, F_SETFL, fcntl(frameRead, F_GETFL) | O_NONBLOCK)
+    defer {
+      close(frameRead)
+      close(answerWrite)
+    }
+    // A child that exits before reading its answer must not kill the host with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
+
+    var assembler = FrameAssembler()
+    var completed = false
+    var cancelledReason: String?
+    var storeError: Error?
+    var ingestSeconds = 0.0
+
+    func answer(_ ack: ChannelAck) {
+      _ = ack.encoded.withUnsafeBytes { DescriptorIO.writeAll(answerWrite, $0) }
+    }
+
+    func pump() -> String? {
+      assembler.readAvailable(from: frameRead)
+      while let frame = assembler.nextFrame() {
+        if completed || cancelledReason != nil || storeError != nil { continue }
+        switch frame.kind {
+        case .complete:
+          if let failure = ingest.failure {
+            answer(ChannelAck(failed: true, code: Int32(failure.code)))
+          } else {
+            do {
+              try ingest.transaction.commit()
+              completed = true
+              answer(ChannelAck(failed: false, code: 0))
+            } catch {
+              storeError = error
+              answer(ChannelAck(failed: true, code: 0))
+            }
+          }
+        case .cancel:
+          cancelledReason = String(decoding: frame.payload, as: UTF8.self)
+          answer(ChannelAck(failed: true, code: 0))
+        default:
+          let clock = Date()
+          do {
+            try frame.payload.withUnsafeBytes {
+              try ingest.apply(frame.kind, count: frame.count, payload: $0)
+            }
+          } catch {
+            storeError = error
+          }
+          ingestSeconds += Date().timeIntervalSince(clock)
+          if let failure = ingest.failure {
+            answer(ChannelAck(failed: true, code: Int32(failure.code)))
+          } else {
+            answer(ChannelAck(failed: storeError != nil, code: 0))
+          }
+        }
+      }
+      if let malformed = assembler.malformed { return "malformed frame: \(malformed)" }
+      return nil
+    }
+
+    let io = ChildProcess.IO(
+      descriptors: [
+        ChannelLayout.frameDescriptor: frameWrite, ChannelLayout.ackDescriptor: answerRead,
+      ],
+      wakeDescriptor: frameRead, onTick: pump, capturesReport: false)
+    let outcome: ChildProcess.Outcome
+    do {
+      outcome = try ChildProcess.run(
+        executable: executable, arguments: arguments, limits: limits, io: io)
+    } catch {
+      close(frameWrite)
+      close(answerRead)
+      ingest.transaction.rollback()
+      throw HostError.input("\(error)")
+    }
+    close(frameWrite)
+    close(answerRead)
+    _ = pump()
+
+    var result = RequestResult(
+      error: nil, detail: "", entries: ingest.entryCount,
+      incremental: ingest.transaction.incremental,
+      wallSeconds: Date().timeIntervalSince(started), ingestSeconds: ingestSeconds,
+      footprintPeakBytes: outcome.sampledFootprintPeakBytes,
+      peakRSSBytes: outcome.sampledPeakResidentBytes)
+    if completed { return result }
+    ingest.transaction.rollback()
+    let stderrLine = outcome.standardError.split(separator: "\n").last.map(String.init) ?? ""
+    switch outcome.killedFor {
+    case .memory?:
+      result.error = .loadingInterrupted
+      result.detail = "killed: footprint passed the memory limit"
+    case .timeout?:
+      result.error = .loadingInterrupted
+      result.detail = String(format: "killed: still loading after %.1f s", limits.timeoutSeconds)
+    case .requested?:
+      result.error = .unknown
+      result.detail = outcome.requestedKillReason ?? "killed"
+    case nil:
+      if let failure = ingest.failure {
+        result.error = failure
+        result.detail = failure.description
+      } else if let storeError {
+        result.error = .unknown
+        result.detail = "\(storeError)"
+      } else if let cancelledReason {
+        result.error = .unknown
+        result.detail = "cancelled by the extension: \(cancelledReason)"
+      } else if let signal = outcome.signal {
+        result.error = .loadingInterrupted
+        result.detail =
+          "the extension crashed (signal \(signal))" + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
+      } else {
+        result.error = .unknown
+        result.detail =
+          "the extension exited (status \(outcome.exitCode ?? -1)) without completing"
+          + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
+      }
+    }
+    return result
+  }
+}
+
+/// Collects bytes from a non-blocking pipe and cuts them into frames.
+struct FrameAssembler {
+  struct Frame {
+    let kind: ChannelFrameKind
+    let count: Int
+    let payload: [UInt8]
+  }
+
+  private var buffer: [UInt8] = []
+  private var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+  private var start = 0
+  private(set) var malformed: String?
+
+  mutating func readAvailable(from descriptor: Int32) {
+    while malformed == nil {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count > 0 {
+        buffer.append(contentsOf: chunk[..<count])
+        continue
+      }
+      if count < 0 && errno == EINTR { continue }
+      return  // EAGAIN (nothing more now) or EOF
+    }
+  }
+
+  mutating func nextFrame() -> Frame? {
+    let available = buffer.count - start
+    guard malformed == nil, available >= ChannelLayout.frameHeaderByteCount else { return nil }
+    let (kindByte, count, length) = buffer.withUnsafeBytes { raw in
+      (
+        raw[start],
+        Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 1, as: UInt32.self))),
+        Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 5, as: UInt32.self)))
+      )
+    }
+    guard let kind = ChannelFrameKind(rawValue: kindByte) else {
+      malformed = "unknown kind \(kindByte)"
+      return nil
+    }
+    guard length <= ChannelLayout.maximumPayloadByteCount, count <= SystemLimits.entriesPerBatch
+    else {
+      malformed = "\(count) entries in \(length) bytes is over a batch"
+      return nil
+    }
+    guard available >= ChannelLayout.frameHeaderByteCount + length else { return nil }
+    let payloadStart = start + ChannelLayout.frameHeaderByteCount
+    let payload = Array(buffer[payloadStart..<(payloadStart + length)])
+    start = payloadStart + length
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    } else if start > 1 << 20 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    return Frame(kind: kind, count: count, payload: payload)
+  }
+}

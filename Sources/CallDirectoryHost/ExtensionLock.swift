@@ -1,0 +1,31 @@
+import Foundation
+
+/// One load at a time per extension, across processes: an exclusive `flock` on a file in the
+/// host folder, held for the request. A second request while it is held gets error 7
+/// (currentlyLoading), as on iOS.
+final class ExtensionLock {
+  private let descriptor: Int32
+
+  /// Takes the lock or returns nil when another load holds it.
+  /// - Throws: ``HostError/input(_:)`` when the lock file cannot be created.
+  init?(hostDirectory: String, bundleID: String) throws {
+    let folder = hostDirectory + "/locks"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let safeName = bundleID.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
+    let path = folder + "/" + String(safeName) + ".lock"
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw HostError.input("cannot create \(path): \(String(cString: strerror(errno)))")
+    }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      return nil
+    }
+    self.descriptor = descriptor
+  }
+
+  deinit {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
+}

@@ -1,0 +1,27 @@
+import CallDirectoryCore
+
+/// How one request to an extension ended, as the app's `reloadExtension` completion would see it,
+/// with what the system measured.
+public struct RequestResult: Sendable {
+  /// Nil when the request completed and was committed; else iOS's error.
+  public var error: CallDirectoryError?
+  /// One line on what happened (empty on success).
+  public var detail: String
+  /// Entries written (additions) by the request.
+  public var entries: Int
+  /// Whether the request was incremental.
+  public var incremental: Bool
+  /// Request start to commit (or failure), in seconds.
+  public var wallSeconds: Double
+  /// Time spent applying batches to the store, in seconds.
+  public var ingestSeconds: Double
+  /// The extension's highest sampled footprint (RssAnon + RssShmem), in bytes; 0 in-process.
+  public var footprintPeakBytes: Int
+  /// The extension's highest sampled VmHWM, in bytes; 0 in-process.
+  public var peakRSSBytes: Int
+
+  /// Whether the request completed and was committed.
+  public var succeeded: Bool { error == nil }
+  /// Entries per second into SQLite.
+  public var ingestRate: Double { ingestSeconds > 0 ? Double(entries) / ingestSeconds : 0 }
+}

@@ -1,0 +1,119 @@
+import CSQLite
+import Foundation
+
+/// A thin wrapper over the system's SQLite C API: open, execute, prepared statements.
+///
+/// The C API rather than GRDB: the host's only hot path is inserting up to 1,999,999 rows through
+/// two prepared statements inside one transaction, which the C API does with no per-row
+/// allocation; GRDB's records and observation would add build time and nothing this path uses.
+final class SQLiteDatabase {
+  let path: String
+  private(set) var handle: OpaquePointer?
+
+  /// Opens (creating) the database at `path`.
+  /// - Throws: ``HostError/store(_:)`` naming the path and SQLite's message.
+  init(path: String) throws {
+    self.path = path
+    var handle: OpaquePointer?
+    let status = sqlite3_open_v2(
+      path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+    guard status == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+      sqlite3_close(handle)
+      throw HostError.store("\(path): \(message)")
+    }
+    self.handle = handle
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  /// Runs one or more statements that return no rows.
+  func execute(_ sql: String) throws {
+    var message: UnsafeMutablePointer<CChar>?
+    guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+      let text = message.map { String(cString: $0) } ?? "error"
+      sqlite3_free(message)
+      throw HostError.store("\(path): \(text) (in: \(sql.prefix(80)))")
+    }
+  }
+
+  /// Prepares a statement for repeated use.
+  func prepare(_ sql: String) throws -> SQLiteStatement {
+    var statement: OpaquePointer?
+    guard
+      sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        == SQLITE_OK, let statement
+    else {
+      throw HostError.store("\(path): \(lastError) (preparing: \(sql.prefix(80)))")
+    }
+    return SQLiteStatement(statement: statement, database: self)
+  }
+
+  var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+  /// The single integer of a query's first row, or nil when it returns no row.
+  func integer(_ sql: String, _ arguments: [Int64] = []) throws -> Int64? {
+    let statement = try prepare(sql)
+    for (index, argument) in arguments.enumerated() {
+      statement.bind(argument, at: Int32(index + 1))
+    }
+    guard try statement.step() else { return nil }
+    return statement.int64(at: 0)
+  }
+}
+
+/// A prepared statement; reset and rebound for each row.
+final class SQLiteStatement {
+  private let statement: OpaquePointer
+  private unowned let database: SQLiteDatabase
+
+  init(statement: OpaquePointer, database: SQLiteDatabase) {
+    self.statement = statement
+    self.database = database
+  }
+
+  deinit { sqlite3_finalize(statement) }
+
+  func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(statement, index, value) }
+
+  /// Binds text that SQLite copies (`SQLITE_TRANSIENT`, a macro Swift does not import).
+  func bind(_ value: String, at index: Int32) {
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    var copy = value
+    copy.withUTF8 { bytes in
+      _ = bytes.withMemoryRebound(to: CChar.self) {
+        sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), transient)
+      }
+    }
+  }
+
+  /// Steps once: true when a row is available, false when done.
+  /// - Throws: ``HostError/store(_:)`` with SQLite's message.
+  @discardableResult
+  func step() throws -> Bool {
+    let status = sqlite3_step(statement)
+    if status == SQLITE_ROW { return true }
+    if status == SQLITE_DONE { return false }
+    throw HostError.store("\(database.path): \(database.lastError)")
+  }
+
+  /// Runs the statement to completion and resets it for the next use.
+  func run() throws {
+    defer { reset() }
+    try step()
+  }
+
+  func reset() {
+    sqlite3_reset(statement)
+    sqlite3_clear_bindings(statement)
+  }
+
+  func int64(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+  func text(at column: Int32) -> String? {
+    guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+    return String(cString: pointer)
+  }
+
+  func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+}

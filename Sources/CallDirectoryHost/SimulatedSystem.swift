@@ -1,0 +1,134 @@
+import CallDirectoryCore
+import Foundation
+
+/// The simulated iOS call directory service: a store in a host folder, extensions with an enabled
+/// status, and requests that run an extension (spawned, or in-process for tests) under the
+/// system's limits.
+///
+/// Like Settings: enabling starts a complete load; disabling stops identification and blocking
+/// but keeps the data; a reload may be incremental once a complete load has succeeded; a reload
+/// of a disabled extension fails with 6, and a second load during a load with 7.
+public final class SimulatedSystem {
+  /// The host folder (`CallDirectory.db`, `locks/`).
+  public let hostDirectory: String
+  /// The store.
+  public let store: CallDirectoryStore
+  /// Limits enforced on spawned extensions.
+  public var limits: ChildProcess.Limits
+  /// The loader's `maximumAllowedEntries` and whether the cap is shared.
+  public var contract = CheckingContext.Configuration()
+  /// The database file's name, as on iOS.
+  public static let databaseFileName = "CallDirectory.db"
+  /// Default wall-time limit of a request, in seconds.
+  public static let defaultTimeoutSeconds = 60.0
+
+  /// Opens (creating) the host folder and its store.
+  /// - Throws: ``HostError``.
+  public init(hostDirectory: String) throws {
+    self.hostDirectory = hostDirectory
+    do {
+      try FileManager.default.createDirectory(
+        atPath: hostDirectory, withIntermediateDirectories: true)
+    } catch {
+      throw HostError.input("cannot create \(hostDirectory): \(error.localizedDescription)")
+    }
+    store = try CallDirectoryStore(path: hostDirectory + "/" + Self.databaseFileName)
+    limits = ChildProcess.Limits(
+      memoryLimitBytes: SystemLimits.defaultMemoryLimitBytes,
+      timeoutSeconds: Self.defaultTimeoutSeconds)
+  }
+
+  /// How a request reaches the extension.
+  public enum Runner {
+    /// Spawn this executable with `--container DIR --request …` (the real path), then any extra
+    /// arguments.
+    case process(executable: String, container: String, extraArguments: [String] = [])
+    /// Call `body` in this process with the context (tests).
+    case inProcess((StoreContext) -> Void)
+  }
+
+  /// Turns the extension on, as the Settings switch does, and runs the complete load that follows.
+  public func enable(_ bundleID: String, runner: Runner) throws -> RequestResult {
+    try store.setState(.enabled, of: bundleID)
+    return try request(bundleID, incremental: false, runner: runner)
+  }
+
+  /// Turns the extension off: lookups ignore it; its entries stay in the store.
+  public func disable(_ bundleID: String) throws {
+    try store.setState(.disabled, of: bundleID)
+  }
+
+  /// `CXCallDirectoryManager.reloadExtension`: a new request, incremental when asked for and a
+  /// complete load has already succeeded.
+  public func reload(_ bundleID: String, incremental: Bool, runner: Runner) throws -> RequestResult
+  {
+    guard try store.state(of: bundleID) == .enabled else {
+      throw HostError.callDirectory(
+        .extensionDisabled, detail: "\(bundleID) is not enabled in Settings")
+    }
+    let allowed = try incremental && hasCompletedCompleteLoad(bundleID)
+    return try request(bundleID, incremental: allowed, runner: runner)
+  }
+
+  /// Whether a complete (not incremental) request of the extension has succeeded.
+  public func hasCompletedCompleteLoad(_ bundleID: String) throws -> Bool {
+    let id = try store.extensionID(bundleID)
+    return try store.database.integer(
+      "SELECT count(*) FROM CalldirRequest WHERE extension_id = ? AND incremental = 0 AND outcome = 'completed'",
+      [id]) ?? 0 > 0
+  }
+
+  /// What an incoming call from `number` would show.
+  public func lookup(_ number: Int64) throws -> LookupResult { try store.lookup(number) }
+
+  private func request(_ bundleID: String, incremental: Bool, runner: Runner) throws
+    -> RequestResult
+  {
+    guard let lock = try ExtensionLock(hostDirectory: hostDirectory, bundleID: bundleID) else {
+      throw HostError.callDirectory(.currentlyLoading, detail: "\(bundleID) is already loading")
+    }
+    defer { withExtendedLifetime(lock) {} }
+    let started = Date()
+    let transaction = try store.beginRequest(bundleID: bundleID, incremental: incremental)
+    let ingest = RequestIngest(transaction: transaction, configuration: contract)
+    var result: RequestResult
+    switch runner {
+    case .process(let executable, let container, let extraArguments):
+      let arguments =
+        [
+          "--container", container, "--request", incremental ? "incremental" : "complete",
+          "--max-entries", String(contract.maximumAllowedEntries),
+        ] + extraArguments
+      result = try ChildRequest(executable: executable, arguments: arguments, limits: limits)
+        .run(ingest: ingest)
+    case .inProcess(let body):
+      let context = StoreContext(ingest: ingest)
+      let clock = Date()
+      body(context)
+      if context.outcome == .pending {
+        context.cancelRequest(withError: HostError.input("never completed"))
+      }
+      result = RequestResult(
+        error: nil, detail: "", entries: ingest.entryCount, incremental: incremental,
+        wallSeconds: Date().timeIntervalSince(started),
+        ingestSeconds: Date().timeIntervalSince(clock),
+        footprintPeakBytes: 0, peakRSSBytes: 0)
+      switch context.outcome {
+      case .completed: break
+      case .failed(let error):
+        result.error = error
+        result.detail = context.storeError.map { "\($0)" } ?? error.description
+      case .cancelled(let reason):
+        result.error = .unknown
+        result.detail = "cancelled by the extension: \(reason)"
+      case .pending: break
+      }
+    }
+    let id = try store.extensionID(bundleID)
+    try store.logRequest(
+      extensionID: id, started: started, incremental: incremental,
+      outcome: result.succeeded ? "completed" : "failed", errorCode: result.error?.code,
+      entries: result.entries, detail: result.detail)
+    return result
+  }
+}

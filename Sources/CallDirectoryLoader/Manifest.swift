@@ -1,0 +1,235 @@
+import BaseFormat
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The container's list of bases: what the app downloaded, what the extension may install, and
+/// what is installed. Plain tab-separated text so the extension reads it without Foundation:
+///
+/// ```
+/// calldir-manifest	1
+/// full-set	requested            (or not-requested: the next complete load installs the seed set)
+/// chosen	RU-495,RU-812         (regions the user picked)
+/// base	NAME	ROLE	KIND	REGION	PRIORITY	VERSION	ENTRIES	SHA256	STATE	FILE	INSTALLED-FILE
+/// ```
+///
+/// `ROLE` is `seed`, `region` or `blocking`; `STATE` `staged`, `ready` or `installed`;
+/// `REGION` and `INSTALLED-FILE` are `-` when absent. Files are relative to the container.
+/// `INSTALLED-FILE` names the version the system holds, kept until a newer one is installed, so
+/// an incremental request can send the difference and a disabled-then-enabled extension can
+/// reinstall everything.
+public struct Manifest: Equatable, Sendable {
+  /// The manifest's file name inside the container.
+  public static let fileName = "manifest.cdm"
+  static let header = "calldir-manifest\t1"
+
+  /// What a base is for.
+  public enum Role: String, Sendable, CaseIterable {
+    /// The small set installed first so enabling feels instant.
+    case seed
+    /// A region the user may choose.
+    case region
+    /// A blocking list.
+    case blocking
+  }
+
+  /// Where a base is in its life.
+  public enum State: String, Sendable, CaseIterable {
+    /// Downloaded, not yet verified.
+    case staged
+    /// Verified and waiting to be installed.
+    case ready
+    /// The system holds this version.
+    case installed
+  }
+
+  /// One base.
+  public struct Base: Equatable, Sendable {
+    public var name: String
+    public var role: Role
+    public var kind: BaseKind
+    public var region: String?
+    /// Higher wins a number two bases share, and survives the cap first.
+    public var priority: Int
+    public var version: Int
+    public var entries: Int
+    /// SHA-256 of the file, 64 lowercase hex digits.
+    public var sha256: String
+    public var state: State
+    /// The current version's file, relative to the container.
+    public var file: String
+    /// The file of the version the system holds, if any.
+    public var installedFile: String?
+
+    public init(
+      name: String, role: Role, kind: BaseKind, region: String? = nil, priority: Int,
+      version: Int, entries: Int, sha256: String, state: State, file: String,
+      installedFile: String? = nil
+    ) {
+      self.name = name
+      self.role = role
+      self.kind = kind
+      self.region = region
+      self.priority = priority
+      self.version = version
+      self.entries = entries
+      self.sha256 = sha256
+      self.state = state
+      self.file = file
+      self.installedFile = installedFile
+    }
+  }
+
+  /// Whether the next complete load installs the full set (else the seed set).
+  public var fullSetRequested = false
+  /// Regions the user chose.
+  public var chosenRegions: [String] = []
+  /// Every base, in file order.
+  public var bases: [Base] = []
+
+  public init(fullSetRequested: Bool = false, chosenRegions: [String] = [], bases: [Base] = []) {
+    self.fullSetRequested = fullSetRequested
+    self.chosenRegions = chosenRegions
+    self.bases = bases
+  }
+
+  /// The manifest as text.
+  public func encoded() -> String {
+    var lines = [Self.header, "full-set\t" + (fullSetRequested ? "requested" : "not-requested")]
+    lines.append("chosen\t" + (chosenRegions.isEmpty ? "-" : chosenRegions.joined(separator: ",")))
+    for base in bases {
+      lines.append(
+        [
+          "base", base.name, base.role.rawValue, base.kind.description, base.region ?? "-",
+          String(base.priority), String(base.version), String(base.entries), base.sha256,
+          base.state.rawValue, base.file, base.installedFile ?? "-",
+        ].joined(separator: "\t"))
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Parses manifest text.
+  /// - Throws: ``ManifestError`` naming the line and the field.
+  public init(parsing text: String) throws(ManifestError) {
+    var sawHeader = false
+    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      let line = index + 1
+      if rawLine.isEmpty || rawLine.hasPrefix("#") { continue }
+      let fields = rawLine.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      if !sawHeader {
+        guard rawLine == Self.header else {
+          throw ManifestError(
+            line: line, problem: "not a calldir manifest (expected '\(Self.header)')")
+        }
+        sawHeader = true
+        continue
+      }
+      switch fields[0] {
+      case "full-set":
+        guard fields.count == 2, fields[1] == "requested" || fields[1] == "not-requested" else {
+          throw ManifestError(line: line, problem: "full-set must be requested or not-requested")
+        }
+        fullSetRequested = fields[1] == "requested"
+      case "chosen":
+        guard fields.count == 2 else {
+          throw ManifestError(line: line, problem: "chosen takes one field")
+        }
+        chosenRegions = fields[1] == "-" ? [] : fields[1].split(separator: ",").map(String.init)
+      case "base":
+        bases.append(try Self.parseBase(fields, line: line))
+      default:
+        throw ManifestError(line: line, problem: "unknown line '\(fields[0])'")
+      }
+    }
+    guard sawHeader else { throw ManifestError(line: 1, problem: "empty manifest") }
+  }
+
+  private static func parseBase(_ fields: [String], line: Int) throws(ManifestError) -> Base {
+    guard fields.count == 12 else {
+      throw ManifestError(
+        line: line, problem: "a base line has 12 fields, this one \(fields.count)")
+    }
+    guard let role = Role(rawValue: fields[2]) else {
+      throw ManifestError(line: line, problem: "unknown role '\(fields[2])'")
+    }
+    guard let kind = BaseKind(name: fields[3]) else {
+      throw ManifestError(line: line, problem: "unknown kind '\(fields[3])'")
+    }
+    guard let priority = Int(fields[5]), let version = Int(fields[6]), let entries = Int(fields[7]),
+      entries >= 0
+    else {
+      throw ManifestError(
+        line: line, problem: "priority, version and entries must be whole numbers")
+    }
+    guard fields[8].count == 64, fields[8].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+      throw ManifestError(line: line, problem: "sha256 must be 64 lowercase hex digits")
+    }
+    guard let state = State(rawValue: fields[9]) else {
+      throw ManifestError(line: line, problem: "unknown state '\(fields[9])'")
+    }
+    guard !fields[10].isEmpty, !fields[10].hasPrefix("/"), !fields[10].contains("..") else {
+      throw ManifestError(line: line, problem: "file must be a path inside the container")
+    }
+    return Base(
+      name: fields[1], role: role, kind: kind, region: fields[4] == "-" ? nil : fields[4],
+      priority: priority, version: version, entries: entries, sha256: fields[8], state: state,
+      file: fields[10], installedFile: fields[11] == "-" ? nil : fields[11])
+  }
+
+  /// Reads `manifest.cdm` from a container folder.
+  /// - Throws: ``ManifestError`` (line 0 when the file cannot be read).
+  public static func read(container: String) throws(ManifestError) -> Manifest {
+    let path = container + "/" + fileName
+    guard let text = readTextFile(path) else {
+      throw ManifestError(line: 0, problem: "cannot read \(path)")
+    }
+    do {
+      return try Manifest(parsing: text)
+    } catch {
+      throw ManifestError(line: error.line, problem: "\(path): \(error.problem)")
+    }
+  }
+
+  /// Writes `manifest.cdm` atomically (temporary file, fsync, rename).
+  /// - Throws: ``BaseFormat/BaseFormatError`` when the file cannot be written.
+  public func write(container: String) throws(BaseFormatError) {
+    let writer = try AtomicFileWriter(path: container + "/" + Self.fileName)
+    try writer.write(encoded().utf8)
+    try writer.commit()
+  }
+}
+
+/// A manifest that cannot be read, with its line.
+public struct ManifestError: Error, Equatable, CustomStringConvertible {
+  public var line: Int
+  public var problem: String
+  public init(line: Int, problem: String) {
+    self.line = line
+    self.problem = problem
+  }
+  public var description: String { line > 0 ? "manifest line \(line): \(problem)" : problem }
+}
+
+/// A whole small text file, or nil.
+func readTextFile(_ path: String) -> String? {
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 8192)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    if count < 0 {
+      if errno == EINTR { continue }
+      return nil
+    }
+    if count == 0 { break }
+    bytes.append(contentsOf: chunk[..<count])
+  }
+  return String(validating: bytes, as: UTF8.self)
+}

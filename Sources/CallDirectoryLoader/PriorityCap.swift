@@ -1,0 +1,63 @@
+/// Keeps the highest-priority entries when the union is over the system's cap, chosen in O(k)
+/// memory: a first pass counts, per base priority, the entries the merge would emit (a histogram
+/// with one bucket per distinct priority); the plan then admits every entry above a threshold
+/// priority and, at the threshold, only as many as fill the cap, in the order they are sent.
+public struct CapPlan: Equatable, Sendable {
+  /// Entries of lower priority are dropped; nil when everything fits.
+  public var thresholdPriority: Int?
+  /// How many entries of exactly the threshold priority are admitted.
+  public var quotaAtThreshold: Int
+  /// Entries the plan admits in all.
+  public var admittedCount: Int
+
+  /// A plan that admits everything.
+  public static func unlimited(total: Int) -> CapPlan {
+    CapPlan(thresholdPriority: nil, quotaAtThreshold: 0, admittedCount: total)
+  }
+
+  /// The plan for a histogram of emitted entries per priority and a cap.
+  public init(histogram: [Int: Int], cap: Int) {
+    let total = histogram.values.reduce(0, +)
+    guard total > cap else {
+      self = .unlimited(total: total)
+      return
+    }
+    var remaining = cap
+    for priority in histogram.keys.sorted(by: >) {
+      let count = histogram[priority]!
+      if count >= remaining {
+        self.init(thresholdPriority: priority, quotaAtThreshold: remaining, admittedCount: cap)
+        return
+      }
+      remaining -= count
+    }
+    self = .unlimited(total: total)
+  }
+
+  init(thresholdPriority: Int?, quotaAtThreshold: Int, admittedCount: Int) {
+    self.thresholdPriority = thresholdPriority
+    self.quotaAtThreshold = quotaAtThreshold
+    self.admittedCount = admittedCount
+  }
+}
+
+/// Applies a ``CapPlan`` to a stream of entries, in order.
+public struct CapFilter {
+  private let threshold: Int?
+  private var quota: Int
+
+  public init(_ plan: CapPlan) {
+    threshold = plan.thresholdPriority
+    quota = plan.quotaAtThreshold
+  }
+
+  /// Whether the entry with `priority` is sent.
+  @inline(__always)
+  public mutating func admits(priority: Int) -> Bool {
+    guard let threshold else { return true }
+    if priority > threshold { return true }
+    if priority < threshold || quota == 0 { return false }
+    quota -= 1
+    return true
+  }
+}

@@ -1,0 +1,151 @@
+import CallDirectoryCore
+
+/// The extension's side of the simulated system: a ``CallDirectoryExtensionContext`` that
+/// collects entries in a batch of 10,000 (CallKit's buffer) and flushes it, as one frame, when it
+/// fills, when the kind of change switches, and at completion. Each flush waits for the system's
+/// answer, like CallKit's synchronous XPC call.
+///
+/// Entries are encoded straight into the frame's bytes: no string is kept, so the batch costs
+/// about 10,000 × (10 + label bytes).
+public final class ChannelContext: CallDirectoryExtensionContext {
+  public let isIncremental: Bool
+  private let output: Int32
+  private let input: Int32
+  private var payload: [UInt8] = []
+  private var pendingKind: ChannelFrameKind?
+  private var pendingCount = 0
+  /// The system's error, once it failed the request.
+  public private(set) var failure: CallDirectoryError?
+  /// Set when a write to the system failed (it went away).
+  public private(set) var disconnected = false
+  /// How the request ended.
+  public private(set) var outcome: RequestOutcome = .pending
+  /// Entries handed to this context.
+  public private(set) var handedCount = 0
+
+  /// A context writing frames to `output` and reading answers from `input`.
+  public init(
+    isIncremental: Bool, output: Int32 = ChannelLayout.frameDescriptor,
+    input: Int32 = ChannelLayout.ackDescriptor
+  ) {
+    self.isIncremental = isIncremental
+    self.output = output
+    self.input = input
+    payload.reserveCapacity(SystemLimits.entriesPerBatch * 40)
+  }
+
+  private var accepting: Bool { failure == nil && !disconnected && outcome == .pending }
+
+  @inline(__always)
+  private func begin(_ kind: ChannelFrameKind) {
+    if pendingKind != kind || pendingCount == SystemLimits.entriesPerBatch { flush() }
+    pendingKind = kind
+    pendingCount += 1
+    handedCount += 1
+  }
+
+  public func addIdentificationEntry(
+    withNextSequentialPhoneNumber phoneNumber: PhoneNumber, label: String
+  ) {
+    guard accepting else { return }
+    begin(.addIdentification)
+    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+    let bytes = label.utf8
+    // CallKit would take any label; the wire carries up to 64 KiB, more is cut at a character.
+    var count = min(bytes.count, Int(UInt16.max))
+    if count < bytes.count {
+      while count > 0 && (Array(bytes)[count] & 0xC0) == 0x80 { count -= 1 }
+    }
+    withUnsafeBytes(of: UInt16(count).littleEndian) { payload.append(contentsOf: $0) }
+    payload.append(contentsOf: bytes.prefix(count))
+  }
+
+  public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
+    guard accepting else { return }
+    begin(.addBlocking)
+    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+  }
+
+  public func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+    guard accepting else { return }
+    begin(.removeIdentification)
+    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+  }
+
+  public func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+    guard accepting else { return }
+    begin(.removeBlocking)
+    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+  }
+
+  public func removeAllIdentificationEntries() {
+    guard accepting else { return }
+    flush()
+    send(.removeAllIdentification, count: 0)
+  }
+
+  public func removeAllBlockingEntries() {
+    guard accepting else { return }
+    flush()
+    send(.removeAllBlocking, count: 0)
+  }
+
+  public func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
+    guard outcome == .pending else { return }
+    if accepting {
+      flush()
+      if accepting { send(.complete, count: 0) }
+    }
+    if let failure {
+      outcome = .failed(failure)
+    } else if disconnected {
+      outcome = .failed(.loadingInterrupted)
+    } else {
+      outcome = .completed
+    }
+    completionHandler?(outcome != .completed)
+  }
+
+  public func cancelRequest(withError error: any Error) {
+    guard outcome == .pending else { return }
+    let reason = "\(error)"
+    outcome = .cancelled(reason: reason)
+    guard !disconnected else { return }
+    payload.removeAll(keepingCapacity: true)
+    pendingKind = nil
+    pendingCount = 0
+    payload.append(contentsOf: reason.utf8.prefix(4096))
+    send(.cancel, count: 0)
+  }
+
+  /// Sends the pending batch, if any.
+  private func flush() {
+    guard let kind = pendingKind, pendingCount > 0 else { return }
+    send(kind, count: pendingCount)
+  }
+
+  /// Writes one frame with the current payload and waits for the answer.
+  private func send(_ kind: ChannelFrameKind, count: Int) {
+    var header: [UInt8] = [kind.rawValue]
+    withUnsafeBytes(of: UInt32(count).littleEndian) { header.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt32(payload.count).littleEndian) { header.append(contentsOf: $0) }
+    let sent =
+      header.withUnsafeBytes { DescriptorIO.writeAll(output, $0) }
+      && payload.withUnsafeBytes { DescriptorIO.writeAll(output, $0) }
+    payload.removeAll(keepingCapacity: true)
+    pendingKind = nil
+    pendingCount = 0
+    guard sent else {
+      disconnected = true
+      return
+    }
+    var answer = [UInt8](repeating: 0, count: ChannelLayout.ackByteCount)
+    let received = answer.withUnsafeMutableBytes { DescriptorIO.readExactly(input, $0) }
+    guard received == ChannelLayout.ackByteCount else {
+      disconnected = true
+      return
+    }
+    let ack = answer.withUnsafeBytes { ChannelAck(decoding: $0) }
+    if ack.failed { failure = CallDirectoryError(code: Int(ack.code)) }
+  }
+}

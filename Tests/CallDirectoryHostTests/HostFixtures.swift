@@ -1,0 +1,59 @@
+import BaseFormat
+import CallDirectoryApp
+import CallDirectoryHost
+import CallDirectoryLoader
+import Foundation
+import TestSupport
+import Testing
+
+/// A host folder, a container and the executables, for one test.
+struct HostFixture {
+  let folder: TemporaryFolder
+  let system: SimulatedSystem
+  let app: ContainerApp
+  let bundleID = "com.example.callerid.directory"
+
+  init() throws {
+    folder = try TemporaryFolder()
+    system = try SimulatedSystem(hostDirectory: folder.path("host"))
+    app = ContainerApp(container: folder.path("container"))
+  }
+
+  var extensionPath: String { builtExecutablePath("calldir-extension") }
+
+  /// The misbehaving extension, doing `steps`.
+  func misbehaving(_ steps: [String]) -> SimulatedSystem.Runner {
+    .process(
+      executable: builtExecutablePath("calldir-misbehaving-extension"),
+      container: folder.path("none"),
+      extraArguments: steps)
+  }
+
+  var realExtension: SimulatedSystem.Runner {
+    .process(executable: extensionPath, container: app.container)
+  }
+
+  /// Writes a base from entries into the fixture folder and returns its path.
+  func writeBase(_ name: String, kind: BaseKind = .identification, _ entries: [(Int64, String)])
+    throws -> String
+  {
+    let path = folder.path(name + ".cdb")
+    let writer = try BaseWriter(path: path, kind: kind)
+    for (number, label) in entries.sorted(by: { $0.0 < $1.0 }) {
+      try writer.append(number, label: label)
+    }
+    try writer.finish()
+    return path
+  }
+
+  /// Everything the store holds for the extension, comparable.
+  func contents() throws -> [String] {
+    let (identification, blocking) = try system.store.contents(of: bundleID)
+    return identification.map { "id \($0.0) \($0.1)" } + blocking.map { "block \($0)" }
+  }
+}
+
+/// Numbers of one made-up region: `count` numbers from `first`, step `step`, labelled `label N`.
+func regionEntries(first: Int64, count: Int, step: Int64 = 3, label: String) -> [(Int64, String)] {
+  (0..<count).map { (first + Int64($0) * step, "\(label) \($0 % 50)") }
+}

@@ -1,0 +1,179 @@
+import CallDirectoryCore
+import CallDirectoryHost
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Requests through the pipe: the contract, the limits, and nothing lost")
+struct RequestLimitTests {
+  /// A store holding a known good load, and its contents.
+  func installedFixture() throws -> (HostFixture, [String]) {
+    let fixture = try HostFixture()
+    let first = try fixture.system.enable(
+      fixture.bundleID,
+      runner: fixture.misbehaving([
+        "add-id:100:Аптека", "add-id:200:Кафе", "add-block:50", "complete",
+      ]))
+    #expect(first.succeeded, "\(first.detail)")
+    let contents = try fixture.contents()
+    #expect(contents == ["id 100 Аптека", "id 200 Кафе", "block 50"])
+    return (fixture, contents)
+  }
+
+  @Test(arguments: [
+    (["add-id:300:x", "add-id:299:y", "complete"], 3),
+    (["add-id:300:x", "add-id:300:y", "complete"], 4),
+    (["add-block:0", "complete"], 4),
+    (["add-block:-5", "complete"], 3),
+    (["remove-id:100", "complete"], 8),
+    (["remove-all-block", "complete"], 8),
+  ])
+  func eachViolationGetsItsCodeAndLeavesTheStore(steps: [String], code: Int) throws {
+    let (fixture, before) = try installedFixture()
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false, runner: fixture.misbehaving(steps))
+    #expect(result.error?.code == code, "\(steps): \(result.detail)")
+    #expect(try fixture.contents() == before)
+    #expect(try fixture.system.store.lastRequest(of: fixture.bundleID)?.errorCode == code)
+  }
+
+  @Test func theCapFailsWithCode5AndLeavesTheStore() throws {
+    let (fixture, before) = try installedFixture()
+    fixture.system.contract.maximumAllowedEntries = 25_000
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-ids:1000:25000", "complete"]))
+    #expect(result.error?.code == 5)
+    #expect(try fixture.contents() == before)
+    let fits = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-ids:1000:24999", "complete"]))
+    #expect(fits.succeeded, "\(fits.detail)")
+    #expect(try fixture.system.store.counts(of: fixture.bundleID).identification == 24_999)
+  }
+
+  @Test func anExtensionKilledAtARandomBatchLeavesTheStore() throws {
+    let (fixture, before) = try installedFixture()
+    var generator = SystemRandomNumberGenerator()
+    let killAt = Int.random(in: 1...34_999, using: &generator)
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving([
+        "kill-after-entries:\(killAt)", "add-ids:1000:35000", "complete",
+      ]))
+    #expect(result.error == .loadingInterrupted, "killed after \(killAt): \(result.detail)")
+    #expect(result.detail.contains("crashed"))
+    #expect(try fixture.contents() == before)
+  }
+
+  @Test func aHangingExtensionTimesOutAndLeavesTheStore() throws {
+    let (fixture, before) = try installedFixture()
+    fixture.system.limits.timeoutSeconds = 0.5
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-ids:1000:20000", "sleep:30", "complete"]))
+    #expect(result.error == .loadingInterrupted)
+    #expect(result.detail.contains("still loading"))
+    #expect(result.wallSeconds < 20)
+    #expect(try fixture.contents() == before)
+  }
+
+  @Test func anExtensionOverTheMemoryLimitIsKilledAndLeavesTheStore() throws {
+    let (fixture, before) = try installedFixture()
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-ids:1000:1000", "allocate:16777216", "sleep:5", "complete"])
+    )
+    #expect(result.error == .loadingInterrupted)
+    #expect(result.detail.contains("memory limit"))
+    #expect(result.footprintPeakBytes > 5 * 1024 * 1024)
+    #expect(try fixture.contents() == before)
+  }
+
+  @Test func aCancelledRequestLeavesTheStore() throws {
+    let (fixture, before) = try installedFixture()
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-ids:1000:500", "cancel"]))
+    #expect(result.error != nil)
+    #expect(result.detail.contains("cancelled"))
+    #expect(try fixture.contents() == before)
+  }
+
+  @Test func aSecondReloadDuringALoadGets7() throws {
+    let (fixture, _) = try installedFixture()
+    let slowStarted = DispatchSemaphore(value: 0)
+    let slowDone = DispatchSemaphore(value: 0)
+    let system = fixture.system
+    let bundleID = fixture.bundleID
+    let hostDirectory = system.hostDirectory
+    let misbehaving = builtExecutablePath("calldir-misbehaving-extension")
+    nonisolated(unsafe) var slowResult: RequestResult?
+    Thread.detachNewThread {
+      // A second connection: the first load holds the extension's lock for its whole request.
+      let other = try! SimulatedSystem(hostDirectory: hostDirectory)
+      slowStarted.signal()
+      slowResult = try? other.reload(
+        bundleID, incremental: false,
+        runner: .process(
+          executable: misbehaving, container: hostDirectory,
+          extraArguments: ["add-id:300:x", "sleep:3", "complete"]))
+      slowDone.signal()
+    }
+    slowStarted.wait()
+    usleep(700_000)
+    #expect(
+      throws: HostError.callDirectory(.currentlyLoading, detail: "\(bundleID) is already loading")
+    ) {
+      try system.reload(bundleID, incremental: false, runner: fixture.misbehaving(["complete"]))
+    }
+    slowDone.wait()
+    #expect(slowResult?.succeeded == true)
+  }
+
+  @Test func aDisabledExtensionCannotReloadAndLookupsIgnoreIt() throws {
+    let (fixture, before) = try installedFixture()
+    #expect(
+      try fixture.system.lookup(100) == .identified(label: "Аптека", bundleID: fixture.bundleID))
+    try fixture.system.disable(fixture.bundleID)
+    #expect(try fixture.system.lookup(100) == .unknown)
+    #expect(throws: HostError.self) {
+      try fixture.system.reload(
+        fixture.bundleID, incremental: false, runner: fixture.misbehaving(["complete"]))
+    }
+    #expect(try fixture.contents() == before, "disabling keeps the data")
+  }
+
+  @Test func theStoreHasIOSsSchema() throws {
+    let fixture = try HostFixture()
+    let path = fixture.system.store.path
+    #expect(path.hasSuffix("/CallDirectory.db"))
+    let output = Pipe()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", "-c",
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(sorted(r[0] for r in c.execute(\"select name from sqlite_master where type='table'\")))",
+      path,
+    ]
+    process.standardOutput = output
+    try process.run()
+    process.waitUntilExit()
+    let tables = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    for table in [
+      "Extension", "PhoneNumber", "Label", "PhoneNumberBlockingEntry",
+      "PhoneNumberIdentificationEntry", "SchemaVersion",
+    ] {
+      #expect(tables.contains("'\(table)'"), "\(tables)")
+    }
+  }
+
+  @Test func lookupsAcceptCallKitDigitsAndPlusForms() throws {
+    #expect(try PhoneNumberText.parse("74951234567") == 74_951_234_567)
+    #expect(try PhoneNumberText.parse("+7 (495) 123-45-67") == 74_951_234_567)
+    #expect(try PhoneNumberText.parse("+86 755 1234.5678") == 8_675_512_345_678)
+    for bad in ["", "+", "abc", "+7 495 x", "0", "123456789012345678901"] {
+      #expect(throws: HostError.self, "\(bad)") { try PhoneNumberText.parse(bad) }
+    }
+  }
+}

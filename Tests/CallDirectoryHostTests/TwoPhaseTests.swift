@@ -1,0 +1,161 @@
+import BaseFormat
+import CallDirectoryApp
+import CallDirectoryCore
+import CallDirectoryHost
+import CallDirectoryLoader
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Two-phase loading through the simulated system")
+struct TwoPhaseTests {
+  /// A container with a seed set, two regions and a blocking list. Region A shares numbers with
+  /// the seed set (different labels) and with region B.
+  func stagedFixture() throws -> HostFixture {
+    let fixture = try HostFixture()
+    let seed = regionEntries(first: 74_950_000_000, count: 1_000, step: 7, label: "Seed")
+    let regionA =
+      regionEntries(first: 74_950_000_000, count: 4_000, step: 5, label: "Москва")
+    let regionB =
+      regionEntries(first: 78_120_000_000, count: 3_000, label: "Питер")
+      + regionEntries(first: 74_950_000_000, count: 100, step: 5, label: "Питер-дубль")
+    let blocking = regionEntries(first: 86_130_000_000, count: 800, label: "spam")
+    try fixture.app.stage(
+      file: fixture.writeBase("seed", seed), name: "seed", role: .seed, priority: 100, version: 1)
+    try fixture.app.stage(
+      file: fixture.writeBase("a", regionA), name: "ru-495", role: .region, region: "RU-495",
+      priority: 50, version: 1)
+    try fixture.app.stage(
+      file: fixture.writeBase("b", regionB), name: "ru-812", role: .region, region: "RU-812",
+      priority: 40, version: 1)
+    try fixture.app.stage(
+      file: fixture.writeBase("spam", kind: .blocking, blocking), name: "spam", role: .blocking,
+      priority: 90, version: 1)
+    try fixture.app.choose(regions: ["RU-495", "RU-812"])
+    return fixture
+  }
+
+  @Test func enablingInstallsTheSeedSetThenSyncInstallsTheUnion() throws {
+    let fixture = try stagedFixture()
+    let first = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(first.succeeded, "\(first.detail)")
+    #expect(try fixture.system.store.counts(of: fixture.bundleID).identification == 1_000)
+    #expect(
+      try fixture.system.lookup(74_950_000_007)
+        == .identified(label: "Seed 1", bundleID: fixture.bundleID))
+    #expect(try fixture.system.lookup(78_120_000_000) == .unknown)
+
+    let second = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(second.count == 1 && second[0].succeeded, "\(second.map(\.detail))")
+    #expect(second[0].incremental == false, "phase two is a complete load")
+    // Union: seed ∪ A ∪ B (A and B share 100 numbers; the seed shares 1,000/7-ish with A).
+    let counts = try fixture.system.store.counts(of: fixture.bundleID)
+    let seedNumbers = Set((0..<1_000).map { 74_950_000_000 + Int64($0) * 7 })
+    let aNumbers = Set((0..<4_000).map { 74_950_000_000 + Int64($0) * 5 })
+    let bNumbers = Set((0..<3_000).map { 78_120_000_000 + Int64($0) * 3 })
+    #expect(counts.identification == seedNumbers.union(aNumbers).union(bNumbers).count)
+    #expect(counts.blocking == 800)
+    // A number in the seed set (priority 100) and region A (50) keeps the seed's label; one in
+    // A (50) and B (40) keeps A's.
+    #expect(
+      try fixture.system.lookup(74_950_000_035)
+        == .identified(label: "Seed 5", bundleID: fixture.bundleID))
+    #expect(
+      try fixture.system.lookup(74_950_000_005)
+        == .identified(label: "Москва 1", bundleID: fixture.bundleID))
+    #expect(try fixture.system.lookup(86_130_000_003) == .blocked(bundleID: fixture.bundleID))
+    #expect(try fixture.system.lookup(70_000_000_001) == .unknown)
+    let manifest = try fixture.app.manifest()
+    #expect(manifest.bases.allSatisfy { $0.state == .installed })
+    #expect(
+      try fixture.app.sync(
+        system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath
+      ).isEmpty)
+  }
+
+  @Test func disableThenEnableReinstallsTheSameEntriesFromTheKeptBases() throws {
+    let fixture = try stagedFixture()
+    _ = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    _ = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    let installed = try fixture.contents()
+    // Settings: off, then on again. The system wipes nothing on disable, but the complete load on
+    // enable replaces everything, so the bases must still be there.
+    try fixture.system.disable(fixture.bundleID)
+    let again = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(again.succeeded, "\(again.detail)")
+    #expect(try fixture.contents() == installed)
+  }
+
+  @Test func aTamperedBaseIsRefusedAndTheStoreKept() throws {
+    let fixture = try stagedFixture()
+    _ = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    _ = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    let installed = try fixture.contents()
+    let file =
+      fixture.app.container + "/"
+      + (try fixture.app.manifest().bases.first { $0.name == "ru-812" }!.file)
+    var data = try Data(contentsOf: URL(fileURLWithPath: file))
+    data[data.count - 3] ^= 0x20
+    try data.write(to: URL(fileURLWithPath: file))
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false, runner: fixture.realExtension)
+    #expect(!result.succeeded)
+    #expect(result.detail.contains("SHA-256"), "\(result.detail)")
+    #expect(try fixture.contents() == installed)
+  }
+
+  @Test func cappingKeepsExactlyTheHighestPriorityEntries() throws {
+    let fixture = try stagedFixture()
+    try fixture.app.requestFullSet()
+    let cap = 3_000
+    fixture.system.contract.maximumAllowedEntries = cap + 1
+    let result = try fixture.system.enable(fixture.bundleID, runner: fixture.realExtension)
+    #expect(result.succeeded, "\(result.detail)")
+    let counts = try fixture.system.store.counts(of: fixture.bundleID)
+    #expect(counts.identification + counts.blocking == cap)
+    // Priorities: seed 100 (1,000 numbers), blocking 90 (800), A 50 (the rest of the cap), B 40.
+    #expect(counts.blocking == 800)
+    let (identification, _) = try fixture.system.store.contents(of: fixture.bundleID)
+    let labels = identification.map(\.1)
+    #expect(labels.filter { $0.hasPrefix("Seed") }.count == 1_000)
+    #expect(labels.filter { $0.hasPrefix("Москва") }.count == cap - 1_800)
+    #expect(!labels.contains { $0.hasPrefix("Питер") }, "the lowest priority is dropped first")
+  }
+
+  @Test func anIncrementalUpdateEqualsACompleteLoadOfTheNewVersion() throws {
+    let fixture = try stagedFixture()
+    _ = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    _ = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    // Version 2 of region A: a third of the numbers gone, new ones, some labels changed.
+    var regionA2 = regionEntries(first: 74_950_000_000, count: 4_000, step: 5, label: "Москва")
+      .enumerated().filter { $0.offset % 3 != 0 }.map {
+        $0.offset % 10 == 1 ? ($0.element.0, "Переименовано \($0.offset)") : $0.element
+      }
+    regionA2 += regionEntries(first: 74_990_000_000, count: 500, label: "Новые")
+    try fixture.app.stage(
+      file: fixture.writeBase("a2", regionA2), name: "ru-495", role: .region, region: "RU-495",
+      priority: 50, version: 2)
+    let update = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(update.count == 1 && update[0].succeeded, "\(update.map(\.detail))")
+    #expect(update[0].incremental, "an installed region's new version goes in incrementally")
+    let incremental = try fixture.contents()
+
+    let fresh = try SimulatedSystem(hostDirectory: fixture.folder.path("fresh-host"))
+    let complete = try fresh.enable(fixture.bundleID, runner: fixture.realExtension)
+    #expect(complete.succeeded && !complete.incremental)
+    let (identification, blocking) = try fresh.store.contents(of: fixture.bundleID)
+    let expected = identification.map { "id \($0.0) \($0.1)" } + blocking.map { "block \($0)" }
+    #expect(incremental == expected)
+    #expect(incremental.contains("id 74990000000 Новые 0"))
+  }
+}
