@@ -81,12 +81,13 @@ let package = Package(
       name: "BenchHarness",
       dependencies: [
         "ProcessMetrics", "Datasets", "CallDirectoryCore", "BaseFormat", "ExtensionReport",
-        "CallDirectoryHost",
+        "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader",
       ]),
     .executableTarget(
       name: "calldir",
       dependencies: [
-        "BenchHarness", "Datasets", "BaseFormat",
+        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
+        "CallDirectoryLoader", "CallDirectoryCore",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
         "calldir-extension", "calldir-baselines",
@@ -112,7 +113,8 @@ let package = Package(
     .testTarget(
       name: "BenchHarnessTests",
       dependencies: [
-        "BenchHarness", "Datasets", "BaseFormat", "ProcessMetrics", "ExtensionReport",
+        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
+        "CallDirectoryLoader", "CallDirectoryCore", "ProcessMetrics", "ExtensionReport",
         "TestSupport",
       ]),
   ]

@@ -72,6 +72,14 @@ public struct RunRecord: Equatable, Sendable {
   public var errorCode: Int?
   /// A one-line explanation for a run that did not end `ok`.
   public var detail: String = ""
+  /// Two-phase runs: `seed`, `full` or `incremental`; empty otherwise.
+  public var phase: String = ""
+  /// Two-phase runs: enable → seed set committed and a lookup answers, in seconds.
+  public var timeToEnabledSeconds: Double?
+  /// Two-phase runs: enable → full set committed, in seconds.
+  public var timeToFullSeconds: Double?
+  /// Two-phase runs: entries per second written into the host's SQLite store.
+  public var hostIngestPerSecond: Double?
 
   public init() {}
 
@@ -85,7 +93,8 @@ public struct RunRecord: Equatable, Sendable {
     "idle_rss_bytes", "footprint_peak_bytes", "heap_peak_bytes", "memory_limit_bytes", "status",
     "run", "rss_over_idle_bytes", "ru_maxrss_bytes", "child_vm_hwm_bytes",
     "sampled_footprint_peak_bytes", "child_footprint_bytes", "rss_file_bytes", "samples",
-    "sample_hz", "exit_code", "signal", "error_code", "detail",
+    "sample_hz", "exit_code", "signal", "error_code", "detail", "phase", "time_to_enabled_s",
+    "time_to_full_s", "host_ingest_per_s",
   ]
 
   /// The record's fields in ``columns`` order.
@@ -99,7 +108,9 @@ public struct RunRecord: Equatable, Sendable {
       String(ruMaxRSSBytes), String(childPeakRSSBytes), String(sampledFootprintPeakBytes),
       String(childFootprintBytes), String(rssFileBytes), String(samples),
       String(Int(sampleHz.rounded())), exitCode.map(String.init) ?? "",
-      signal.map(String.init) ?? "", errorCode.map(String.init) ?? "", detail,
+      signal.map(String.init) ?? "", errorCode.map(String.init) ?? "", detail, phase,
+      timeToEnabledSeconds.map(seconds) ?? "", timeToFullSeconds.map(seconds) ?? "",
+      hostIngestPerSecond.map { String(Int($0.rounded())) } ?? "",
     ]
   }
 
@@ -166,6 +177,10 @@ public struct RunRecord: Equatable, Sendable {
     signal = Int(optional("signal"))
     errorCode = Int(optional("error_code"))
     detail = optional("detail")
+    phase = optional("phase")
+    timeToEnabledSeconds = Double(optional("time_to_enabled_s"))
+    timeToFullSeconds = Double(optional("time_to_full_s"))
+    hostIngestPerSecond = Double(optional("host_ingest_per_s"))
   }
 
   /// Reads every record of a bench CSV.

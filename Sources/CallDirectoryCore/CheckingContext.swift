@@ -103,6 +103,20 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     labelByteCount += label.utf8.count
   }
 
+  /// The system's side of ``addIdentificationEntry(withNextSequentialPhoneNumber:label:)``: the
+  /// same checks for an entry whose label arrived as bytes and was never made a `String`.
+  /// - Returns: whether the entry was accepted.
+  @discardableResult
+  public func admitIdentificationEntry(_ phoneNumber: PhoneNumber, labelByteCount: Int) -> Bool {
+    guard admits(phoneNumber, after: previousIdentification, listCount: identificationCount) else {
+      return false
+    }
+    previousIdentification = phoneNumber
+    identificationCount += 1
+    self.labelByteCount += labelByteCount
+    return true
+  }
+
   public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
     guard admits(phoneNumber, after: previousBlocking, listCount: blockingCount) else { return }
     previousBlocking = phoneNumber

@@ -19,9 +19,14 @@ final class RequestIngest {
   var failure: CallDirectoryError? { checker.failure }
 
   func addIdentification(_ number: Int64, label: String) throws {
-    checker.addIdentificationEntry(withNextSequentialPhoneNumber: number, label: label)
-    guard checker.failure == nil else { return }
-    try transaction.addIdentification(number, label: label)
+    var copy = label
+    try copy.withUTF8 { try addIdentification(number, labelUTF8: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// An identification entry whose label is valid UTF-8 bytes (checked by the caller).
+  func addIdentification(_ number: Int64, labelUTF8: UnsafeRawBufferPointer) throws {
+    guard checker.admitIdentificationEntry(number, labelByteCount: labelUTF8.count) else { return }
+    try transaction.addIdentification(number, labelUTF8: labelUTF8)
     entryCount += 1
   }
 

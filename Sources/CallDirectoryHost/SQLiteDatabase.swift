@@ -10,13 +10,14 @@ final class SQLiteDatabase {
   let path: String
   private(set) var handle: OpaquePointer?
 
-  /// Opens (creating) the database at `path`.
+  /// Opens (creating) the database at `path`. No SQLite mutex: a connection is used from one
+  /// thread at a time (other threads or processes open their own).
   /// - Throws: ``HostError/store(_:)`` naming the path and SQLite's message.
   init(path: String) throws {
     self.path = path
     var handle: OpaquePointer?
     let status = sqlite3_open_v2(
-      path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+      path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
     guard status == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
       sqlite3_close(handle)
@@ -75,6 +76,14 @@ final class SQLiteStatement {
   deinit { sqlite3_finalize(statement) }
 
   func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(statement, index, value) }
+
+  /// Binds UTF-8 bytes as text that SQLite copies.
+  func bind(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) {
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    sqlite3_bind_text(
+      statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+      transient)
+  }
 
   /// Binds text that SQLite copies (`SQLITE_TRANSIENT`, a macro Swift does not import).
   func bind(_ value: String, at index: Int32) {

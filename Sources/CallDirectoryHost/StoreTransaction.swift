@@ -14,10 +14,19 @@ public final class StoreTransaction {
   private let insertBlocking: SQLiteStatement
   private let deleteIdentification: SQLiteStatement
   private let deleteBlocking: SQLiteStatement
-  /// Label ids seen in this request: labels repeat (three spam labels, a company's branches),
-  /// and a dictionary lookup is far cheaper than SQLite's.
-  private var labelIDs: [String: Int64] = [:]
+  /// Label ids seen in this request, keyed by the label's UTF-8 bytes: labels repeat (three spam
+  /// labels, a company's branches), and a dictionary lookup is far cheaper than SQLite's. Bytes,
+  /// not `String`: a String key hashes through Unicode normalization, which showed in profiles.
+  private var labelIDs = LabelIDCache()
   private var finished = false
+  /// Rows are written 100 per statement: per-statement work (step, reset, binding, the VDBE
+  /// program's start) dominated single-row inserts in profiles.
+  static let rowsPerStatement = 100
+  private let insertNumbers: SQLiteStatement
+  private let insertIdentifications: SQLiteStatement
+  private let insertBlockings: SQLiteStatement
+  private var pendingIdentification: [(number: Int64, labelID: Int64)] = []
+  private var pendingBlocking: [Int64] = []
 
   init(store: CallDirectoryStore, extensionID: Int64, incremental: Bool) throws {
     self.store = store
@@ -38,6 +47,16 @@ public final class StoreTransaction {
       insertBlocking = try database.prepare(
         "INSERT OR IGNORE INTO PhoneNumberBlockingEntry (extension_id, phone_number_id) VALUES (?, ?)"
       )
+      let rows = Self.rowsPerStatement
+      insertNumbers = try database.prepare(
+        "INSERT OR IGNORE INTO PhoneNumber (id, number) VALUES "
+          + Array(repeating: "(?, ?)", count: rows).joined(separator: ", "))
+      insertIdentifications = try database.prepare(
+        "INSERT OR REPLACE INTO PhoneNumberIdentificationEntry (extension_id, phone_number_id, label_id) VALUES "
+          + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", "))
+      insertBlockings = try database.prepare(
+        "INSERT OR IGNORE INTO PhoneNumberBlockingEntry (extension_id, phone_number_id) VALUES "
+          + Array(repeating: "(?, ?)", count: rows).joined(separator: ", "))
       deleteIdentification = try database.prepare(
         "DELETE FROM PhoneNumberIdentificationEntry WHERE extension_id = ? AND phone_number_id = ?")
       deleteBlocking = try database.prepare(
@@ -54,55 +73,120 @@ public final class StoreTransaction {
 
   deinit { rollback() }
 
-  private func labelID(_ label: String) throws -> Int64 {
+  private func labelID(_ label: UnsafeRawBufferPointer) throws -> Int64 {
     if let id = labelIDs[label] { return id }
-    insertLabel.bind(label, at: 1)
+    insertLabel.bind(utf8: label, at: 1)
     try insertLabel.run()
-    selectLabel.bind(label, at: 1)
+    selectLabel.bind(utf8: label, at: 1)
     defer { selectLabel.reset() }
     guard try selectLabel.step() else { throw HostError.store("label vanished") }
     let id = selectLabel.int64(at: 0)
-    labelIDs[label] = id
+    labelIDs.insert(label, id: id)
     return id
   }
 
   /// Stores an identification entry (replacing the number's label in an incremental request).
   public func addIdentification(_ number: Int64, label: String) throws {
-    insertNumber.bind(number, at: 1)
-    try insertNumber.run()
-    insertIdentification.bind(extensionID, at: 1)
-    insertIdentification.bind(number, at: 2)
-    insertIdentification.bind(try labelID(label), at: 3)
-    try insertIdentification.run()
+    var copy = label
+    try copy.withUTF8 { try addIdentification(number, labelUTF8: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Stores an identification entry whose label is given as valid UTF-8 bytes.
+  public func addIdentification(_ number: Int64, labelUTF8: UnsafeRawBufferPointer) throws {
+    pendingIdentification.append((number, try labelID(labelUTF8)))
+    if pendingIdentification.count == Self.rowsPerStatement { try flushIdentification() }
   }
 
   /// Stores a blocking entry.
   public func addBlocking(_ number: Int64) throws {
-    insertNumber.bind(number, at: 1)
-    try insertNumber.run()
-    insertBlocking.bind(extensionID, at: 1)
-    insertBlocking.bind(number, at: 2)
-    try insertBlocking.run()
+    pendingBlocking.append(number)
+    if pendingBlocking.count == Self.rowsPerStatement { try flushBlocking() }
+  }
+
+  private func insertPhoneNumbers(_ numbers: some Collection<Int64>) throws {
+    if numbers.count == Self.rowsPerStatement {
+      for (index, number) in numbers.enumerated() {
+        insertNumbers.bind(number, at: Int32(2 * index + 1))
+        insertNumbers.bind(number, at: Int32(2 * index + 2))
+      }
+      try insertNumbers.run()
+    } else {
+      for number in numbers {
+        insertNumber.bind(number, at: 1)
+        try insertNumber.run()
+      }
+    }
+  }
+
+  private func flushIdentification() throws {
+    guard !pendingIdentification.isEmpty else { return }
+    defer { pendingIdentification.removeAll(keepingCapacity: true) }
+    try insertPhoneNumbers(pendingIdentification.lazy.map(\.number))
+    if pendingIdentification.count == Self.rowsPerStatement {
+      for (index, row) in pendingIdentification.enumerated() {
+        insertIdentifications.bind(extensionID, at: Int32(3 * index + 1))
+        insertIdentifications.bind(row.number, at: Int32(3 * index + 2))
+        insertIdentifications.bind(row.labelID, at: Int32(3 * index + 3))
+      }
+      try insertIdentifications.run()
+    } else {
+      for row in pendingIdentification {
+        insertIdentification.bind(extensionID, at: 1)
+        insertIdentification.bind(row.number, at: 2)
+        insertIdentification.bind(row.labelID, at: 3)
+        try insertIdentification.run()
+      }
+    }
+  }
+
+  private func flushBlocking() throws {
+    guard !pendingBlocking.isEmpty else { return }
+    defer { pendingBlocking.removeAll(keepingCapacity: true) }
+    try insertPhoneNumbers(pendingBlocking)
+    if pendingBlocking.count == Self.rowsPerStatement {
+      for (index, number) in pendingBlocking.enumerated() {
+        insertBlockings.bind(extensionID, at: Int32(2 * index + 1))
+        insertBlockings.bind(number, at: Int32(2 * index + 2))
+      }
+      try insertBlockings.run()
+    } else {
+      for number in pendingBlocking {
+        insertBlocking.bind(extensionID, at: 1)
+        insertBlocking.bind(number, at: 2)
+        try insertBlocking.run()
+      }
+    }
+  }
+
+  /// Writes rows still gathered for a multi-row statement (before removals and the commit, so
+  /// the order of changes is kept).
+  public func flush() throws {
+    try flushIdentification()
+    try flushBlocking()
   }
 
   public func removeIdentification(_ number: Int64) throws {
+    try flush()
     deleteIdentification.bind(extensionID, at: 1)
     deleteIdentification.bind(number, at: 2)
     try deleteIdentification.run()
   }
 
   public func removeBlocking(_ number: Int64) throws {
+    try flush()
     deleteBlocking.bind(extensionID, at: 1)
     deleteBlocking.bind(number, at: 2)
     try deleteBlocking.run()
   }
 
   public func removeAllIdentificationEntries() throws {
+    try flush()
     try store.database.execute(
       "DELETE FROM PhoneNumberIdentificationEntry WHERE extension_id = \(extensionID)")
   }
 
   public func removeAllBlockingEntries() throws {
+    try flush()
     try store.database.execute(
       "DELETE FROM PhoneNumberBlockingEntry WHERE extension_id = \(extensionID)")
   }
@@ -110,6 +194,12 @@ public final class StoreTransaction {
   /// Makes the request's writes visible, atomically.
   public func commit() throws {
     guard !finished else { return }
+    do {
+      try flush()
+    } catch {
+      rollback()
+      throw error
+    }
     finished = true
     try store.database.execute("COMMIT")
   }
@@ -119,5 +209,30 @@ public final class StoreTransaction {
     guard !finished else { return }
     finished = true
     try? store.database.execute("ROLLBACK")
+  }
+}
+
+/// Label → id, looked up by the label's bytes without allocating: a hash of the bytes picks a
+/// bucket, and the bytes are compared with what the bucket holds. Only a new label allocates.
+struct LabelIDCache {
+  private var buckets: [UInt64: [(bytes: [UInt8], id: Int64)]] = [:]
+
+  private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    // FNV-1a, 64-bit: a few cycles a byte, and labels are short.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    return hash
+  }
+
+  subscript(bytes: UnsafeRawBufferPointer) -> Int64? {
+    guard let bucket = buckets[Self.hash(bytes)] else { return nil }
+    for candidate in bucket where candidate.bytes.count == bytes.count {
+      if candidate.bytes.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return candidate.id }
+    }
+    return nil
+  }
+
+  mutating func insert(_ bytes: UnsafeRawBufferPointer, id: Int64) {
+    buckets[Self.hash(bytes), default: []].append(([UInt8](bytes), id))
   }
 }

@@ -58,6 +58,25 @@ struct BenchCommand: ParsableCommand {
   @Flag(name: .long, help: "Print only the table, not progress lines.")
   var quiet = false
 
+  @Flag(
+    name: .long,
+    help: "Measure two-phase loading through the simulated system: seed set, full set, incremental."
+  )
+  var twoPhase = false
+
+  @Option(name: .long, help: "Two-phase: regions the profile's numbers are split into.")
+  var regions: Int = 3
+
+  @Option(name: .long, help: "Two-phase: entries in the seed set.")
+  var seedEntries: Int = 100_000
+
+  @Option(name: .long, help: "Two-phase: entries in the blocking list.")
+  var blockingEntries: Int = 100_000
+
+  @Option(
+    name: .long, help: "Two-phase gate: the most the median time to enabled may take, in seconds.")
+  var maxTimeToEnabled: Double = 1.0
+
   func run() throws {
     let (name, parameters) = try dataset.resolve(defaultProfile: "regional-2m")
     var configuration = BenchConfiguration(profileName: name, parameters: parameters)
@@ -72,6 +91,10 @@ struct BenchCommand: ParsableCommand {
     try configuration.validate()
 
     let quiet = self.quiet
+    if twoPhase {
+      try runTwoPhase(configuration, name: name, quiet: quiet)
+      return
+    }
     let runner = BenchRunner(configuration: configuration) { line in
       if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
@@ -98,6 +121,35 @@ struct BenchCommand: ParsableCommand {
       }
       print(
         "gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
+    }
+  }
+
+  func runTwoPhase(_ configuration: BenchConfiguration, name: String, quiet: Bool) throws {
+    guard regions >= 1, seedEntries >= 1, blockingEntries >= 0 else {
+      throw ValidationError(
+        "--regions and --seed-entries must be at least 1, --blocking-entries 0 or more")
+    }
+    let bench = TwoPhaseBench(
+      configuration: configuration, regions: regions, seedEntries: seedEntries,
+      blockingEntries: blockingEntries
+    ) { line in
+      if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+    let records = try bench.run()
+    try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
+    let title =
+      "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(seedEntries), blocking \(blockingEntries), \(configuration.repeats) repeats"
+    print(TwoPhaseReport.render(records, title: title), terminator: "")
+    print("\nwrote \(out)")
+    if gate {
+      let failures = TwoPhaseReport.gateFailures(records, maximumTimeToEnabled: maxTimeToEnabled)
+      if !failures.isEmpty {
+        for failure in failures {
+          FileHandle.standardError.write(Data("gate failed: \(failure)\n".utf8))
+        }
+        throw ExitCode(BenchGate.failedExitStatus)
+      }
+      print("gate passed: every phase completed within the memory limit, enabled in time")
     }
   }
 }

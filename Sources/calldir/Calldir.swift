@@ -9,9 +9,11 @@ struct Calldir: ParsableCommand {
     abstract: "Get millions of phone numbers into a Call Directory extension, fast and small.",
     discussion: """
       Exit statuses: 0 success; 1 usage or input error (one line on stderr); 2 a --gate check \
-      failed (one line per failure).
+      failed (one line per failure); 3 a request to the simulated system failed (iOS code printed).
       """,
-    subcommands: [BenchCommand.self, ChartCommand.self, GenerateCommand.self])
+    subcommands: [
+      BenchCommand.self, ChartCommand.self, GenerateCommand.self, HostCommand.self, AppCommand.self,
+    ])
 
   /// Runs the command with this tool's exit statuses: ArgumentParser uses 64 for usage errors and
   /// prints the usage after them; calldir promises one line and status 1 for any usage or input

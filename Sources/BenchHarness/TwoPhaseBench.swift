@@ -1,0 +1,219 @@
+import CallDirectoryApp
+import CallDirectoryHost
+import Datasets
+import Foundation
+
+/// `calldir bench --two-phase`: per repeat, a fresh simulated system; enable (phase one: the seed
+/// set, then a lookup that answers), sync (phase two: the full set), then a new version of one
+/// region synced incrementally. One CSV row per phase.
+public struct TwoPhaseBench {
+  public let configuration: BenchConfiguration
+  public let regions: Int
+  public let seedEntries: Int
+  public let blockingEntries: Int
+  public let binaryDirectory: String
+  public let log: (String) -> Void
+  /// The bundle identifier the runs use.
+  public static let bundleID = "dev.calldir.bench.directory"
+
+  public init(
+    configuration: BenchConfiguration, regions: Int, seedEntries: Int, blockingEntries: Int,
+    binaryDirectory: String = BenchRunner.executableDirectory(), log: @escaping (String) -> Void
+  ) {
+    self.configuration = configuration
+    self.regions = regions
+    self.seedEntries = seedEntries
+    self.blockingEntries = blockingEntries
+    self.binaryDirectory = binaryDirectory
+    self.log = log
+  }
+
+  public func run() throws -> [RunRecord] {
+    try configuration.validate()
+    let executable = try BenchRunner(configuration: configuration, binaryDirectory: binaryDirectory)
+      .binaryPath(BenchStrategy.extensionBinary)
+    let dataset = try TwoPhaseDataset(
+      parameters: configuration.parameters, regions: regions, seedEntries: seedEntries,
+      blockingEntries: blockingEntries
+    ).ensure(cacheRoot: configuration.cacheRoot, log: log)
+    let environment = BenchRunner.environmentFields()
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "calldir-two-phase-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let idle = try idlePeak(executable: executable, scratch: scratch.path)
+    log("idle extension (empty container): peak RSS \(ByteCount.format(idle))")
+    var records: [RunRecord] = []
+    for repeatIndex in 1...configuration.repeats {
+      let host = scratch.appendingPathComponent("host-\(repeatIndex)").path
+      let container = dataset.container
+      try? FileManager.default.removeItem(atPath: container + "/" + "manifest.cdm")
+      try FileManager.default.copyItem(
+        atPath: container + "/manifest.pristine", toPath: container + "/manifest.cdm")
+      let system = try SimulatedSystem(hostDirectory: host)
+      system.limits.memoryLimitBytes = configuration.memoryLimitBytes
+      system.limits.timeoutSeconds = configuration.timeoutSeconds
+      system.contract.maximumAllowedEntries = configuration.maximumAllowedEntries
+      let app = ContainerApp(container: container)
+
+      func record(_ phase: String, _ result: RequestResult) -> RunRecord {
+        var row = RunRecord()
+        row.timestamp = environment["timestamp"] ?? ""
+        row.commit = environment["commit"] ?? ""
+        row.host = environment["host"] ?? ""
+        row.profile = configuration.profileName
+        row.strategy = "two-phase-r\(regions)"
+        row.binary = BenchStrategy.extensionBinary
+        row.repeatIndex = repeatIndex
+        row.phase = phase
+        row.entries = result.entries
+        row.wallSeconds = result.wallSeconds
+        row.loadSeconds = result.wallSeconds
+        row.entriesPerSecond =
+          result.wallSeconds > 0 ? Double(result.entries) / result.wallSeconds : 0
+        row.peakRSSBytes = result.peakRSSBytes
+        row.idleRSSBytes = idle
+        row.footprintPeakBytes = result.footprintPeakBytes
+        row.sampledFootprintPeakBytes = result.footprintPeakBytes
+        row.memoryLimitBytes = configuration.memoryLimitBytes
+        row.hostIngestPerSecond = result.ingestRate
+        row.status =
+          result.succeeded
+          ? .ok : (result.detail.contains("memory limit") ? .killedMemory : .failed)
+        row.errorCode = result.error?.code
+        row.detail = result.detail
+        return row
+      }
+
+      let started = Date()
+      let seed = try app.enable(system: system, bundleID: Self.bundleID, executable: executable)
+      let answered = try system.lookup(dataset.seedNumber)
+      let timeToEnabled = Date().timeIntervalSince(started)
+      var seedRow = record("seed", seed)
+      if case .unknown = answered, seed.succeeded {
+        seedRow.status = .failed
+        seedRow.detail = "the seed number is unknown after enabling"
+      }
+      seedRow.timeToEnabledSeconds = timeToEnabled
+      records.append(seedRow)
+
+      let full = try app.sync(system: system, bundleID: Self.bundleID, executable: executable)
+      let timeToFull = Date().timeIntervalSince(started)
+      var fullRow = record("full", full.first ?? seed)
+      if full.isEmpty {
+        fullRow.status = .failed
+        fullRow.detail = "phase two did not run"
+      }
+      fullRow.timeToEnabledSeconds = timeToEnabled
+      fullRow.timeToFullSeconds = timeToFull
+      records.append(fullRow)
+
+      try app.stage(
+        file: dataset.updatedRegion, name: dataset.firstRegion.name, role: .region,
+        region: dataset.firstRegion.code, priority: 10, version: 2)
+      let update = try app.sync(system: system, bundleID: Self.bundleID, executable: executable)
+      var updateRow = record("incremental", update.first ?? seed)
+      if update.first?.incremental != true {
+        updateRow.status = .failed
+        updateRow.detail = "the update was not incremental"
+      }
+      records.append(updateRow)
+      log(
+        String(
+          format:
+            "run %d/%d: enabled in %.3f s, full (%d entries) in %.3f s, incremental %.3f s; footprint %@ / %@ / %@",
+          repeatIndex, configuration.repeats, timeToEnabled, fullRow.entries, timeToFull,
+          updateRow.wallSeconds, ByteCount.format(seedRow.footprintPeakBytes),
+          ByteCount.format(fullRow.footprintPeakBytes),
+          ByteCount.format(updateRow.footprintPeakBytes)))
+      try? FileManager.default.removeItem(atPath: host)
+      // The next repeat starts again from the pristine manifest (version 1 of every base).
+    }
+    return records
+  }
+
+  /// The extension's peak RSS serving an empty container.
+  func idlePeak(executable: String, scratch: String) throws -> Int {
+    let container = scratch + "/empty-container"
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    try ContainerApp(container: container).requestFullSet(false)
+    var peaks: [Double] = []
+    for index in 0..<3 {
+      let system = try SimulatedSystem(hostDirectory: scratch + "/idle-host-\(index)")
+      let result = try system.enable(
+        Self.bundleID, runner: .process(executable: executable, container: container))
+      if result.succeeded { peaks.append(Double(result.peakRSSBytes)) }
+    }
+    return Int(Statistics.median(peaks) ?? 0)
+  }
+}
+
+/// The two-phase report: a table per phase, and the gate.
+public enum TwoPhaseReport {
+  public static func render(_ records: [RunRecord], title: String) -> String {
+    var lines = [title, ""]
+    var rows: [[String]] = []
+    for phase in ["seed", "full", "incremental"] {
+      let runs = records.filter { $0.phase == phase }
+      guard !runs.isEmpty else { continue }
+      let ok = runs.filter { $0.status == .ok }
+      func median(_ values: [Double]) -> Double? { Statistics.median(values) }
+      let wall = ok.map(\.wallSeconds)
+      rows.append([
+        phase, "\(ok.count)/\(runs.count)", ok.first.map { String($0.entries) } ?? "–",
+        median(wall).map { String(format: "%.3f", $0) } ?? "–",
+        wall.min().map { String(format: "%.3f", $0) } ?? "–",
+        wall.max().map { String(format: "%.3f", $0) } ?? "–",
+        BenchReport.rate(median(ok.map(\.entriesPerSecond))),
+        BenchReport.rate(median(ok.compactMap(\.hostIngestPerSecond))),
+        BenchReport.bytes(median(runs.map { Double($0.footprintPeakBytes) }).map { Int($0) }),
+        BenchReport.bytes(runs.map(\.footprintPeakBytes).max()),
+        BenchReport.bytes(median(ok.map { Double($0.rssOverIdleBytes) }).map { Int($0) }),
+      ])
+    }
+    lines += BenchReport.table(
+      header: [
+        "phase", "runs", "entries", "wall s median", "min", "max", "entries/s", "ingest/s",
+        "footprint median", "max", "RSS over idle",
+      ], rows: rows)
+    let enabled = Statistics.median(
+      records.filter { $0.phase == "seed" }.compactMap(\.timeToEnabledSeconds))
+    let full = Statistics.median(
+      records.filter { $0.phase == "full" }.compactMap(\.timeToFullSeconds))
+    lines.append("")
+    lines.append(
+      "time to enabled (enable → seed set committed, lookup answers): median "
+        + (enabled.map { String(format: "%.3f s", $0) } ?? "–"))
+    lines.append(
+      "time to full (enable → full set committed): median "
+        + (full.map { String(format: "%.3f s", $0) } ?? "–"))
+    for run in records where run.status != .ok {
+      lines.append(
+        "  repeat \(run.repeatIndex) \(run.phase): \(run.status.rawValue): \(run.detail)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One line per failed check: every phase completed, footprint under the limit, median time
+  /// to enabled under `maximumTimeToEnabled`.
+  public static func gateFailures(_ records: [RunRecord], maximumTimeToEnabled: Double) -> [String]
+  {
+    var failures: [String] = []
+    for run in records where run.status != .ok {
+      failures.append(
+        "repeat \(run.repeatIndex) \(run.phase): \(run.status.rawValue) (\(run.detail))")
+    }
+    for run in records where run.footprintPeakBytes > run.memoryLimitBytes {
+      failures.append(
+        "repeat \(run.repeatIndex) \(run.phase): footprint \(ByteCount.format(run.footprintPeakBytes)) is over the memory limit \(ByteCount.format(run.memoryLimitBytes))"
+      )
+    }
+    if let enabled = Statistics.median(records.compactMap(\.timeToEnabledSeconds).map { $0 }),
+      enabled > maximumTimeToEnabled
+    {
+      failures.append(
+        String(
+          format: "time to enabled: median %.3f s is over %.3f s", enabled, maximumTimeToEnabled))
+    }
+    return failures
+  }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import CallDirectoryApp
+import CallDirectoryHost
+import CallDirectoryLoader
+import Foundation
+
+struct AppCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "app",
+    abstract: "The app's side of the App Group container: stage bases, choose regions, sync.",
+    discussion: """
+      2GIS's steps, scriptable: stage a downloaded base (copied atomically, hashed, verified, \
+      ready), choose regions, and sync: when the extension is enabled, request the full set \
+      (phase two) or send what changed incrementally, then mark the bases installed. Bases are \
+      kept after install, so disabling and enabling the extension reinstalls them.
+      Exit statuses: 0 done; 1 usage or input error; 3 a request failed (iOS code printed).
+      """,
+    subcommands: [Stage.self, Choose.self, Sync.self, Status.self])
+
+  struct Stage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add or update a base in the container.")
+    @Argument(help: "A base file (calldir generate --format base, or calldir compile).") var file:
+      String
+    @Option(name: .long, help: "The base's name in the manifest (letters, digits, - _ .).")
+    var name: String
+    @Option(name: .long, help: "seed, region or blocking.") var role: String
+    @Option(name: .long, help: "The region code (region bases).") var region: String?
+    @Option(name: .long, help: "Higher wins shared numbers and survives the cap first.")
+    var priority: Int
+    @Option(name: .long, help: "The base's version.") var version: Int = 1
+    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
+      String
+
+    func run() throws {
+      guard let parsedRole = Manifest.Role(rawValue: role) else {
+        throw ValidationError("--role must be seed, region or blocking, got '\(role)'")
+      }
+      let base = try ContainerApp(container: container).stage(
+        file: file, name: name, role: parsedRole, region: region, priority: priority,
+        version: version)
+      print(
+        "\(base.name) v\(base.version): \(base.entries) \(base.kind) entries, \(base.state), sha256 \(base.sha256.prefix(16))…"
+      )
+    }
+  }
+
+  struct Choose: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Set the regions the user picked.")
+    @Argument(help: "Comma-separated region codes, such as RU-495,RU-812.") var regions: String
+    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
+      String
+
+    func run() throws {
+      let list = regions.split(separator: ",").map(String.init)
+      try ContainerApp(container: container).choose(regions: list)
+      print("chosen: \(list.joined(separator: ", "))")
+    }
+  }
+
+  struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")
+    @Argument(help: "The extension's bundle identifier.") var bundleID: String
+    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
+      String
+    @OptionGroup var options: HostOptions
+
+    func run() throws {
+      let results = try ContainerApp(container: container).sync(
+        system: try options.system(), bundleID: bundleID, executable: try options.extensionPath())
+      if results.isEmpty { print("\(bundleID): nothing to do (up to date, or not enabled)") }
+      for result in results { try report(result, what: "sync \(bundleID)") }
+    }
+  }
+
+  struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The container's bases and choices.")
+    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
+      String
+
+    func run() throws {
+      let manifest = try ContainerApp(container: container).manifest()
+      print(
+        "full set: \(manifest.fullSetRequested ? "requested" : "not requested"); chosen regions: \(manifest.chosenRegions.isEmpty ? "none" : manifest.chosenRegions.joined(separator: ", "))"
+      )
+      for base in manifest.bases {
+        print(
+          "\(base.name)\t\(base.role.rawValue)\t\(base.region ?? "-")\tv\(base.version)\t\(base.entries) \(base.kind)\tpriority \(base.priority)\t\(base.state.rawValue)"
+        )
+      }
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import ArgumentParser
+import BenchHarness
+import CallDirectoryApp
+import CallDirectoryCore
+import CallDirectoryHost
+import Foundation
+
+/// Options every `host` and `app` subcommand shares.
+struct HostOptions: ParsableArguments {
+  @Option(
+    name: .long, help: "The simulated system's folder (CallDirectory.db).", completion: .directory)
+  var hostDir: String = ".calldir/host"
+
+  @Option(name: .long, help: "Kill an extension whose footprint passes this size (error 2).")
+  var memoryLimit: String = "5MiB"
+
+  @Option(name: .long, help: "Kill an extension still loading after this many seconds (error 2).")
+  var timeout: Double = SimulatedSystem.defaultTimeoutSeconds
+
+  @Option(name: .long, help: "The system's maximumAllowedEntries (at most one less per load).")
+  var maxEntries: Int = SystemLimits.maximumAllowedEntries
+
+  @Option(
+    name: .long, help: "The extension executable (default: calldir-extension beside calldir).")
+  var `extension`: String?
+
+  func system() throws -> SimulatedSystem {
+    let system = try SimulatedSystem(hostDirectory: hostDir)
+    system.limits.memoryLimitBytes = try ByteCount.parse(memoryLimit)
+    guard timeout > 0 else { throw ValidationError("--timeout must be above 0") }
+    system.limits.timeoutSeconds = timeout
+    guard maxEntries > 1 else { throw ValidationError("--max-entries must be above 1") }
+    system.contract.maximumAllowedEntries = maxEntries
+    return system
+  }
+
+  func extensionPath() throws -> String {
+    let path = `extension` ?? (BenchRunner.executableDirectory() + "/calldir-extension")
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw ValidationError(
+        "no extension executable at \(path); build it (swift build) or pass --extension")
+    }
+    return path
+  }
+}
+
+/// Exit status of a request the system failed (an iOS Call Directory error).
+let requestFailedExitStatus: Int32 = 3
+
+/// Prints a request's result; throws exit status 3 when it failed.
+func report(_ result: RequestResult, what: String) throws {
+  if let error = result.error {
+    FileHandle.standardError.write(
+      Data(
+        "calldir: \(what) failed: \(result.detail.isEmpty ? "\(error)" : result.detail) (code \(error.code))\n"
+          .utf8))
+    throw ExitCode(requestFailedExitStatus)
+  }
+  print(
+    String(
+      format:
+        "%@: %d entries %@ in %.2f s (store ingest %.0f entries/s, extension footprint peak %@)",
+      what, result.entries, result.incremental ? "changed incrementally" : "installed",
+      result.wallSeconds, result.ingestRate, ByteCount.format(result.footprintPeakBytes)))
+}
+
+struct HostCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "host",
+    abstract: "The simulated iOS call directory service: Settings, reloads, lookups.",
+    discussion: """
+      Exit statuses: 0 done; 1 usage or input error; 3 the request failed with an iOS Call \
+      Directory error (its code is printed: 2 loadingInterrupted, 3 entriesOutOfOrder, \
+      4 duplicateEntries, 5 maximumEntriesExceeded, 6 extensionDisabled, 7 currentlyLoading, \
+      8 unexpectedIncrementalRemoval). A failed request leaves the installed entries as they were.
+      """,
+    subcommands: [Enable.self, Disable.self, Reload.self, Lookup.self, Status.self])
+
+  struct Enable: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Turn an extension on in Settings: a complete load follows.")
+    @Argument(help: "The extension's bundle identifier.") var bundleID: String
+    @Option(
+      name: .long, help: "The App Group container the extension reads.", completion: .directory)
+    var container: String
+    @OptionGroup var options: HostOptions
+
+    func run() throws {
+      let system = try options.system()
+      let result = try ContainerApp(container: container).enable(
+        system: system, bundleID: bundleID, executable: try options.extensionPath())
+      try report(result, what: "enable \(bundleID)")
+    }
+  }
+
+  struct Disable: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Turn an extension off: lookups ignore it, its entries are kept.")
+    @Argument(help: "The extension's bundle identifier.") var bundleID: String
+    @OptionGroup var options: HostOptions
+
+    func run() throws {
+      try options.system().disable(bundleID)
+      print("disabled \(bundleID); its entries are kept for when it is enabled again")
+    }
+  }
+
+  struct Reload: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "reloadExtension(withIdentifier:): a new request to an enabled extension.")
+    @Argument(help: "The extension's bundle identifier.") var bundleID: String
+    @Option(
+      name: .long, help: "The App Group container the extension reads.", completion: .directory)
+    var container: String
+    @Flag(
+      name: .long, help: "Ask for an incremental request (granted once a complete load succeeded).")
+    var incremental = false
+    @OptionGroup var options: HostOptions
+
+    func run() throws {
+      let system = try options.system()
+      do {
+        let result = try system.reload(
+          bundleID, incremental: incremental,
+          runner: .process(executable: try options.extensionPath(), container: container))
+        if result.succeeded { try ContainerApp(container: container).markInstalled() }
+        try report(result, what: "reload \(bundleID)")
+      } catch HostError.callDirectory(let error, let detail) {
+        FileHandle.standardError.write(
+          Data("calldir: reload \(bundleID) failed: \(detail) (code \(error.code))\n".utf8))
+        throw ExitCode(requestFailedExitStatus)
+      }
+    }
+  }
+
+  struct Lookup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "What an incoming call from a number shows: its label, blocked, or unknown.")
+    @Argument(help: "CallKit digits (74951234567) or a + form (+7 495 123-45-67).") var number:
+      String
+    @OptionGroup var options: HostOptions
+
+    func run() throws {
+      let parsed = try PhoneNumberText.parse(number)
+      print(try options.system().lookup(parsed))
+    }
+  }
+
+  struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Extensions, their state and entries.")
+    @OptionGroup var options: HostOptions
+
+    func run() throws {
+      let system = try options.system()
+      let store = system.store
+      let bundleIDs = try store.bundleIDs()
+      if bundleIDs.isEmpty { print("no extensions in \(store.path)") }
+      for bundleID in bundleIDs {
+        let counts = try store.counts(of: bundleID)
+        var line =
+          "\(bundleID): \(try store.state(of: bundleID)), \(counts.identification) identification and \(counts.blocking) blocking entries"
+        if let last = try store.lastRequest(of: bundleID) {
+          line += "; last request \(last.outcome)"
+          if let code = last.errorCode { line += " (code \(code)): \(last.detail)" }
+        }
+        print(line)
+      }
+    }
+  }
+}
