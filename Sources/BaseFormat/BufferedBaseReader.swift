@@ -52,6 +52,12 @@ public final class BufferedBaseReader: BaseReader {
     decoder = BlockDecoder(header: header, path: path, validatesLabels: validatesLabels)
   }
 
+  /// Whether entries come back without labels (numbers-only passes are several times faster).
+  public var skipsLabels: Bool {
+    get { decoder.skipsLabels }
+    set { decoder.skipsLabels = newValue }
+  }
+
   deinit {
     buffer.deallocate()
     try? descriptor.close()

@@ -62,6 +62,12 @@ public final class MappedBaseReader: BaseReader {
     decoder = BlockDecoder(header: header, path: path, validatesLabels: validatesLabels)
   }
 
+  /// Whether entries come back without labels (numbers-only passes are several times faster).
+  public var skipsLabels: Bool {
+    get { decoder.skipsLabels }
+    set { decoder.skipsLabels = newValue }
+  }
+
   deinit {
     unmap()
     try? descriptor.close()

@@ -31,7 +31,8 @@ public final class CallDirectoryStore {
       PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds);
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
-      PRAGMA cache_size = -65536;
+      PRAGMA cache_size = -262144;
+      PRAGMA temp_store = MEMORY;
       CREATE TABLE IF NOT EXISTS SchemaVersion (version INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS Extension (
         id INTEGER PRIMARY KEY, bundle_id TEXT NOT NULL UNIQUE,

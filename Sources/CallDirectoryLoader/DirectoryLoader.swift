@@ -1,6 +1,12 @@
 import BaseFormat
 import CallDirectoryCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The loader inside the extension: reads the container's manifest and hands the system the
 /// entries the request calls for.
 ///
@@ -14,9 +20,10 @@ import CallDirectoryCore
 ///   installed file) and the set a complete load would install now: removals, then additions,
 ///   computed by merging old and new in O(k) memory.
 ///
-/// Every base of the new set is checked against its SHA-256 before anything is sent; the format's
-/// checksums are checked while streaming. Any failure throws: the caller cancels the request and
-/// the system keeps what it had.
+/// Every base of the new set is checked against its SHA-256 while it streams, on a second thread
+/// (``BackgroundVerification``), and the format's checksums are checked block by block. Any
+/// failure throws before the request completes: the caller cancels it and the system keeps what
+/// it had.
 public struct DirectoryLoader {
   /// What a request installed.
   public enum Phase: String, Sendable {
@@ -68,7 +75,28 @@ public struct DirectoryLoader {
       throw .manifest(error)
     }
     let newSet = Self.selection(manifest)
-    try verify(newSet)
+    for base in newSet where !fileExists(path(base.file)) {
+      throw .unreadable(base: base.name, path: path(base.file))
+    }
+    let verification = BackgroundVerification(
+      newSet.map { ($0.name, path($0.file), $0.sha256) })
+    verification.start()
+    let summary: Summary
+    do throws(LoaderError) {
+      summary = try send(newSet, manifest: manifest, into: context)
+    } catch {
+      _ = verification.join()
+      throw error
+    }
+    if let failure = verification.join() { throw failure }
+    return summary
+  }
+
+  private func fileExists(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+  private func send(
+    _ newSet: [Manifest.Base], manifest: Manifest, into context: some CallDirectoryExtensionContext
+  ) throws(LoaderError) -> Summary {
     if context.isIncremental {
       let oldSet = manifest.bases.filter { $0.installedFile != nil }
       return try sendDifference(old: oldSet, new: newSet, into: context)
@@ -91,26 +119,17 @@ public struct DirectoryLoader {
 
   func path(_ file: String) -> String { container + "/" + file }
 
-  /// Checks every base's file against its SHA-256, and its header against the manifest.
-  func verify(_ bases: [Manifest.Base]) throws(LoaderError) {
-    for base in bases {
-      guard let digest = SHA256.hexDigest(ofFile: path(base.file)) else {
-        throw .unreadable(base: base.name, path: path(base.file))
-      }
-      guard digest == base.sha256 else {
-        throw .hashMismatch(base: base.name, expected: base.sha256, actual: digest)
-      }
-    }
-  }
-
   // MARK: Streams
 
-  private func open(_ base: Manifest.Base, installed: Bool) throws(LoaderError) -> any BaseReader {
+  private func open(_ base: Manifest.Base, installed: Bool, labels: Bool = true) throws(LoaderError)
+    -> any BaseReader
+  {
     let file = installed ? (base.installedFile ?? base.file) : base.file
     do {
       // mmap readers: their windows are file-backed, so the footprint stays flat however many
       // bases are merged (8 KiB buffers would add 8 KiB of private memory per base).
       let reader = try MappedBaseReader(path: path(file))
+      reader.skipsLabels = !labels
       guard reader.header.kind == base.kind else {
         throw LoaderError.kindMismatch(
           base: base.name, manifest: base.kind, file: reader.header.kind)
@@ -126,12 +145,12 @@ public struct DirectoryLoader {
   }
 
   /// A merged stream over the bases of one kind.
-  func merged(_ bases: [Manifest.Base], kind: BaseKind, installed: Bool) throws(LoaderError)
-    -> MergedList
-  {
+  func merged(
+    _ bases: [Manifest.Base], kind: BaseKind, installed: Bool, labels: Bool = true
+  ) throws(LoaderError) -> MergedList {
     var readers: [(reader: any BaseReader, priority: Int)] = []
     for base in bases where base.kind == kind {
-      readers.append((try open(base, installed: installed), base.priority))
+      readers.append((try open(base, installed: installed, labels: labels), base.priority))
     }
     do {
       return try MergedList(readers)
@@ -170,7 +189,7 @@ public struct DirectoryLoader {
     }
     var histograms: [BaseKind: [Int: Int]] = [.identification: [:], .blocking: [:]]
     for kind in [BaseKind.identification, .blocking] {
-      let list = try merged(bases, kind: kind, installed: installed)
+      let list = try merged(bases, kind: kind, installed: installed, labels: false)
       do {
         while let (_, priority) = try list.next() { histograms[kind]![priority, default: 0] += 1 }
       } catch {

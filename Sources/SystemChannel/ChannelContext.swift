@@ -50,14 +50,15 @@ public final class ChannelContext: CallDirectoryExtensionContext {
     guard accepting else { return }
     begin(.addIdentification)
     withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
-    let bytes = label.utf8
-    // CallKit would take any label; the wire carries up to 64 KiB, more is cut at a character.
-    var count = min(bytes.count, Int(UInt16.max))
-    if count < bytes.count {
-      while count > 0 && (Array(bytes)[count] & 0xC0) == 0x80 { count -= 1 }
+    var label = label
+    label.withUTF8 { bytes in
+      // CallKit takes any label; the wire carries up to 64 KiB, longer ones are cut at a
+      // character boundary.
+      var count = min(bytes.count, Int(UInt16.max))
+      while count < bytes.count && count > 0 && (bytes[count] & 0xC0) == 0x80 { count -= 1 }
+      withUnsafeBytes(of: UInt16(count).littleEndian) { payload.append(contentsOf: $0) }
+      payload.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<count]))
     }
-    withUnsafeBytes(of: UInt16(count).littleEndian) { payload.append(contentsOf: $0) }
-    payload.append(contentsOf: bytes.prefix(count))
   }
 
   public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
