@@ -18,6 +18,11 @@ public final class MappedBaseReader: BaseReader {
   /// the 1 MiB RSS-over-idle budget while amortizing the `mmap`/`munmap` calls over thousands of
   /// records.
   public static let windowByteCount = 256 * 1024
+  /// The smallest window a caller may ask for.
+  public static let minimumWindowByteCount = 16 * 1024
+
+  /// Bytes consumed per window by this reader.
+  public let windowByteCount: Int
 
   public let header: BaseHeader
   private let path: String
@@ -37,9 +42,16 @@ public final class MappedBaseReader: BaseReader {
   /// - Parameters:
   ///   - path: the base file.
   ///   - validatesLabels: also validate every label's UTF-8 (slower; see ``BaseHeader``).
+  ///   - windowByteCount: bytes consumed per window (at least
+  ///     ``minimumWindowByteCount``); a merge of many bases uses smaller windows so their sum
+  ///     stays bounded.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
-  public init(path: String, validatesLabels: Bool = false) throws(BaseFormatError) {
+  public init(
+    path: String, validatesLabels: Bool = false,
+    windowByteCount: Int = MappedBaseReader.windowByteCount
+  ) throws(BaseFormatError) {
     self.path = path
+    self.windowByteCount = max(Self.minimumWindowByteCount, windowByteCount)
     descriptor = try FileHandleIO.openForReading(path)
     pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
     do throws(BaseFormatError) {
@@ -118,7 +130,7 @@ public final class MappedBaseReader: BaseReader {
   private func remap() throws(BaseFormatError) {
     unmap()
     let start = position / pageByteCount * pageByteCount
-    let end = min(fileByteCount, start + Self.windowByteCount + BaseHeader.maximumBlockByteCount)
+    let end = min(fileByteCount, start + windowByteCount + BaseHeader.maximumBlockByteCount)
     guard end > start else { return }
     // MAP_POPULATE maps the whole window in one call instead of one fault per 16 pages.
     #if os(Linux)

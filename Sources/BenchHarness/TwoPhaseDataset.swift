@@ -26,16 +26,20 @@ public struct TwoPhaseDataset {
   public struct Files {
     /// The container as generated: copy `manifest.pristine` over the manifest to start afresh.
     public let container: String
-    /// Version 2 of the first region, to stage for the incremental phase.
-    public let updatedRegion: String
+    /// Version 2 of the updated region, to stage for the incremental phase.
+    public let updatedRegionFile: String
     /// A number of the seed set (for the lookup that proves enabling worked).
     public let seedNumber: Int64
-    /// The first region's name and region code.
-    public let firstRegion: (name: String, code: String)
+    /// The updated region's name, region code and priority.
+    public let updatedRegion: (name: String, code: String, priority: Int)
   }
 
+  /// Regions get priorities 10 to 49, cycling, below the blocking list (90) and the seed set (100).
+  static let priorityLevels = 40
+  static func regionPriority(_ index: Int) -> Int { 10 + index % priorityLevels }
+
   var key: String {
-    "\(parameters.cacheKey)-twophase-r\(regions)-s\(seedEntries)-b\(blockingEntries)"
+    "\(parameters.cacheKey)-twophase2-r\(regions)-s\(seedEntries)-b\(blockingEntries)"
   }
 
   /// Generates (or reuses) the container under `cacheRoot`.
@@ -49,9 +53,14 @@ public struct TwoPhaseDataset {
     let numbers = generator.numbers
     guard !numbers.isEmpty else { throw BenchError("two-phase runs need at least one entry") }
     let stride = max(1, numbers.count / max(1, seedEntries))
+    // The region updated in the incremental phase: the one with the highest priority, so the cap
+    // (which drops the lowest priorities first) never hides its changes.
+    let updatedIndex = min(regions, Self.priorityLevels) - 1
     let files = Files(
-      container: container, updatedRegion: updated, seedNumber: numbers[0],
-      firstRegion: ("region-1", "R1"))
+      container: container, updatedRegionFile: updated, seedNumber: numbers[0],
+      updatedRegion: (
+        "region-\(updatedIndex + 1)", "R\(updatedIndex + 1)", Self.regionPriority(updatedIndex)
+      ))
     if FileManager.default.fileExists(atPath: marker) { return files }
     log(
       "generating a two-phase container: \(regions) regions, seed \(seedEntries), blocking \(blockingEntries)"
@@ -73,7 +82,7 @@ public struct TwoPhaseDataset {
       }
       try app.stage(
         file: path, name: "region-\(region + 1)", role: .region, region: "R\(region + 1)",
-        priority: 10 + region % 40, version: 1)
+        priority: Self.regionPriority(region), version: 1)
       try FileManager.default.removeItem(atPath: path)
     }
     let seedPath = root + "/seed.cdb"
@@ -98,8 +107,9 @@ public struct TwoPhaseDataset {
     }
     try app.stage(file: blockingPath, name: "spam", role: .blocking, priority: 90, version: 1)
     try app.choose(regions: (1...regions).map { "R\($0)" })
-    // Version 2 of region 1.
-    let firstRange = 0..<(numbers.count / regions)
+    // Version 2 of the updated region.
+    let firstRange =
+      (updatedIndex * numbers.count / regions)..<((updatedIndex + 1) * numbers.count / regions)
     try writeBase(updated, kind: .identification) { writer in
       for index in firstRange where index % 10 != 3 {
         let label = index % 10 == 7 ? "Обновлено \(index)" : generator.label(at: index)

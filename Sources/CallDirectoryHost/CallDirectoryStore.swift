@@ -33,6 +33,7 @@ public final class CallDirectoryStore {
       PRAGMA synchronous = NORMAL;
       PRAGMA cache_size = -262144;
       PRAGMA temp_store = MEMORY;
+      PRAGMA wal_autocheckpoint = 0;
       CREATE TABLE IF NOT EXISTS SchemaVersion (version INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS Extension (
         id INTEGER PRIMARY KEY, bundle_id TEXT NOT NULL UNIQUE,
@@ -57,6 +58,14 @@ public final class CallDirectoryStore {
     if try database.integer("SELECT count(*) FROM SchemaVersion") == 0 {
       try database.execute("INSERT INTO SchemaVersion (version) VALUES (\(Self.schemaVersion))")
     }
+  }
+
+  /// Copies the write-ahead log into the database file. A request writes one transaction, and
+  /// SQLite's automatic checkpoint would run inside its `COMMIT` (0.4 s of a 1,999,999-entry
+  /// request, measured); the system runs it once the request has been answered instead. A
+  /// committed request is durable in the log either way.
+  public func checkpoint() {
+    try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
   }
 
   // MARK: Extensions

@@ -34,6 +34,8 @@ struct ChildRequest {
     var cancelledReason: String?
     var storeError: Error?
     var ingestSeconds = 0.0
+    var commitSeconds = 0.0
+    var committedAt: Date?
 
     func answer(_ ack: ChannelAck) {
       _ = ack.encoded.withUnsafeBytes { DescriptorIO.writeAll(answerWrite, $0) }
@@ -49,7 +51,10 @@ struct ChildRequest {
             answer(ChannelAck(failed: true, code: Int32(failure.code)))
           } else {
             do {
+              let clock = Date()
               try ingest.transaction.commit()
+              committedAt = Date()
+              commitSeconds = committedAt!.timeIntervalSince(clock)
               completed = true
               answer(ChannelAck(failed: false, code: 0))
             } catch {
@@ -106,6 +111,8 @@ struct ChildRequest {
       wallSeconds: Date().timeIntervalSince(started), ingestSeconds: ingestSeconds,
       footprintPeakBytes: outcome.sampledFootprintPeakBytes,
       peakRSSBytes: outcome.sampledPeakResidentBytes)
+    result.commitSeconds = commitSeconds
+    result.committedAt = committedAt
     if completed { return result }
     ingest.transaction.rollback()
     let stderrLine = outcome.standardError.split(separator: "\n").last.map(String.init) ?? ""

@@ -1,4 +1,5 @@
 import CallDirectoryCore
+import Foundation
 
 /// How one request to an extension ended, as the app's `reloadExtension` completion would see it,
 /// with what the system measured.
@@ -15,6 +16,10 @@ public struct RequestResult: Sendable {
   public var wallSeconds: Double
   /// Time spent applying batches to the store, in seconds.
   public var ingestSeconds: Double
+  /// Time the store's `COMMIT` took, in seconds.
+  public var commitSeconds: Double = 0
+  /// When the request's entries were committed (nil when they were not).
+  public var committedAt: Date?
   /// The extension's highest sampled footprint (RssAnon + RssShmem), in bytes; 0 in-process.
   public var footprintPeakBytes: Int
   /// The extension's highest sampled VmHWM, in bytes; 0 in-process.

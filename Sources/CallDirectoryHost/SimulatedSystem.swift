@@ -114,7 +114,7 @@ public final class SimulatedSystem {
         ingestSeconds: Date().timeIntervalSince(clock),
         footprintPeakBytes: 0, peakRSSBytes: 0)
       switch context.outcome {
-      case .completed: break
+      case .completed: result.committedAt = Date()
       case .failed(let error):
         result.error = error
         result.detail = context.storeError.map { "\($0)" } ?? error.description
@@ -129,6 +129,7 @@ public final class SimulatedSystem {
       extensionID: id, started: started, incremental: incremental,
       outcome: result.succeeded ? "completed" : "failed", errorCode: result.error?.code,
       entries: result.entries, detail: result.detail)
+    store.checkpoint()
     return result
   }
 }

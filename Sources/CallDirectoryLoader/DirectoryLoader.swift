@@ -121,14 +121,18 @@ public struct DirectoryLoader {
 
   // MARK: Streams
 
-  private func open(_ base: Manifest.Base, installed: Bool, labels: Bool = true) throws(LoaderError)
-    -> any BaseReader
-  {
+  /// The windows of all readers open at once share this many bytes, so merging 108 bases maps
+  /// about as much as merging a few.
+  static let mappedBytesPerMerge = 1024 * 1024
+
+  private func open(
+    _ base: Manifest.Base, installed: Bool, labels: Bool = true, window: Int
+  ) throws(LoaderError) -> any BaseReader {
     let file = installed ? (base.installedFile ?? base.file) : base.file
     do {
       // mmap readers: their windows are file-backed, so the footprint stays flat however many
       // bases are merged (8 KiB buffers would add 8 KiB of private memory per base).
-      let reader = try MappedBaseReader(path: path(file))
+      let reader = try MappedBaseReader(path: path(file), windowByteCount: window)
       reader.skipsLabels = !labels
       guard reader.header.kind == base.kind else {
         throw LoaderError.kindMismatch(
@@ -149,8 +153,11 @@ public struct DirectoryLoader {
     _ bases: [Manifest.Base], kind: BaseKind, installed: Bool, labels: Bool = true
   ) throws(LoaderError) -> MergedList {
     var readers: [(reader: any BaseReader, priority: Int)] = []
-    for base in bases where base.kind == kind {
-      readers.append((try open(base, installed: installed, labels: labels), base.priority))
+    let members = bases.filter { $0.kind == kind }
+    let window = Self.mappedBytesPerMerge / max(1, members.count)
+    for base in members {
+      readers.append(
+        (try open(base, installed: installed, labels: labels, window: window), base.priority))
     }
     do {
       return try MergedList(readers)
