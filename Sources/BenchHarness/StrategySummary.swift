@@ -57,8 +57,14 @@ public struct StrategySummary: Sendable {
   /// Whether the strategy is an article's reader.
   public var isBaseline: Bool { strategy.hasPrefix("baseline-") }
 
-  /// One summary per strategy, in the order strategies first appear in `records`.
+  /// One summary per strategy (per strategy and phase for two-phase runs), in the order they
+  /// first appear in `records`.
   public static func all(_ records: [RunRecord]) -> [StrategySummary] {
+    let records = records.map { record in
+      var named = record
+      if !record.phase.isEmpty { named.strategy += " " + record.phase }
+      return named
+    }
     var order: [String] = []
     for record in records where record.run == .load && !order.contains(record.strategy) {
       order.append(record.strategy)

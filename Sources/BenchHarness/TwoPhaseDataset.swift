@@ -44,9 +44,16 @@ public struct TwoPhaseDataset {
 
   /// Generates (or reuses) the container under `cacheRoot`.
   public func ensure(cacheRoot: String?, log: (String) -> Void) throws -> Files {
-    guard regions >= 1 else { throw BenchError("--regions must be at least 1") }
     let root = DatasetCache(root: cacheRoot).root.appendingPathComponent(key).path
-    let container = root + "/container"
+    return try write(root: root, container: root + "/container", reuse: true, log: log)
+  }
+
+  /// Writes the container at `container` (and the working files under `root`).
+  /// - Parameter reuse: keep an existing complete result instead of generating again.
+  public func write(root: String, container: String, reuse: Bool, log: (String) -> Void) throws
+    -> Files
+  {
+    guard regions >= 1 else { throw BenchError("--regions must be at least 1") }
     let updated = root + "/region-1.v2.cdb"
     let marker = root + "/ready"
     let generator = try DatasetGenerator(parameters: parameters)

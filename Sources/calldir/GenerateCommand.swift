@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchHarness
 import Datasets
 import Foundation
 
@@ -9,18 +10,48 @@ struct GenerateCommand: ParsableCommand {
     discussion: """
       The same parameters always give the same file. Formats: base (calldir's binary base), \
       tsv (a raw dump: shuffled, with duplicates, +CC numbers), jsonl (the Chinese article's \
-      file), text (the Russian guide's number U+D7FF name lines), 2gis (2GIS's binary records).
+      file), text (the Russian guide's number U+D7FF name lines), 2gis (2GIS's binary records), \
+      container (an App Group container for calldir host: the entries split into --regions \
+      region bases, a seed set, a blocking list, and the manifest).
       """)
 
   @OptionGroup var dataset: DatasetOptions
 
-  @Option(name: .long, help: "Output format: base, tsv, jsonl, text or 2gis.")
+  @Option(name: .long, help: "Output format: base, tsv, jsonl, text, 2gis or container.")
   var format: String = "base"
+
+  @Option(name: .long, help: "container: regions the entries are split into.")
+  var regions: Int = 3
+
+  @Option(name: .long, help: "container: entries in the seed set.")
+  var seedEntries: Int = 100_000
+
+  @Option(name: .long, help: "container: entries in the blocking list.")
+  var blockingEntries: Int = 100_000
 
   @Option(name: .long, help: "The file to write (replaced atomically).", completion: .file())
   var out: String
 
   func run() throws {
+    if format == "container" {
+      let (_, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
+      guard !FileManager.default.fileExists(atPath: out + "/" + "manifest.cdm") else {
+        throw ValidationError("\(out) already holds a container; remove it or choose another --out")
+      }
+      let work = out + "/.work"
+      let files = try TwoPhaseDataset(
+        parameters: parameters, regions: regions, seedEntries: seedEntries,
+        blockingEntries: blockingEntries
+      ).write(root: work, container: out, reuse: false) {
+        FileHandle.standardError.write(Data(($0 + "\n").utf8))
+      }
+      try? FileManager.default.removeItem(atPath: work)
+      try? FileManager.default.removeItem(atPath: out + "/manifest.pristine")
+      print(
+        "\(files.container): \(regions) regions, seed set, blocking list and manifest; stage more with calldir app stage"
+      )
+      return
+    }
     guard let outputFormat = DatasetFormat(rawValue: format) else {
       throw ValidationError(
         "unknown --format '\(format)' (expected \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")))"

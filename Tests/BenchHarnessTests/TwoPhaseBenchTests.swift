@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BenchHarness
+
+@Suite("bench --two-phase, end to end")
+struct TwoPhaseBenchTests {
+  func bench(_ extra: [String], folder: TemporaryFolder) throws -> (Int32, String, [RunRecord]) {
+    let csv = folder.path("two-phase.csv")
+    let result = try runProcess(
+      try builtExecutable("calldir"),
+      [
+        "bench", "--two-phase", "--profile", "ci-smoke", "--entries", "3000", "--regions", "3",
+        "--seed-entries", "300", "--blocking-entries", "200", "--repeat", "2", "--cache",
+        folder.path("cache"), "--out", csv, "--quiet",
+      ] + extra)
+    let records =
+      (try? String(contentsOfFile: csv, encoding: .utf8)).flatMap {
+        try? RunRecord.records(fromCSV: $0)
+      }
+      ?? []
+    return (result.status, result.stderr, records)
+  }
+
+  @Test func everyRepeatHasASeedAFullAndAnIncrementalRow() throws {
+    let folder = try TemporaryFolder()
+    let (status, stderr, records) = try bench(["--gate"], folder: folder)
+    #expect(status == 0, "\(stderr)")
+    #expect(records.map(\.phase) == ["seed", "full", "incremental", "seed", "full", "incremental"])
+    #expect(records.allSatisfy { $0.status == .ok })
+    let seed = try #require(records.first)
+    #expect(seed.entries == 300)
+    #expect(seed.timeToEnabledSeconds ?? 0 > 0)
+    #expect(seed.footprintPeakBytes > 0)
+    #expect(seed.hostIngestPerSecond ?? 0 > 0)
+    let full = try #require(records.first { $0.phase == "full" })
+    #expect(
+      full.entries == 3_000 + 200, "the union: regions (the seed set is inside them) and blocking")
+    #expect(full.timeToFullSeconds ?? 0 > seed.timeToEnabledSeconds ?? 0)
+    let incremental = try #require(records.first { $0.phase == "incremental" })
+    #expect(incremental.entries > 0)
+  }
+
+  @Test func aForcedTimeToEnabledFailureExits2() throws {
+    let folder = try TemporaryFolder()
+    let (status, stderr, _) = try bench(
+      ["--gate", "--max-time-to-enabled", "0.000001"], folder: folder)
+    #expect(status == 2)
+    #expect(stderr.contains("gate failed: time to enabled"))
+  }
+}
