@@ -41,6 +41,7 @@ let package = Package(
       ]),
     .target(name: "CallDirectoryLoader", dependencies: ["CallDirectoryCore", "BaseFormat"]),
     .target(name: "ProcessMetrics"),
+    .target(name: "PhoneNormalization"),
     .target(name: "SystemChannel", dependencies: ["CallDirectoryCore"]),
     .systemLibrary(
       name: "CJemalloc",
@@ -87,7 +88,7 @@ let package = Package(
       name: "calldir",
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
-        "CallDirectoryLoader", "CallDirectoryCore",
+        "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
         "calldir-extension", "calldir-baselines",
@@ -105,6 +106,7 @@ let package = Package(
         "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "BaseFormat", "Datasets",
         "TestSupport", "calldir-misbehaving-extension",
       ]),
+    .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
     .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
     .testTarget(
@@ -114,7 +116,8 @@ let package = Package(
       name: "BenchHarnessTests",
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
-        "CallDirectoryLoader", "CallDirectoryCore", "ProcessMetrics", "ExtensionReport",
+        "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "ProcessMetrics",
+        "ExtensionReport",
         "TestSupport",
       ]),
   ]

@@ -13,6 +13,7 @@ struct Calldir: ParsableCommand {
       """,
     subcommands: [
       BenchCommand.self, ChartCommand.self, GenerateCommand.self, HostCommand.self, AppCommand.self,
+      NormalizeCommand.self,
     ])
 
   /// Runs the command with this tool's exit statuses: ArgumentParser uses 64 for usage errors and

@@ -4,6 +4,7 @@ import CallDirectoryApp
 import CallDirectoryCore
 import CallDirectoryHost
 import Foundation
+import PhoneNormalization
 
 /// Options every `host` and `app` subcommand shares.
 struct HostOptions: ParsableArguments {
