@@ -76,6 +76,14 @@ let package = Package(
       name: "CallDirectoryApp",
       dependencies: ["CallDirectoryHost", "CallDirectoryLoader", "BaseFormat"]),
 
+    // MARK: The compiler (Foundation allowed)
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(
+      name: "DirectoryCompiler",
+      dependencies: [
+        "CZlib", "BaseFormat", "CallDirectoryLoader", "PhoneNormalization", "ProcessMetrics",
+      ]),
+
     // MARK: Tooling (Foundation allowed)
     .target(name: "Datasets", dependencies: ["CallDirectoryCore", "BaseFormat"]),
     .target(
@@ -88,7 +96,7 @@ let package = Package(
       name: "calldir",
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
-        "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization",
+        "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
         "calldir-extension", "calldir-baselines",
@@ -108,6 +116,11 @@ let package = Package(
       ]),
     .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
     .testTarget(
+      name: "DirectoryCompilerTests",
+      dependencies: [
+        "DirectoryCompiler", "BaseFormat", "CallDirectoryLoader", "Datasets", "TestSupport",
+      ]),
+    .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
     .testTarget(
       name: "BaseFormatTests",
@@ -116,7 +129,8 @@ let package = Package(
       name: "BenchHarnessTests",
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
-        "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "ProcessMetrics",
+        "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
+        "ProcessMetrics",
         "ExtensionReport",
         "TestSupport",
       ]),

@@ -75,10 +75,12 @@ public struct PhoneNormalizer: Sendable {
       plan.nationalLengths.contains(national.count - trunk.count)
     {
       national.removeFirst(trunk.count)
-    } else if national.hasPrefix(code), plan.nationalLengths.contains(national.count - code.count),
-      !plan.nationalLengths.contains(national.count)
-    {
-      // Written with the country code but no `+` (`74951234567`, `86185…`): already CallKit's.
+    } else if national.hasPrefix(code), plan.nationalLengths.contains(national.count - code.count) {
+      // Written with the country code but no `+` (`74951234567`, the Chinese article's
+      // `86196852102`): already CallKit's. Preferred even when the digits would also make a
+      // national number of valid length: national numbers here are written with their trunk
+      // prefix (8, 0, 1) or start with a digit no country code of these plans starts with (a CN
+      // mobile's 1).
       return try Self.checkInternational(national)
     }
     guard national.first != "0" else { throw .leadingZero(national) }

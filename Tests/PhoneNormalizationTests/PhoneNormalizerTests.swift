@@ -38,6 +38,8 @@ struct PhoneNormalizerTests {
       ("+86 21 1234 5678", 862_112_345_678),
       ("8613912345678", 8_613_912_345_678),
       ("0086 139 1234 5678", 8_613_912_345_678),
+      ("86196852102", 86_196_852_102),  // the article's file: already CallKit digits
+      ("18612345678", 8_618_612_345_678),  // a 186 mobile is not +86 12345678
     ] as [(String, Int64)])
   func china(text: String, expected: Int64) throws {
     #expect(try normalize(text, "CN") == expected)

@@ -1,0 +1,45 @@
+/// Which of several entries for one number survives.
+public enum DuplicatePolicy: String, CaseIterable, Sendable {
+  /// The first in input order.
+  case first
+  /// The last in input order.
+  case last
+  /// The highest rank (ties: the first).
+  case priority
+}
+
+/// Everything `calldir compile` is told.
+public struct CompileOptions: Sendable {
+  /// Input files and their formats.
+  public var inputs: [(path: String, format: InputFormat)]
+  /// The folder the bases and manifest go to (an App Group container).
+  public var output: String
+  /// The country national numbers belong to.
+  public var country = "RU"
+  public var columns = ColumnSelection()
+  /// Bytes the sort may hold in memory before it spills to run files.
+  public var memoryBudget = 256 * 1024 * 1024
+  public var duplicates = DuplicatePolicy.first
+  /// Entries in the seed set (the top by rank); 0 for none.
+  public var seedSize = 100_000
+  /// Category values whose numbers go to a blocking list instead of identification.
+  public var blockingCategories: Set<String> = ["spam"]
+  /// A file of `PREFIX<TAB>REGION` lines (CallKit-digit prefixes), for inputs without a region.
+  public var regionsFile: String?
+  /// Fail on any rejected line.
+  public var strict = false
+  /// The version written into the manifest.
+  public var version = 1
+
+  /// Marks rows read from a blocking base, whatever the categories say.
+  static let blockingMarker = "\u{1}blocking"
+  /// Manifest priorities: the seed set above blocking lists above regions.
+  static let seedPriority = 100
+  static let blockingPriority = 90
+  static let regionPriority = 50
+
+  public init(inputs: [(path: String, format: InputFormat)], output: String) {
+    self.inputs = inputs
+    self.output = output
+  }
+}

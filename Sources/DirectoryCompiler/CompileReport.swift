@@ -1,0 +1,66 @@
+import Foundation
+
+/// What a compile did, for people and scripts.
+public struct CompileReport: Sendable {
+  public var linesRead = 0
+  public var accepted = 0
+  /// Rejected lines by reason, with the first few `file:line` places.
+  public var rejected: [String: (count: Int, places: [String])] = [:]
+  public var duplicatesDropped = 0
+  public var entriesPerRegion: [String: Int] = [:]
+  public var seedEntries = 0
+  public var blockingEntries: [String: Int] = [:]
+  /// Written files, relative to the output folder, with their sizes in bytes.
+  public var outputs: [(file: String, bytes: Int)] = []
+  public var inputBytes = 0
+  public var seconds = 0.0
+  public var peakRSSBytes = 0
+  public var sortRuns = 0
+
+  /// How many places are kept per reason.
+  static let placesPerReason = 5
+
+  mutating func reject(_ reason: String, place: String) {
+    var entry = rejected[reason] ?? (0, [])
+    entry.count += 1
+    if entry.places.count < Self.placesPerReason { entry.places.append(place) }
+    rejected[reason] = entry
+  }
+
+  public var rejectedCount: Int { rejected.values.reduce(0) { $0 + $1.count } }
+
+  /// The report as lines of text.
+  public func render() -> String {
+    var lines: [String] = []
+    lines.append(
+      "lines read: \(linesRead); accepted: \(accepted); rejected: \(rejectedCount); duplicates dropped: \(duplicatesDropped)"
+    )
+    for (reason, entry) in rejected.sorted(by: { $0.value.count > $1.value.count }) {
+      lines.append(
+        "  rejected \(entry.count) × \(reason) (first at \(entry.places.joined(separator: ", ")))")
+    }
+    let identification = entriesPerRegion.values.reduce(0, +)
+    lines.append(
+      "identification entries: \(identification) in \(entriesPerRegion.count) region bases; seed set: \(seedEntries); blocking: \(blockingEntries.values.reduce(0, +))"
+    )
+    for (region, count) in entriesPerRegion.sorted(by: { $0.key < $1.key }).prefix(12) {
+      lines.append("  \(region): \(count)")
+    }
+    if entriesPerRegion.count > 12 {
+      lines.append("  … and \(entriesPerRegion.count - 12) more regions")
+    }
+    let outputBytes = outputs.reduce(0) { $0 + $1.bytes }
+    let entries = identification + blockingEntries.values.reduce(0, +) + seedEntries
+    lines.append(
+      "wrote \(outputs.count) files, \(outputBytes) bytes"
+        + (entries > 0
+          ? String(
+            format: " (%.1f bytes per entry; input %d bytes)",
+            Double(outputBytes) / Double(entries), inputBytes) : ""))
+    lines.append(
+      String(
+        format: "time %.2f s, peak RSS %.1f MiB, sort runs %d", seconds,
+        Double(peakRSSBytes) / 1_048_576, sortRuns))
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,313 @@
+import BaseFormat
+import CallDirectoryLoader
+import Foundation
+import PhoneNormalization
+import ProcessMetrics
+
+/// `calldir compile`: directory dumps → normalized, sorted, deduplicated entries → one base per
+/// region, a seed set, blocking lists, and the manifest, in bounded memory.
+public struct Compiler {
+  public let options: CompileOptions
+  /// Receives progress now and then: bytes read so far and rows accepted.
+  public var progress: (Int, Int) -> Void = { _, _ in }
+
+  public init(options: CompileOptions) { self.options = options }
+
+  /// Runs the compile.
+  /// - Throws: ``CompileError`` for unreadable inputs or unwritable outputs; rejected lines are
+  ///   counted in the report (and fail the run only with `strict`, by the caller).
+  public func run() throws -> CompileReport {
+    let started = Date()
+    var report = CompileReport()
+    let normalizer: PhoneNormalizer
+    do {
+      normalizer = try PhoneNormalizer(country: options.country)
+    } catch {
+      throw CompileError.usage(error.description)
+    }
+    let prefixes = try loadRegionPrefixes()
+    let fileManager = FileManager.default
+    do {
+      try fileManager.createDirectory(
+        atPath: options.output + "/bases", withIntermediateDirectories: true)
+    } catch {
+      throw CompileError.write("cannot create \(options.output): \(error.localizedDescription)")
+    }
+    let scratch = options.output + "/.compile-\(getpid())"
+    try? fileManager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    defer { try? fileManager.removeItem(atPath: scratch) }
+    // Half the budget for the sort's records; the rest covers writers, buffers and the runtime.
+    let sorter = ExternalSorter(budget: options.memoryBudget / 2, directory: scratch)
+    defer { sorter.removeRuns() }
+
+    var sequence: UInt64 = 0
+    var sawRank = false
+    for (path, format) in options.inputs {
+      let name = (path as NSString).lastPathComponent
+      report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      var rejectedHere: [(String, Int)] = []
+      let reader = try RowReader(path: path, format: format, columns: options.columns) {
+        rejectedHere.append(($0, $1))
+      }
+      while let row = try reader.next() {
+        report.linesRead += 1
+        for (reason, line) in rejectedHere { report.reject(reason, place: "\(name):\(line)") }
+        report.linesRead += rejectedHere.count
+        rejectedHere.removeAll()
+        let place = "\(name):\(row.line)"
+        let number: Int64
+        do {
+          number = try normalizer.normalize(row.numberText)
+        } catch {
+          report.reject(error.reason, place: place)
+          continue
+        }
+        let blocking =
+          row.category == CompileOptions.blockingMarker
+          || row.category.map(options.blockingCategories.contains) == true
+        let label = row.label.trimmingCharacters(in: .whitespaces)
+        if !blocking {
+          guard !label.isEmpty else {
+            report.reject("empty label", place: place)
+            continue
+          }
+          guard label.utf8.count <= BaseHeader.maximumLabelByteCount else {
+            report.reject("label too long", place: place)
+            continue
+          }
+        }
+        if row.rank != nil { sawRank = true }
+        let region = row.region ?? prefixes.region(for: number) ?? "all"
+        try sorter.add(
+          SortRecord(
+            number: number, rank: row.rank ?? 0, sequence: sequence, label: label, region: region,
+            category: blocking
+              ? (row.category == CompileOptions.blockingMarker ? "blocking" : row.category!) : ""))
+        sequence += 1
+        report.accepted += 1
+        if report.accepted % 100_000 == 0 { progress(report.inputBytes, report.accepted) }
+      }
+      for (reason, line) in rejectedHere { report.reject(reason, place: "\(name):\(line)") }
+      report.linesRead += rejectedHere.count
+    }
+    report.sortRuns = sorter.runPaths.count
+
+    // Pass 1: deduplicate, write region and blocking bases, choose the seed set.
+    var writers:
+      [String: (
+        writer: BaseWriter, file: String, kind: BaseKind, role: Manifest.Role, region: String?,
+        count: Int
+      )] = [:]
+    var seed = TopRanked(capacity: sawRank ? options.seedSize : 0)
+    try forEachChosen(sorter, report: &report) { record in
+      let key: String
+      let kind: BaseKind
+      let role: Manifest.Role
+      if record.category.isEmpty {
+        key = "region-" + Self.fileSafe(record.region)
+        kind = .identification
+        role = .region
+        seed.consider(number: record.number, rank: record.rank)
+      } else {
+        key = "blocking-" + Self.fileSafe(record.category)
+        kind = .blocking
+        role = .blocking
+      }
+      if writers[key] == nil {
+        let file = "bases/\(key).v\(options.version).cdb"
+        writers[key] = (
+          try BaseWriter(path: options.output + "/" + file, kind: kind), file, kind, role,
+          role == .region ? record.region : nil, 0
+        )
+      }
+      try writers[key]!.writer.append(
+        record.number, label: kind == .identification ? record.label : "")
+      writers[key]!.count += 1
+    }
+    // Pass 2: the seed set, the chosen entries whose rank is in the top N.
+    var seedFile: String?
+    if seed.count > 0 {
+      let chosen = seed.numbers()
+      let file = "bases/seed.v\(options.version).cdb"
+      let writer = try BaseWriter(path: options.output + "/" + file, kind: .identification)
+      var ignored = CompileReport()
+      try forEachChosen(sorter, report: &ignored) { record in
+        if record.category.isEmpty && chosen.contains(record.number) {
+          try writer.append(record.number, label: record.label)
+          report.seedEntries += 1
+        }
+      }
+      try writer.finish()
+      seedFile = file
+    }
+
+    var manifest = Manifest()
+    for (name, entry) in writers.sorted(by: { $0.key < $1.key }) {
+      try entry.writer.finish()
+      if entry.role == .region {
+        report.entriesPerRegion[entry.region ?? name] = entry.count
+      } else {
+        report.blockingEntries[name] = entry.count
+      }
+      manifest.bases.append(
+        try manifestBase(
+          name: name, role: entry.role, kind: entry.kind, region: entry.region, file: entry.file,
+          entries: entry.count))
+    }
+    if let seedFile {
+      manifest.bases.append(
+        try manifestBase(
+          name: "seed", role: .seed, kind: .identification, region: nil, file: seedFile,
+          entries: report.seedEntries))
+    }
+    manifest.chosenRegions = manifest.bases.compactMap(\.region)
+    do {
+      try manifest.write(container: options.output)
+    } catch {
+      throw CompileError.write(error.description)
+    }
+    for base in manifest.bases {
+      let size =
+        (try? fileManager.attributesOfItem(atPath: options.output + "/" + base.file)[.size] as? Int)
+        ?? 0
+      report.outputs.append((base.file, size))
+    }
+    report.seconds = Date().timeIntervalSince(started)
+    report.peakRSSBytes = MemoryStatusReader.current()?.peakResidentBytes ?? 0
+    return report
+  }
+
+  private func manifestBase(
+    name: String, role: Manifest.Role, kind: BaseKind, region: String?, file: String, entries: Int
+  ) throws -> Manifest.Base {
+    guard let digest = SHA256.hexDigest(ofFile: options.output + "/" + file) else {
+      throw CompileError.write("cannot read back \(file)")
+    }
+    let priority =
+      switch role {
+      case .seed: CompileOptions.seedPriority
+      case .blocking: CompileOptions.blockingPriority
+      case .region: CompileOptions.regionPriority
+      }
+    return Manifest.Base(
+      name: name, role: role, kind: kind, region: region, priority: priority,
+      version: options.version,
+      entries: entries, sha256: digest, state: .ready, file: file)
+  }
+
+  /// Merges the sorted records and calls `body` with the one kept per number, per the policy.
+  private func forEachChosen(
+    _ sorter: ExternalSorter, report: inout CompileReport, _ body: (SortRecord) throws -> Void
+  ) throws {
+    let merged = try sorter.sorted()
+    var group: SortRecord?
+    func emit() throws {
+      if let group { try body(group) }
+    }
+    while let record = try merged.next() {
+      guard let current = group, current.number == record.number else {
+        try emit()
+        group = record
+        continue
+      }
+      report.duplicatesDropped += 1
+      switch options.duplicates {
+      case .first: break
+      case .last: group = record
+      case .priority: if record.rank > current.rank { group = record }
+      }
+    }
+    try emit()
+  }
+
+  static func fileSafe(_ text: String) -> String {
+    String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+  }
+
+  private func loadRegionPrefixes() throws -> RegionPrefixes {
+    guard let path = options.regionsFile else { return RegionPrefixes(rules: [:]) }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw CompileError.unreadable(path, "not a readable UTF-8 file")
+    }
+    var rules: [String: String] = [:]
+    for (index, line) in text.split(separator: "\n").enumerated() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      let fields = trimmed.split(separator: "\t")
+      guard fields.count == 2, fields[0].allSatisfy(\.isNumber) else {
+        throw CompileError.usage(
+          "\(path):\(index + 1): expected PREFIX<TAB>REGION with a digits-only prefix")
+      }
+      rules[String(fields[0])] = String(fields[1])
+    }
+    return RegionPrefixes(rules: rules)
+  }
+}
+
+/// Longest-prefix region rules over CallKit digits.
+struct RegionPrefixes {
+  let rules: [String: String]
+  private let longest: Int
+
+  init(rules: [String: String]) {
+    self.rules = rules
+    longest = rules.keys.map(\.count).max() ?? 0
+  }
+
+  func region(for number: Int64) -> String? {
+    guard longest > 0 else { return nil }
+    let digits = String(number)
+    for length in stride(from: min(longest, digits.count), through: 1, by: -1) {
+      if let region = rules[String(digits.prefix(length))] { return region }
+    }
+    return nil
+  }
+}
+
+/// The `capacity` highest-ranked numbers seen, in O(capacity) memory (a min-heap on rank; on
+/// equal ranks the lower number wins).
+struct TopRanked {
+  let capacity: Int
+  private var heap: [(rank: Int64, number: Int64)] = []
+
+  init(capacity: Int) { self.capacity = capacity }
+
+  var count: Int { heap.count }
+
+  private func lessValuable(_ a: (rank: Int64, number: Int64), _ b: (rank: Int64, number: Int64))
+    -> Bool
+  {
+    a.rank != b.rank ? a.rank < b.rank : a.number > b.number
+  }
+
+  mutating func consider(number: Int64, rank: Int64) {
+    guard capacity > 0 else { return }
+    let item = (rank, number)
+    if heap.count < capacity {
+      heap.append(item)
+      var child = heap.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard lessValuable(heap[child], heap[parent]) else { break }
+        heap.swapAt(child, parent)
+        child = parent
+      }
+      return
+    }
+    guard lessValuable(heap[0], item) else { return }
+    heap[0] = item
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count && lessValuable(heap[left], heap[smallest]) { smallest = left }
+      if right < heap.count && lessValuable(heap[right], heap[smallest]) { smallest = right }
+      if smallest == parent { return }
+      heap.swapAt(parent, smallest)
+      parent = smallest
+    }
+  }
+
+  func numbers() -> Set<Int64> { Set(heap.map(\.number)) }
+}

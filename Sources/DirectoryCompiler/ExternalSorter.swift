@@ -1,0 +1,263 @@
+import Foundation
+
+/// A normalized entry on its way through the sort.
+struct SortRecord: Equatable {
+  var number: Int64
+  var rank: Int64
+  /// Input order (file by file, line by line), for "keep first / last".
+  var sequence: UInt64
+  var label: String
+  var region: String
+  var category: String
+}
+
+/// Sorts records by (number, input order) in bounded memory: records are packed into one byte
+/// arena with a small index; when arena and index reach the budget they are sorted and written
+/// as a run file; the runs are then merged with a heap. Memory is the budget plus one read buffer
+/// per run, whatever the input size.
+final class ExternalSorter {
+  private let budget: Int
+  private let directory: String
+  private var arena: [UInt8] = []
+  private var index: [(number: Int64, sequence: UInt64, offset: Int)] = []
+  private(set) var runPaths: [String] = []
+  /// Bytes of one index entry (number, sequence, offset), for the budget.
+  private static let indexEntryByteCount = 24
+
+  /// - Parameters:
+  ///   - budget: bytes the arena and index may use together.
+  ///   - directory: where run files go (removed by ``removeRuns()``).
+  init(budget: Int, directory: String) {
+    self.budget = max(budget, 64 * 1024)
+    self.directory = directory
+  }
+
+  private var usedBytes: Int { arena.count + index.count * Self.indexEntryByteCount }
+
+  func add(_ record: SortRecord) throws {
+    index.append((record.number, record.sequence, arena.count))
+    Self.encode(record, into: &arena)
+    if usedBytes >= budget { try spill() }
+  }
+
+  static func encode(_ record: SortRecord, into bytes: inout [UInt8]) {
+    withUnsafeBytes(of: record.number.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: record.rank.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: record.sequence.littleEndian) { bytes.append(contentsOf: $0) }
+    for text in [record.label, record.region, record.category] {
+      let utf8 = text.utf8
+      withUnsafeBytes(of: UInt16(min(utf8.count, Int(UInt16.max))).littleEndian) {
+        bytes.append(contentsOf: $0)
+      }
+      bytes.append(contentsOf: utf8.prefix(Int(UInt16.max)))
+    }
+  }
+
+  /// Decodes the record at `offset`; returns it and the offset after it.
+  static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (SortRecord, Int) {
+    var position = offset
+    func integer() -> UInt64 {
+      defer { position += 8 }
+      return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+    }
+    func text() -> String {
+      let count = Int(
+        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
+      position += 2
+      defer { position += count }
+      return String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)]),
+        as: UTF8.self)
+    }
+    let number = Int64(bitPattern: integer())
+    let rank = Int64(bitPattern: integer())
+    let sequence = integer()
+    let label = text()
+    let region = text()
+    let category = text()
+    return (
+      SortRecord(
+        number: number, rank: rank, sequence: sequence, label: label, region: region,
+        category: category), position
+    )
+  }
+
+  /// Byte size of the record at `offset`.
+  static func size(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
+    var position = offset + 24
+    for _ in 0..<3 {
+      let count = Int(
+        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
+      position += 2 + count
+    }
+    return position - offset
+  }
+
+  private func sortIndex() {
+    index.sort { $0.number != $1.number ? $0.number < $1.number : $0.sequence < $1.sequence }
+  }
+
+  /// Writes the buffered records, sorted, as a run file.
+  private func spill() throws {
+    guard !index.isEmpty else { return }
+    sortIndex()
+    let path = directory + "/run-\(runPaths.count).bin"
+    guard FileManager.default.createFile(atPath: path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: path)
+    else { throw CompileError.write("cannot create the sort run \(path)") }
+    defer { try? handle.close() }
+    var chunk: [UInt8] = []
+    chunk.reserveCapacity(1 << 20)
+    try arena.withUnsafeBytes { bytes in
+      for entry in index {
+        let size = Self.size(bytes, at: entry.offset)
+        chunk.append(
+          contentsOf: UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + size)]))
+        if chunk.count >= 1 << 20 {
+          try handle.write(contentsOf: chunk)
+          chunk.removeAll(keepingCapacity: true)
+        }
+      }
+    }
+    try handle.write(contentsOf: chunk)
+    runPaths.append(path)
+    arena.removeAll(keepingCapacity: true)
+    index.removeAll(keepingCapacity: true)
+  }
+
+  /// All records in (number, input order), merged from the runs and what is still in memory.
+  func sorted() throws -> MergedRuns {
+    if !runPaths.isEmpty { try spill() }
+    sortIndex()
+    let perRunBuffer = max(16 * 1024, min(1 << 20, budget / max(1, 4 * runPaths.count)))
+    return try MergedRuns(
+      runs: runPaths, bufferByteCount: perRunBuffer,
+      memory: runPaths.isEmpty ? (arena, index.map(\.offset)) : nil)
+  }
+
+  func removeRuns() {
+    for path in runPaths { try? FileManager.default.removeItem(atPath: path) }
+  }
+}
+
+/// A k-way merge of sorted runs (or the in-memory records when nothing was spilled).
+final class MergedRuns {
+  private final class Run {
+    let handle: FileHandle
+    var buffer: [UInt8] = []
+    var position = 0
+    var atEnd = false
+    let chunk: Int
+    var current: SortRecord?
+    init(handle: FileHandle, chunk: Int) {
+      self.handle = handle
+      self.chunk = chunk
+    }
+
+    func advance() throws {
+      // Make sure a whole record is buffered: its fixed part, then its three texts.
+      func ensure(_ count: Int) throws -> Bool {
+        while buffer.count - position < count {
+          if atEnd { return false }
+          if position > 0 {
+            buffer.removeFirst(position)
+            position = 0
+          }
+          let data = try handle.read(upToCount: max(chunk, count))
+          if let data, !data.isEmpty { buffer.append(contentsOf: data) } else { atEnd = true }
+        }
+        return true
+      }
+      guard try ensure(30) else {
+        current = nil
+        return
+      }
+      var needed = 24
+      for _ in 0..<3 {
+        guard try ensure(needed + 2) else { throw CompileError.write("a sort run is truncated") }
+        let count = buffer.withUnsafeBytes {
+          Int(
+            UInt16(
+              littleEndian: $0.loadUnaligned(fromByteOffset: position + needed, as: UInt16.self)))
+        }
+        needed += 2 + count
+      }
+      guard try ensure(needed) else { throw CompileError.write("a sort run is truncated") }
+      let (record, end) = buffer.withUnsafeBytes { ExternalSorter.decode($0, at: position) }
+      current = record
+      position = end
+    }
+  }
+
+  private var runs: [Run] = []
+  private var heap: [Int] = []
+  private var memory: (arena: [UInt8], offsets: [Int])?
+  private var memoryPosition = 0
+
+  init(runs paths: [String], bufferByteCount: Int, memory: ([UInt8], [Int])?) throws {
+    self.memory = memory.map { (arena: $0.0, offsets: $0.1) }
+    for path in paths {
+      guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw CompileError.unreadable(path, "sort run vanished")
+      }
+      let run = Run(handle: handle, chunk: bufferByteCount)
+      try run.advance()
+      runs.append(run)
+      if run.current != nil { push(runs.count - 1) }
+    }
+  }
+
+  private func precedes(_ left: Int, _ right: Int) -> Bool {
+    let a = runs[left].current!
+    let b = runs[right].current!
+    return a.number != b.number ? a.number < b.number : a.sequence < b.sequence
+  }
+
+  private func push(_ run: Int) {
+    heap.append(run)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard precedes(heap[child], heap[parent]) else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private func siftDown() {
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count && precedes(heap[left], heap[smallest]) { smallest = left }
+      if right < heap.count && precedes(heap[right], heap[smallest]) { smallest = right }
+      if smallest == parent { return }
+      heap.swapAt(parent, smallest)
+      parent = smallest
+    }
+  }
+
+  /// The next record in (number, input order), or nil at the end.
+  func next() throws -> SortRecord? {
+    if let memory {
+      guard memoryPosition < memory.offsets.count else { return nil }
+      let offset = memory.offsets[memoryPosition]
+      memoryPosition += 1
+      return memory.arena.withUnsafeBytes { ExternalSorter.decode($0, at: offset).0 }
+    }
+    guard let top = heap.first else { return nil }
+    let record = runs[top].current!
+    try runs[top].advance()
+    if runs[top].current == nil {
+      let last = heap.removeLast()
+      if !heap.isEmpty {
+        heap[0] = last
+        siftDown()
+      }
+    } else {
+      siftDown()
+    }
+    return record
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The input formats `calldir compile` reads.
+public enum InputFormat: String, CaseIterable, Sendable {
+  /// Tab-separated values with a header row (RFC 4180 quoting allowed).
+  case tsv
+  /// Comma-separated values with a header row (RFC 4180).
+  case csv
+  /// One JSON object per line: `{"number": "...", "label": "...", "region": ..., "rank": ...,
+  /// "category": ...}`.
+  case jsonl
+  /// The Chinese article's file: a JSON array with one `{"number": "label"},` object per line.
+  case chinese
+  /// The Russian guide's `number` U+D7FF `name` lines.
+  case russian
+  /// A calldir base (identification or blocking).
+  case base
+
+  /// The format a file name suggests (`.gz` is looked through).
+  public static func guess(path: String) -> InputFormat? {
+    var name = path.lowercased()
+    if name.hasSuffix(".gz") { name.removeLast(3) }
+    if name.hasSuffix(".tsv") || name.hasSuffix(".tab") { return .tsv }
+    if name.hasSuffix(".csv") { return .csv }
+    if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") { return .jsonl }
+    if name.hasSuffix(".json") { return .chinese }
+    if name.hasSuffix(".txt") { return .russian }
+    if name.hasSuffix(".cdb") { return .base }
+    return nil
+  }
+}
+
+/// One input row before normalization.
+struct InputRow {
+  var numberText: String
+  var label: String
+  var region: String?
+  var rank: Int64?
+  var category: String?
+  var line: Int
+}
+
+/// Which columns hold what, by header name or 1-based index.
+public struct ColumnSelection: Sendable {
+  public var number: String = "number"
+  public var label: String = "label"
+  public var region: String? = "region"
+  public var rank: String? = "rank"
+  public var category: String? = "category"
+
+  public init() {}
+
+  /// Header names accepted for each column when the default is used.
+  static let aliases: [String: [String]] = [
+    "number": ["number", "phone", "telephone", "tel", "телефон", "номер", "号码"],
+    "label": ["label", "name", "title", "company", "название", "имя", "名称"],
+    "region": ["region", "регион", "地区"],
+    "rank": ["rank", "priority", "popularity", "score"],
+    "category": ["category", "type", "категория", "类别"],
+  ]
+
+  /// Resolves the selection against a header row into 0-based indexes.
+  func resolve(header: [String], path: String) throws -> ResolvedColumns {
+    func find(_ name: String?, role: String, required: Bool) throws -> Int? {
+      guard let name else { return nil }
+      if let index = Int(name) {
+        guard index >= 1, index <= header.count else {
+          throw CompileError.usage(
+            "\(path): column \(index) for \(role) is outside the \(header.count) columns")
+        }
+        return index - 1
+      }
+      let lowered = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      let candidates = name == role ? (Self.aliases[role] ?? [name]) : [name.lowercased()]
+      for candidate in candidates {
+        if let index = lowered.firstIndex(of: candidate) { return index }
+      }
+      if required {
+        throw CompileError.usage(
+          "\(path): no '\(name)' column for the \(role) (header: \(header.joined(separator: ", ")))"
+        )
+      }
+      return nil
+    }
+    return ResolvedColumns(
+      number: try find(number, role: "number", required: true)!,
+      label: try find(label, role: "label", required: false),
+      region: try find(region, role: "region", required: false),
+      rank: try find(rank, role: "rank", required: false),
+      category: try find(category, role: "category", required: false))
+  }
+}
+
+struct ResolvedColumns {
+  let number: Int
+  let label: Int?
+  let region: Int?
+  let rank: Int?
+  let category: Int?
+
+  var highest: Int { [number, label ?? 0, region ?? 0, rank ?? 0, category ?? 0].max()! }
+}

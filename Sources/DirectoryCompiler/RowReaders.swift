@@ -1,0 +1,193 @@
+import BaseFormat
+import Foundation
+
+/// Reads the rows of one input file in its format, reporting malformed lines to `reject` with a
+/// reason instead of stopping.
+final class RowReader {
+  let path: String
+  let format: InputFormat
+  private let lines: InputLines?
+  private let base: MappedBaseReader?
+  private var columns: ResolvedColumns?
+  private let selection: ColumnSelection
+  private let reject: (String, Int) -> Void
+  private var truncationReported = false
+  /// The longest record a quoted field may spread over before the line is called badly quoted.
+  private static let maximumJoinedRecordByteCount = 64 * 1024
+  static let russianSeparator = "\u{D7FF}"
+
+  init(
+    path: String, format: InputFormat, columns: ColumnSelection,
+    reject: @escaping (String, Int) -> Void
+  ) throws {
+    self.path = path
+    self.format = format
+    self.selection = columns
+    self.reject = reject
+    if format == .base {
+      do {
+        base = try MappedBaseReader(path: path, validatesLabels: true)
+      } catch {
+        throw CompileError.unreadable(path, error.problemDescription)
+      }
+      lines = nil
+    } else {
+      lines = try InputLines(path: path)
+      base = nil
+    }
+  }
+
+  /// Bytes of the file consumed so far.
+  var bytesConsumed: Int { lines?.bytesConsumed ?? 0 }
+
+  /// The next well-formed row, or nil at the end.
+  func next() throws -> InputRow? {
+    if let base {
+      do {
+        guard let entry = try base.next() else { return nil }
+        return InputRow(
+          numberText: "+\(entry.number)", label: entry.label, region: nil, rank: nil,
+          category: base.header.kind == .blocking ? CompileOptions.blockingMarker : nil,
+          line: 0)
+      } catch {
+        throw CompileError.unreadable(path, error.problemDescription)
+      }
+    }
+    guard let lines else { return nil }
+    while true {
+      var row: InputRow?
+      var pending: [UInt8]?
+      let more = try lines.next { bytes in
+        row = try parse(bytes, line: lines.lineNumber, pending: &pending)
+      }
+      // A CSV/TSV record whose quoted field spans lines: join until it closes.
+      while var joined = pending {
+        var closed = false
+        let continued = try lines.next { bytes in
+          joined.append(UInt8(ascii: "\n"))
+          joined.append(contentsOf: bytes)
+          if joined.count > Self.maximumJoinedRecordByteCount {
+            reject("bad quoting", lines.lineNumber)
+            closed = true
+            return
+          }
+          var again: [UInt8]?
+          row = try joined.withUnsafeBytes {
+            try parse($0, line: lines.lineNumber, pending: &again)
+          }
+          if again == nil { closed = true }
+        }
+        if closed { break }
+        if !continued {
+          reject("bad quoting", lines.lineNumber)
+          break
+        }
+        pending = joined
+      }
+      if !more {
+        if let error = lines.streamError, !truncationReported {
+          truncationReported = true
+          reject("truncated or corrupt gzip (\(error))", lines.lineNumber)
+        }
+        return nil
+      }
+      if let row { return row }
+    }
+  }
+
+  /// Parses one line; returns nil for a skipped or rejected line, and sets `pending` to the bytes
+  /// when a quoted field continues on the next line.
+  private func parse(_ bytes: UnsafeRawBufferPointer, line: Int, pending: inout [UInt8]?) throws
+    -> InputRow?
+  {
+    switch format {
+    case .tsv, .csv:
+      let delimiter = format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
+      switch DelimitedFields.split(bytes, delimiter: delimiter) {
+      case .needsMore:
+        pending = [UInt8](bytes)
+        return nil
+      case .badQuoting:
+        reject("bad quoting", line)
+        return nil
+      case .badUTF8:
+        reject("bad UTF-8", line)
+        return nil
+      case .fields(let fields):
+        guard let columns else {
+          columns = try selection.resolve(header: fields, path: path)
+          return nil
+        }
+        if fields.count == 1 && fields[0].isEmpty { return nil }  // blank line
+        guard fields.count > columns.highest else {
+          reject("missing column", line)
+          return nil
+        }
+        return InputRow(
+          numberText: fields[columns.number], label: columns.label.map { fields[$0] } ?? "",
+          region: columns.region.map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 },
+          rank: columns.rank.flatMap { Int64(fields[$0].trimmingCharacters(in: .whitespaces)) },
+          category: columns.category.map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 },
+          line: line)
+      }
+    case .russian:
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        reject("bad UTF-8", line)
+        return nil
+      }
+      if text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+      let parts = text.components(separatedBy: Self.russianSeparator)
+      guard parts.count >= 2 else {
+        reject("missing column", line)
+        return nil
+      }
+      return InputRow(
+        numberText: parts[0], label: parts[1...].joined(separator: Self.russianSeparator),
+        region: nil,
+        rank: nil, category: nil, line: line)
+    case .jsonl, .chinese:
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        reject("bad UTF-8", line)
+        return nil
+      }
+      var trimmed = text.trimmingCharacters(in: .whitespaces)
+      if format == .chinese {
+        if trimmed == "[" || trimmed == "]" || trimmed.isEmpty { return nil }
+        if trimmed.hasSuffix(",") { trimmed.removeLast() }
+      } else if trimmed.isEmpty {
+        return nil
+      }
+      guard
+        let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any]
+      else {
+        reject("bad JSON", line)
+        return nil
+      }
+      if format == .chinese {
+        guard object.count == 1, let (number, value) = object.first, let label = value as? String
+        else {
+          reject("missing column", line)
+          return nil
+        }
+        return InputRow(
+          numberText: number, label: label, region: nil, rank: nil, category: nil, line: line)
+      }
+      func field(_ key: String?) -> String? {
+        guard let key, let value = object[key] else { return nil }
+        if let string = value as? String { return string }
+        if let number = value as? NSNumber { return number.stringValue }
+        return nil
+      }
+      guard let number = field(selection.number) ?? field("phone") else {
+        reject("missing column", line)
+        return nil
+      }
+      return InputRow(
+        numberText: number, label: field(selection.label) ?? field("name") ?? "",
+        region: field(selection.region), rank: field(selection.rank).flatMap { Int64($0) },
+        category: field(selection.category), line: line)
+    case .base:
+      return nil
+    }
+  }
+}

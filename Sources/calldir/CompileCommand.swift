@@ -1,0 +1,114 @@
+import ArgumentParser
+import BenchHarness
+import DirectoryCompiler
+import Foundation
+
+struct CompileCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "compile",
+    abstract: "Compile directory dumps into bases, a seed set, blocking lists and a manifest.",
+    discussion: """
+      Reads TSV/CSV (RFC 4180; columns by header name or 1-based index), JSON lines, the Chinese \
+      article's file, the Russian guide's lines and calldir bases, plain or gzip, with or without \
+      a UTF-8 BOM. Numbers are normalized from --country; rows are sorted and deduplicated in \
+      bounded memory (--memory), split by region (a region column or --regions-file prefixes), \
+      and written to --out as an App Group container: bases/, manifest.cdm.
+      Exit statuses: 0 done (rejected lines are reported); 1 usage or input error; 4 --strict \
+      and at least one line was rejected (nothing is written then).
+      """)
+
+  @Argument(help: "Input files.", completion: .file()) var inputs: [String]
+  @Option(name: .long, help: "The container folder to write.", completion: .directory) var out:
+    String
+  @Option(
+    name: .long, help: "tsv, csv, jsonl, chinese, russian or base (default: from the file name).")
+  var format: String?
+  @Option(name: .long, help: "The country national numbers belong to: RU, KZ, CN, US, CA, GB, DE.")
+  var country: String = "RU"
+  @Option(name: .long, help: "The number column (header name or 1-based index).") var numberColumn:
+    String?
+  @Option(name: .long, help: "The label column.") var labelColumn: String?
+  @Option(name: .long, help: "The region column.") var regionColumn: String?
+  @Option(name: .long, help: "The rank (priority) column.") var rankColumn: String?
+  @Option(name: .long, help: "The category column.") var categoryColumn: String?
+  @Option(name: .long, help: "PREFIX<TAB>REGION lines for inputs without a region column.")
+  var regionsFile: String?
+  @Option(name: .long, help: "Entries in the seed set (top by rank; 0 for none).") var seedSize:
+    Int = 100_000
+  @Option(name: .long, help: "Category values that go to blocking lists (comma-separated).")
+  var blockingCategory: String = "spam"
+  @Option(name: .long, help: "Which duplicate survives: first, last or priority (highest rank).")
+  var duplicates: String = "first"
+  @Option(name: .long, help: "Memory the sort may use before spilling to disk.") var memory:
+    String = "256MiB"
+  @Option(name: .long, help: "The version written into the manifest.") var baseVersion: Int = 1
+  @Flag(name: .long, help: "Fail (exit 4) if any line is rejected.") var strict = false
+
+  func run() throws {
+    guard !inputs.isEmpty else { throw ValidationError("no input files") }
+    var resolved: [(path: String, format: InputFormat)] = []
+    for input in inputs {
+      guard FileManager.default.isReadableFile(atPath: input) else {
+        throw ValidationError("cannot read \(input): no such file or not readable")
+      }
+      let chosen: InputFormat
+      if let format {
+        guard let parsed = InputFormat(rawValue: format) else {
+          throw ValidationError(
+            "unknown --format '\(format)' (expected tsv, csv, jsonl, chinese, russian or base)")
+        }
+        chosen = parsed
+      } else {
+        guard let guessed = InputFormat.guess(path: input) else {
+          throw ValidationError("cannot tell the format of \(input) from its name; pass --format")
+        }
+        chosen = guessed
+      }
+      resolved.append((input, chosen))
+    }
+    var options = CompileOptions(inputs: resolved, output: out)
+    options.country = country
+    if let numberColumn { options.columns.number = numberColumn }
+    if let labelColumn { options.columns.label = labelColumn }
+    if let regionColumn { options.columns.region = regionColumn }
+    if let rankColumn { options.columns.rank = rankColumn }
+    if let categoryColumn { options.columns.category = categoryColumn }
+    options.regionsFile = regionsFile
+    guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
+    options.seedSize = seedSize
+    options.blockingCategories = Set(blockingCategory.split(separator: ",").map(String.init))
+    guard let policy = DuplicatePolicy(rawValue: duplicates) else {
+      throw ValidationError("--duplicates must be first, last or priority, got '\(duplicates)'")
+    }
+    options.duplicates = policy
+    options.memoryBudget = try ByteCount.parse(memory)
+    guard options.memoryBudget >= 1 << 20 else {
+      throw ValidationError("--memory must be at least 1MiB")
+    }
+    options.version = baseVersion
+    options.strict = strict
+
+    var compiler = Compiler(options: options)
+    let terminal = isatty(STDERR_FILENO) != 0
+    if terminal {
+      compiler.progress = { bytes, rows in
+        FileHandle.standardError.write(Data("\rcompiling: \(rows) rows accepted…".utf8))
+      }
+    }
+    let report: CompileReport
+    do {
+      report = try compiler.run()
+    } catch let error as CompileError {
+      throw ValidationError(error.description)
+    }
+    if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    print(report.render(), terminator: "")
+    if strict && report.rejectedCount > 0 {
+      try? FileManager.default.removeItem(atPath: out + "/manifest.cdm")
+      FileHandle.standardError.write(
+        Data(
+          "calldir: --strict: \(report.rejectedCount) lines rejected; no manifest written\n".utf8))
+      throw ExitCode(4)
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import BaseFormat
+import CallDirectoryLoader
+import Datasets
+import Foundation
+import TestSupport
+import Testing
+
+@testable import DirectoryCompiler
+
+@Suite("calldir compile: inputs, rejections, sort, split, round trip")
+struct CompilerTests {
+  static let samples = DatasetProfile.profilesDirectory().appendingPathComponent("samples").path
+
+  func compile(
+    _ inputs: [(String, InputFormat)], folder: TemporaryFolder,
+    configure: (inout CompileOptions) -> Void = { _ in }
+  ) throws -> (CompileReport, Manifest, String) {
+    let out = folder.path("box")
+    var options = CompileOptions(inputs: inputs, output: out)
+    options.seedSize = 0
+    configure(&options)
+    let report = try Compiler(options: options).run()
+    return (report, try Manifest.read(container: out), out)
+  }
+
+  /// Every entry of a container's region and blocking bases, read with both readers.
+  func entries(_ out: String, _ manifest: Manifest, role: Manifest.Role) throws -> [String] {
+    var result: [String] = []
+    for base in manifest.bases where base.role == role {
+      let mapped = try MappedBaseReader(path: out + "/" + base.file).readAll()
+      let buffered = try BufferedBaseReader(path: out + "/" + base.file).readAll()
+      #expect(mapped == buffered)
+      #expect(SHA256.hexDigest(ofFile: out + "/" + base.file) == base.sha256)
+      result += mapped.map { "\($0.number) \($0.label)" }
+    }
+    return result.sorted()
+  }
+
+  @Test func theSampleTSVNormalizesDeduplicatesAndSplits() throws {
+    let folder = try TemporaryFolder()
+    let (report, manifest, out) = try compile(
+      [(Self.samples + "/sample.tsv", .tsv)], folder: folder
+    ) {
+      $0.seedSize = 2
+    }
+    #expect(report.rejected["wrong length"]?.count == 1)
+    #expect(report.rejected["wrong length"]?.places == ["sample.tsv:7"])
+    #expect(report.duplicatesDropped == 1)
+    #expect(
+      try entries(out, manifest, role: .region) == [
+        "74951234567 Аптека Ригла", "78125550102 Кафе «Теремок»", "79160001122 Такси Быстрое",
+      ])
+    #expect(try entries(out, manifest, role: .blocking) == ["78001000000 "])
+    // The seed set: the two highest ranks (900 and 700).
+    #expect(
+      try entries(out, manifest, role: .seed) == [
+        "74951234567 Аптека Ригла", "79160001122 Такси Быстрое",
+      ])
+    #expect(Set(manifest.bases.compactMap(\.region)) == ["RU-MOW", "RU-SPE"])
+  }
+
+  @Test func gzipAndBOMInputsGiveTheSameBases() throws {
+    let plain = try TemporaryFolder()
+    let zipped = try TemporaryFolder()
+    let (_, plainManifest, plainOut) = try compile(
+      [(Self.samples + "/sample.tsv", .tsv)], folder: plain)
+    let (_, zippedManifest, zippedOut) = try compile(
+      [(Self.samples + "/sample.tsv.gz", .tsv)], folder: zipped)
+    #expect(
+      try entries(plainOut, plainManifest, role: .region)
+        == entries(zippedOut, zippedManifest, role: .region))
+  }
+
+  @Test func everyArticleFormatIsRead() throws {
+    let folder = try TemporaryFolder()
+    let (report, manifest, out) = try compile(
+      [(Self.samples + "/chinese.json", .chinese), (Self.samples + "/sample.jsonl", .jsonl)],
+      folder: folder
+    ) {
+      $0.country = "CN"
+      $0.regionsFile = Self.samples + "/regions.tsv"
+    }
+    #expect(report.rejectedCount == 0)
+    let all = try entries(out, manifest, role: .region)
+    #expect(all.count == 12)
+    #expect(all.contains("86196852102 骚扰电话"))
+    #expect(all.contains("8675512345678 深圳市腾达科技有限公司"))
+    #expect(all.contains("861012345678 北京市宏图物流有限公司"))
+    #expect(manifest.bases.contains { $0.region == "CN-GD" })
+
+    let russian = try TemporaryFolder()
+    let (_, russianManifest, russianOut) = try compile(
+      [(Self.samples + "/russian.txt", .russian)], folder: russian)
+    #expect(
+      try entries(russianOut, russianManifest, role: .region) == [
+        "79161112233 Иван Петров", "79819810349 Анастасия Малышева",
+      ])
+
+    let csv = try TemporaryFolder()
+    let (csvReport, csvManifest, csvOut) = try compile(
+      [(Self.samples + "/sample.csv", .csv)], folder: csv
+    ) {
+      $0.country = "US"
+    }
+    #expect(csvReport.rejectedCount == 0)
+    #expect(
+      try entries(csvOut, csvManifest, role: .region) == [
+        "12125550100 Pizza \"Uno\" Downtown", "14155551212 Bright Dental Care, LLC",
+        "16465550199 Law Office\nsecond line of the name",
+      ])
+  }
+
+  @Test func eachMalformedInputClassIsCountedByReason() throws {
+    let folder = try TemporaryFolder()
+    var bytes = Array("number\tlabel\n".utf8)
+    bytes += Array("8 495 111 22 33\tok\n".utf8)
+    bytes += Array("8 495 111 22 34\t\"unterminated\n".utf8)  // bad quoting (never closes)
+    let rest: [[UInt8]] = [
+      Array("8 495 111 22 35\n".utf8),  // missing column
+      Array("8 495 111 22 36\tbad ".utf8) + [0xFF, 0xFE] + Array("\n".utf8),  // bad UTF-8
+      Array("8 495 111 22 37\t\n".utf8),  // empty label
+      Array("8 495 111 22 38\t\(String(repeating: "я", count: 600))\n".utf8),  // over-long label
+      Array("позвоните нам\tno number\n".utf8),  // non-numeric number
+    ]
+    // The unterminated quote swallows the following lines, so check the other classes in a
+    // second file.
+    let first = folder.path("quoting.tsv")
+    try Data(bytes).write(to: URL(fileURLWithPath: first))
+    let second = folder.path("classes.tsv")
+    try Data(Array("number\tlabel\n".utf8) + rest.joined()).write(to: URL(fileURLWithPath: second))
+    let (report, _, _) = try compile([(first, .tsv), (second, .tsv)], folder: folder)
+    for reason in [
+      "bad quoting", "missing column", "bad UTF-8", "empty label", "label too long", "no digits",
+    ] {
+      #expect(report.rejected[reason]?.count == 1, "\(reason): \(report.rejected)")
+    }
+    #expect(report.accepted == 1)
+
+    // A gzip file cut short: its readable lines count, the truncation is a reason of its own.
+    let gzipped = try Data(contentsOf: URL(fileURLWithPath: Self.samples + "/sample.tsv.gz"))
+    let truncated = folder.path("truncated.tsv.gz")
+    try gzipped.prefix(gzipped.count - 12).write(to: URL(fileURLWithPath: truncated))
+    let other = try TemporaryFolder()
+    let (gzipReport, _, _) = try compile([(truncated, .tsv)], folder: other)
+    #expect(
+      gzipReport.rejected.keys.contains { $0.hasPrefix("truncated or corrupt gzip") },
+      "\(gzipReport.rejected)")
+  }
+
+  @Test(arguments: [DuplicatePolicy.first, .last, .priority])
+  func theDuplicatePolicyChoosesTheSurvivor(policy: DuplicatePolicy) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("dups.tsv")
+    try
+      "number\tlabel\trank\n+74951110000\tfirst\t5\n+74951110000\tbest\t9\n+74951110000\tlast\t1\n"
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let (report, manifest, out) = try compile([(path, .tsv)], folder: folder) {
+      $0.duplicates = policy
+    }
+    #expect(report.duplicatesDropped == 2)
+    let expected = ["first": DuplicatePolicy.first, "last": .last, "best": .priority].first {
+      $0.value == policy
+    }!.key
+    #expect(try entries(out, manifest, role: .region) == ["74951110000 \(expected)"])
+  }
+
+  @Test func theExternalSortEqualsAnInMemorySortWithManyRuns() throws {
+    let folder = try TemporaryFolder()
+    let sorter = ExternalSorter(budget: 64 * 1024, directory: folder.url.path)
+    var generator = SplitMix64(seed: 77)
+    var records: [SortRecord] = []
+    for sequence in 0..<30_000 {
+      let record = SortRecord(
+        number: 70_000_000_000 + Int64(generator.next() % 50_000),
+        rank: Int64(generator.next() % 100),
+        sequence: UInt64(sequence), label: "Метка \(generator.next() % 1000)",
+        region: "R\(sequence % 7)",
+        category: sequence % 11 == 0 ? "spam" : "")
+      records.append(record)
+      try sorter.add(record)
+    }
+    #expect(sorter.runPaths.count > 10, "a tiny budget must force many runs")
+    let merged = try sorter.sorted()
+    var result: [SortRecord] = []
+    while let record = try merged.next() { result.append(record) }
+    let expected = records.sorted {
+      $0.number != $1.number ? $0.number < $1.number : $0.sequence < $1.sequence
+    }
+    #expect(result == expected)
+    sorter.removeRuns()
+  }
+
+  @Test func aGeneratedDumpRoundTripsThroughBothReaders() throws {
+    let folder = try TemporaryFolder()
+    let parameters = DatasetParameters(entries: 20_000, plans: ["RU"], duplicateShare: 0.1, seed: 3)
+    let generator = try DatasetGenerator(parameters: parameters)
+    let tsv = folder.path("raw.tsv")
+    try generator.write(.tsv, to: tsv)
+    let (report, manifest, out) = try compile([(tsv, .tsv)], folder: folder) {
+      $0.memoryBudget = 1 << 20
+    }
+    #expect(report.sortRuns > 1)
+    #expect(report.rejectedCount == 0)
+    #expect(report.duplicatesDropped == 2_000)
+    let expected = generator.numbers.indices.map {
+      "\(generator.numbers[$0]) \(generator.label(at: $0))"
+    }.sorted()
+    #expect(try entries(out, manifest, role: .region) == expected)
+  }
+}
