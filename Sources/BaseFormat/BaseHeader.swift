@@ -27,8 +27,19 @@
 public struct BaseHeader: Equatable, Sendable {
   /// Size of the header in bytes.
   public static let byteCount = 64
-  /// The format version this code writes and reads.
+  /// The format version this code writes by default: fixed-width records.
   public static let currentVersion: UInt16 = 1
+  /// The compact version: records are `[LEB128 delta from the previous number]` and, for
+  /// identification, `[LEB128 label reference]`: 0 an inline label `[LEB128 byte count][bytes]`,
+  /// 1 an inline label the reader also remembers as the next dictionary entry, n ≥ 2 the
+  /// dictionary's entry n − 2. The dictionary is rebuilt while streaming and bounded by
+  /// ``maximumDictionaryEntryCount`` and ``maximumDictionaryByteCount``, so both readers stay in
+  /// constant memory.
+  public static let compactVersion: UInt16 = 2
+  /// The most labels a compact base's dictionary may hold.
+  public static let maximumDictionaryEntryCount = 4096
+  /// The most label bytes a compact base's dictionary may hold (256 KiB).
+  public static let maximumDictionaryByteCount = 256 * 1024
   /// The first eight bytes of every base.
   public static let magic: [UInt8] = Array("CDIRBASE".utf8)
   /// The longest label a record may carry, in UTF-8 bytes. A caller-ID label is one line on the
@@ -37,12 +48,16 @@ public struct BaseHeader: Equatable, Sendable {
   public static let maximumLabelByteCount = 1024
   /// The largest record of any kind, in bytes.
   public static let maximumRecordByteCount = 8 + 2 + maximumLabelByteCount
+  /// The largest compact record: a 10-byte delta, a 3-byte reference and length, the label.
+  public static let maximumCompactRecordByteCount = 10 + 1 + 3 + maximumLabelByteCount
   /// Size of a block's own header, in bytes.
   public static let blockHeaderByteCount = 16
   /// The largest block, header included: one 8 KiB read buffer, so the buffered reader can hold
   /// and verify a whole block before decoding it.
   public static let maximumBlockByteCount = 8 * 1024
 
+  /// The format version (``currentVersion`` or ``compactVersion``).
+  public var version: UInt16 = BaseHeader.currentVersion
   /// Which list the entries feed.
   public var kind: BaseKind
   /// Number of records in the payload.
@@ -80,7 +95,7 @@ public struct BaseHeader: Equatable, Sendable {
     var bytes = [UInt8](repeating: 0, count: Self.byteCount)
     bytes.withUnsafeMutableBytes { raw in
       for (index, byte) in Self.magic.enumerated() { raw[index] = byte }
-      raw.storeBytes(of: Self.currentVersion.littleEndian, toByteOffset: 8, as: UInt16.self)
+      raw.storeBytes(of: version.littleEndian, toByteOffset: 8, as: UInt16.self)
       raw[10] = kind.rawValue
       raw.storeBytes(of: UInt32(blockCount).littleEndian, toByteOffset: 12, as: UInt32.self)
       raw.storeBytes(of: UInt64(entryCount).littleEndian, toByteOffset: 16, as: UInt64.self)
@@ -113,7 +128,9 @@ public struct BaseHeader: Equatable, Sendable {
       throw fail(index, .foreignFile)
     }
     let version = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
-    guard version == currentVersion else { throw fail(8, .unsupportedVersion(version)) }
+    guard version == currentVersion || version == compactVersion else {
+      throw fail(8, .unsupportedVersion(version))
+    }
     let storedChecksum = UInt64(
       littleEndian: raw.loadUnaligned(fromByteOffset: 56, as: UInt64.self))
     guard StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == storedChecksum else {
@@ -128,8 +145,13 @@ public struct BaseHeader: Equatable, Sendable {
       littleEndian: raw.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
     let blocks = UInt64(
       UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
-    let minimumRecord: UInt64 = kind == .identification ? 10 : 8
-    let maximumRecord = UInt64(kind == .identification ? maximumRecordByteCount : 8)
+    let compact = version == compactVersion
+    let minimumRecord: UInt64 =
+      compact ? (kind == .identification ? 2 : 1) : (kind == .identification ? 10 : 8)
+    let maximumRecord = UInt64(
+      compact
+        ? (kind == .identification ? maximumCompactRecordByteCount : 10)
+        : (kind == .identification ? maximumRecordByteCount : 8))
     let blockHeader = UInt64(blockHeaderByteCount)
     guard payload <= UInt64(Int.max - byteCount), count <= payload / minimumRecord,
       blocks <= count, (count == 0) == (blocks == 0),
@@ -152,9 +174,11 @@ public struct BaseHeader: Equatable, Sendable {
           24, .inconsistentHeader("range \(lowest)...\(highest) cannot hold \(count) numbers"))
       }
     }
-    return BaseHeader(
+    var header = BaseHeader(
       kind: kind, entryCount: Int(count), lowestNumber: lowest, highestNumber: highest,
       blockCount: Int(blocks), payloadByteCount: Int(payload),
       blockChecksumsChecksum: blocksChecksum)
+    header.version = version
+    return header
   }
 }

@@ -19,11 +19,26 @@ public final class BaseWriter {
   private var blockEntryCount = 0
   private static let blockRecordCapacity =
     BaseHeader.maximumBlockByteCount - BaseHeader.blockHeaderByteCount
+  /// Whether records use the compact version (deltas and a label dictionary).
+  public let compact: Bool
+  /// Labels worth remembering in the compact dictionary (frequent ones).
+  private let dictionaryCandidates: Set<UTF8Key>
+  private var dictionary: [UTF8Key: Int] = [:]
+  private var dictionaryByteCount = 0
+  private var record: [UInt8] = []
 
   /// Starts a base at `path` (created or replaced when ``finish()`` succeeds).
+  /// - Parameters:
+  ///   - compact: write ``BaseHeader/compactVersion`` records.
+  ///   - dictionaryCandidates: compact only: labels to remember in the dictionary on their first
+  ///     use (the frequent ones; others are written inline every time).
   /// - Throws: ``BaseFormatError`` when the temporary file cannot be created.
-  public init(path: String, kind: BaseKind) throws(BaseFormatError) {
+  public init(
+    path: String, kind: BaseKind, compact: Bool = false, dictionaryCandidates: Set<String> = []
+  ) throws(BaseFormatError) {
     self.kind = kind
+    self.compact = compact
+    self.dictionaryCandidates = Set(dictionaryCandidates.map(UTF8Key.init))
     self.file = try AtomicFileWriter(path: path)
     try file.write([UInt8](repeating: 0, count: BaseHeader.byteCount))
     block.reserveCapacity(Self.blockRecordCapacity)
@@ -42,27 +57,49 @@ public final class BaseWriter {
         path: file.path, offset: offset,
         problem: .numberNotAscending(previous: highest, number: number))
     }
-    var recordByteCount = 8
+    var labelCount = 0
     if kind == .identification {
-      let count = label.utf8.count
-      guard count > 0, count <= BaseHeader.maximumLabelByteCount else {
+      labelCount = label.utf8.count
+      guard labelCount > 0, labelCount <= BaseHeader.maximumLabelByteCount else {
         throw BaseFormatError(
           path: file.path, offset: offset,
           problem: .invalidLabel(
-            count == 0
+            labelCount == 0
               ? "empty label for \(number)"
-              : "\(count) bytes for \(number), over \(BaseHeader.maximumLabelByteCount)"))
+              : "\(labelCount) bytes for \(number), over \(BaseHeader.maximumLabelByteCount)"))
       }
-      recordByteCount += 2 + count
     }
-    if block.count + recordByteCount > Self.blockRecordCapacity { try flushBlock() }
-    withUnsafeBytes(of: number.littleEndian) { block.append(contentsOf: $0) }
-    if kind == .identification {
-      withUnsafeBytes(of: UInt16(recordByteCount - 10).littleEndian) {
-        block.append(contentsOf: $0)
+    record.removeAll(keepingCapacity: true)
+    if compact {
+      // `highest` is the previous number (0 before the first): deltas are at least 1.
+      LEB128.append(UInt64(number - highest), to: &record)
+      if kind == .identification {
+        let key = UTF8Key(label)
+        if let index = dictionary[key] {
+          LEB128.append(UInt64(index + 2), to: &record)
+        } else {
+          let remember =
+            dictionaryCandidates.contains(key)
+            && dictionary.count < BaseHeader.maximumDictionaryEntryCount
+            && dictionaryByteCount + labelCount <= BaseHeader.maximumDictionaryByteCount
+          LEB128.append(remember ? 1 : 0, to: &record)
+          LEB128.append(UInt64(labelCount), to: &record)
+          record.append(contentsOf: label.utf8)
+          if remember {
+            dictionary[key] = dictionary.count
+            dictionaryByteCount += labelCount
+          }
+        }
       }
-      block.append(contentsOf: label.utf8)
+    } else {
+      withUnsafeBytes(of: number.littleEndian) { record.append(contentsOf: $0) }
+      if kind == .identification {
+        withUnsafeBytes(of: UInt16(labelCount).littleEndian) { record.append(contentsOf: $0) }
+        record.append(contentsOf: label.utf8)
+      }
     }
+    if block.count + record.count > Self.blockRecordCapacity { try flushBlock() }
+    block.append(contentsOf: record)
     blockEntryCount += 1
     if entryCount == 0 { lowest = number }
     highest = number
@@ -93,10 +130,11 @@ public final class BaseWriter {
   @discardableResult
   public func finish() throws(BaseFormatError) -> BaseHeader {
     try flushBlock()
-    let header = BaseHeader(
+    var header = BaseHeader(
       kind: kind, entryCount: entryCount, lowestNumber: lowest, highestNumber: highest,
       blockCount: blockCount, payloadByteCount: file.byteCount - BaseHeader.byteCount,
       blockChecksumsChecksum: blockChecksums.value)
+    header.version = compact ? BaseHeader.compactVersion : BaseHeader.currentVersion
     try file.overwrite(at: 0, with: header.encoded())
     try file.commit()
     return header

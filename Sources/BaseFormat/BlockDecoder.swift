@@ -22,6 +22,10 @@ struct BlockDecoder {
   private var blockEnd: UnsafeRawPointer?
   private var cursorFileOffset = 0
   private(set) var blockEntriesLeft = 0
+  /// Compact version: the previous number (deltas start from 0) and the dictionary rebuilt so far.
+  private var lastNumber: Int64 = 0
+  private var dictionary: [String] = []
+  private var dictionaryByteCount = 0
 
   init(header: BaseHeader, path: String, validatesLabels: Bool) {
     self.header = header
@@ -53,8 +57,13 @@ struct BlockDecoder {
     let recordBytes = Int(UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)))
     let entries = Int(
       UInt32(littleEndian: pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
-    let minimumRecord = header.kind == .identification ? 10 : 8
-    let maximumRecord = header.kind == .identification ? BaseHeader.maximumRecordByteCount : 8
+    let compact = header.version == BaseHeader.compactVersion
+    let minimumRecord =
+      compact ? (header.kind == .identification ? 2 : 1) : (header.kind == .identification ? 10 : 8)
+    let maximumRecord =
+      compact
+      ? (header.kind == .identification ? BaseHeader.maximumCompactRecordByteCount : 10)
+      : (header.kind == .identification ? BaseHeader.maximumRecordByteCount : 8)
     guard headerSize + recordBytes <= BaseHeader.maximumBlockByteCount else {
       throw fail(fileOffset, .invalidBlock("\(recordBytes) record bytes exceed the block maximum"))
     }
@@ -88,6 +97,7 @@ struct BlockDecoder {
   /// Decodes the next record of the current block (there must be one: `blockEntriesLeft > 0`).
   @inline(__always)
   mutating func nextEntry() throws(BaseFormatError) -> BaseEntry {
+    if header.version == BaseHeader.compactVersion { return try nextCompactEntry() }
     let pointer = cursor.unsafelyUnwrapped
     let remaining = blockEnd.unsafelyUnwrapped - pointer
     let offset = cursorFileOffset
@@ -134,6 +144,94 @@ struct BlockDecoder {
       throw fail(offset, .numberOutOfRange(number))
     }
     previous = number
+    return BaseEntry(number: number, label: label)
+  }
+
+  /// Decodes the next compact record: a delta, then a label reference or an inline label.
+  private mutating func nextCompactEntry() throws(BaseFormatError) -> BaseEntry {
+    let start = cursor.unsafelyUnwrapped
+    let end = blockEnd.unsafelyUnwrapped
+    let offset = cursorFileOffset
+    var pointer = start
+    guard let (delta, deltaBytes) = LEB128.read(pointer, available: end - pointer) else {
+      throw fail(offset, .recordPastEnd)
+    }
+    pointer += deltaBytes
+    guard delta >= 1, delta <= UInt64(Int64.max - lastNumber) else {
+      throw fail(
+        offset,
+        .numberNotAscending(
+          previous: lastNumber, number: lastNumber &+ Int64(truncatingIfNeeded: delta)))
+    }
+    let number = lastNumber + Int64(delta)
+    guard number > previous else {
+      throw fail(offset, .numberNotAscending(previous: previous, number: number))
+    }
+    guard number <= header.highestNumber else { throw fail(offset, .numberOutOfRange(number)) }
+    var label = ""
+    if header.kind == .identification {
+      guard let (reference, referenceBytes) = LEB128.read(pointer, available: end - pointer) else {
+        throw fail(offset, .recordPastEnd)
+      }
+      pointer += referenceBytes
+      if reference >= 2 {
+        let index = Int(clamping: reference - 2)
+        guard index < dictionary.count else {
+          throw fail(
+            offset,
+            .invalidBlock("label reference \(index) past the dictionary's \(dictionary.count)"))
+        }
+        label = skipsLabels ? "" : dictionary[index]
+      } else {
+        guard let (length, lengthBytes) = LEB128.read(pointer, available: end - pointer) else {
+          throw fail(offset, .recordPastEnd)
+        }
+        pointer += lengthBytes
+        guard length <= UInt64(BaseHeader.maximumLabelByteCount) else {
+          throw fail(offset, .labelTooLong(byteCount: Int(clamping: length)))
+        }
+        let count = Int(length)
+        guard end - pointer >= count else { throw fail(offset, .recordPastEnd) }
+        let bytes = UnsafeBufferPointer(
+          start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
+        pointer += count
+        let remembers = reference == 1
+        if !skipsLabels || remembers {
+          if validatesLabels {
+            guard let span = try? UTF8Span(validating: bytes.span) else {
+              throw fail(offset, .invalidUTF8Label)
+            }
+            label = String(copying: span)
+          } else {
+            // Verified by the block's checksum: the writer's bytes (see BaseHeader).
+            label = String(copying: UTF8Span(unchecked: bytes.span))
+          }
+        }
+        if remembers {
+          guard dictionary.count < BaseHeader.maximumDictionaryEntryCount,
+            dictionaryByteCount + count <= BaseHeader.maximumDictionaryByteCount
+          else {
+            throw fail(offset, .invalidBlock("the label dictionary would pass its bound"))
+          }
+          dictionary.append(label)
+          dictionaryByteCount += count
+          if skipsLabels { label = "" }
+        }
+      }
+    }
+    let byteCount = pointer - start
+    cursor = pointer
+    cursorFileOffset = offset + byteCount
+    blockEntriesLeft -= 1
+    decodedCount += 1
+    if blockEntriesLeft == 0, cursor != blockEnd {
+      throw fail(cursorFileOffset, .blockNotFilled(unusedByteCount: blockEnd! - cursor!))
+    }
+    if decodedCount == header.entryCount, number != header.highestNumber {
+      throw fail(offset, .numberOutOfRange(number))
+    }
+    previous = number
+    lastNumber = number
     return BaseEntry(number: number, label: label)
   }
 

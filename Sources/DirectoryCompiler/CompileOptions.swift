@@ -30,6 +30,11 @@ public struct CompileOptions: Sendable {
   public var strict = false
   /// The version written into the manifest.
   public var version = 1
+  /// Write compact bases (``BaseFormat/BaseHeader/compactVersion``): number deltas and a label
+  /// dictionary. Off writes fixed-width records.
+  public var compact = true
+  /// Also measure `gzip -9` of the inputs, for the report (costs a pass of deflate).
+  public var compareGzip = false
 
   /// Marks rows read from a blocking base, whatever the categories say.
   static let blockingMarker = "\u{1}blocking"

@@ -13,6 +13,8 @@ public struct CompileReport: Sendable {
   /// Written files, relative to the output folder, with their sizes in bytes.
   public var outputs: [(file: String, bytes: Int)] = []
   public var inputBytes = 0
+  /// `gzip -9` of the inputs, when measured.
+  public var inputGzipBytes: Int?
   public var seconds = 0.0
   public var peakRSSBytes = 0
   public var sortRuns = 0
@@ -50,13 +52,20 @@ public struct CompileReport: Sendable {
       lines.append("  … and \(entriesPerRegion.count - 12) more regions")
     }
     let outputBytes = outputs.reduce(0) { $0 + $1.bytes }
-    let entries = identification + blockingEntries.values.reduce(0, +) + seedEntries
-    lines.append(
-      "wrote \(outputs.count) files, \(outputBytes) bytes"
-        + (entries > 0
-          ? String(
-            format: " (%.1f bytes per entry; input %d bytes)",
-            Double(outputBytes) / Double(entries), inputBytes) : ""))
+    // Per distinct entry (identification and blocking); the seed set's bytes are counted in the
+    // total although its entries repeat region entries.
+    let entries = identification + blockingEntries.values.reduce(0, +)
+    lines.append("wrote \(outputs.count) files, \(outputBytes) bytes; input \(inputBytes) bytes")
+    if entries > 0 {
+      var sizes = String(
+        format: "bytes per entry: bases %.2f, input %.2f", Double(outputBytes) / Double(entries),
+        Double(inputBytes) / Double(entries))
+      if let gzip = inputGzipBytes {
+        sizes += String(
+          format: ", input gzip -9 %.2f (%d bytes)", Double(gzip) / Double(entries), gzip)
+      }
+      lines.append(sizes)
+    }
     lines.append(
       String(
         format: "time %.2f s, peak RSS %.1f MiB, sort runs %d", seconds,

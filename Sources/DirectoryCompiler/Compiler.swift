@@ -42,6 +42,7 @@ public struct Compiler {
 
     var sequence: UInt64 = 0
     var sawRank = false
+    var frequent = FrequentLabels(capacity: 2 * BaseHeader.maximumDictionaryEntryCount)
     for (path, format) in options.inputs {
       let name = (path as NSString).lastPathComponent
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -77,6 +78,7 @@ public struct Compiler {
           }
         }
         if row.rank != nil { sawRank = true }
+        if !blocking && options.compact { frequent.add(label) }
         let region = row.region ?? prefixes.region(for: number) ?? "all"
         try sorter.add(
           SortRecord(
@@ -92,52 +94,59 @@ public struct Compiler {
     }
     report.sortRuns = sorter.runPaths.count
 
+    let dictionary = Set(frequent.top(BaseHeader.maximumDictionaryEntryCount))
+    func writer(_ path: String, _ kind: BaseKind) throws -> BaseWriter {
+      try BaseWriter(
+        path: path, kind: kind, compact: options.compact,
+        dictionaryCandidates: kind == .identification ? dictionary : [])
+    }
     // Pass 1: deduplicate, write region and blocking bases, choose the seed set.
-    var writers:
-      [String: (
-        writer: BaseWriter, file: String, kind: BaseKind, role: Manifest.Role, region: String?,
-        count: Int
-      )] = [:]
+    var writers: [String: OutputBase] = [:]
     var seed = TopRanked(capacity: sawRank ? options.seedSize : 0)
+    // Records come sorted by number, so a region's (or a category's) records are mostly
+    // contiguous: the last output is reused without hashing its name (String hashing showed in
+    // profiles).
+    var last: (region: String, category: String, output: OutputBase)?
     try forEachChosen(sorter, report: &report) { record in
-      let key: String
-      let kind: BaseKind
-      let role: Manifest.Role
-      if record.category.isEmpty {
-        key = "region-" + Self.fileSafe(record.region)
-        kind = .identification
-        role = .region
-        seed.consider(number: record.number, rank: record.rank)
+      let output: OutputBase
+      if let last, last.region == record.region, last.category == record.category {
+        output = last.output
       } else {
-        key = "blocking-" + Self.fileSafe(record.category)
-        kind = .blocking
-        role = .blocking
+        let key =
+          record.category.isEmpty
+          ? "region-" + Self.fileSafe(record.region) : "blocking-" + Self.fileSafe(record.category)
+        if let existing = writers[key] {
+          output = existing
+        } else {
+          let kind: BaseKind = record.category.isEmpty ? .identification : .blocking
+          let file = "bases/\(key).v\(options.version).cdb"
+          output = OutputBase(
+            writer: try writer(options.output + "/" + file, kind), file: file, kind: kind,
+            role: kind == .identification ? .region : .blocking,
+            region: kind == .identification ? record.region : nil)
+          writers[key] = output
+        }
+        last = (record.region, record.category, output)
       }
-      if writers[key] == nil {
-        let file = "bases/\(key).v\(options.version).cdb"
-        writers[key] = (
-          try BaseWriter(path: options.output + "/" + file, kind: kind), file, kind, role,
-          role == .region ? record.region : nil, 0
-        )
-      }
-      try writers[key]!.writer.append(
-        record.number, label: kind == .identification ? record.label : "")
-      writers[key]!.count += 1
+      if output.kind == .identification { seed.consider(number: record.number, rank: record.rank) }
+      try output.writer.append(
+        record.number, label: output.kind == .identification ? record.label : "")
+      output.count += 1
     }
     // Pass 2: the seed set, the chosen entries whose rank is in the top N.
     var seedFile: String?
     if seed.count > 0 {
       let chosen = seed.numbers()
       let file = "bases/seed.v\(options.version).cdb"
-      let writer = try BaseWriter(path: options.output + "/" + file, kind: .identification)
+      let seedWriter = try writer(options.output + "/" + file, .identification)
       var ignored = CompileReport()
       try forEachChosen(sorter, report: &ignored) { record in
         if record.category.isEmpty && chosen.contains(record.number) {
-          try writer.append(record.number, label: record.label)
+          try seedWriter.append(record.number, label: record.label)
           report.seedEntries += 1
         }
       }
-      try writer.finish()
+      try seedWriter.finish()
       seedFile = file
     }
 
@@ -173,6 +182,9 @@ public struct Compiler {
       report.outputs.append((base.file, size))
     }
     report.seconds = Date().timeIntervalSince(started)
+    if options.compareGzip {
+      report.inputGzipBytes = options.inputs.reduce(0) { $0 + (GzipSize.of(path: $1.path) ?? 0) }
+    }
     report.peakRSSBytes = MemoryStatusReader.current()?.peakResidentBytes ?? 0
     return report
   }
@@ -310,4 +322,22 @@ struct TopRanked {
   }
 
   func numbers() -> Set<Int64> { Set(heap.map(\.number)) }
+}
+
+/// One base being written by the compiler.
+final class OutputBase {
+  let writer: BaseWriter
+  let file: String
+  let kind: BaseKind
+  let role: Manifest.Role
+  let region: String?
+  var count = 0
+
+  init(writer: BaseWriter, file: String, kind: BaseKind, role: Manifest.Role, region: String?) {
+    self.writer = writer
+    self.file = file
+    self.kind = kind
+    self.role = role
+    self.region = region
+  }
 }

@@ -43,6 +43,13 @@ struct CompileCommand: ParsableCommand {
     String = "256MiB"
   @Option(name: .long, help: "The version written into the manifest.") var baseVersion: Int = 1
   @Flag(name: .long, help: "Fail (exit 4) if any line is rejected.") var strict = false
+  @Flag(
+    name: .long,
+    help: "Write fixed-width records instead of compact ones (deltas and a label dictionary).")
+  var fixedWidth = false
+  @Flag(
+    name: .long, help: "Also report the size gzip -9 gives the inputs (one more pass; not timed).")
+  var compareGzip = false
 
   func run() throws {
     guard !inputs.isEmpty else { throw ValidationError("no input files") }
@@ -87,6 +94,8 @@ struct CompileCommand: ParsableCommand {
     }
     options.version = baseVersion
     options.strict = strict
+    options.compact = !fixedWidth
+    options.compareGzip = compareGzip
 
     var compiler = Compiler(options: options)
     let terminal = isatty(STDERR_FILENO) != 0

@@ -21,7 +21,10 @@ struct InspectCommand: ParsableCommand {
       let reader = try MappedBaseReader(path: base, validatesLabels: true)
       let header = reader.header
       if !dump {
-        print("\(base): calldir base v\(BaseHeader.currentVersion), \(header.kind)")
+        let encoding =
+          header.version == BaseHeader.compactVersion
+          ? "compact (deltas, label dictionary)" : "fixed-width records"
+        print("\(base): calldir base v\(header.version), \(encoding), \(header.kind)")
         print(
           "entries: \(header.entryCount) in \(header.blockCount) blocks, \(header.fileByteCount) bytes"
         )
