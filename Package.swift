@@ -112,7 +112,7 @@ let package = Package(
       name: "CallDirectoryHostTests",
       dependencies: [
         "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "BaseFormat", "Datasets",
-        "TestSupport", "calldir-misbehaving-extension",
+        "TestSupport", "calldir-misbehaving-extension", "DirectoryCompiler",
       ]),
     .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
     .testTarget(

@@ -1,0 +1,59 @@
+import Datasets
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("calldir compile, inspect and normalize on the command line")
+struct CompileCommandTests {
+  let samples = DatasetProfile.profilesDirectory().appendingPathComponent("samples").path
+
+  @Test func strictFailsWithStatus4AndWritesNoManifest() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.path("box")
+    let result = try runProcess(
+      try builtExecutable("calldir"),
+      ["compile", samples + "/sample.tsv", "--out", out, "--strict"])
+    #expect(result.status == 4, "\(result.stderr)")
+    #expect(result.stdout.contains("rejected 1 × wrong length (first at sample.tsv:7)"))
+    #expect(!FileManager.default.fileExists(atPath: out + "/manifest.cdm"))
+    let relaxed = try runProcess(
+      try builtExecutable("calldir"), ["compile", samples + "/sample.tsv", "--out", out])
+    #expect(relaxed.status == 0)
+    #expect(FileManager.default.fileExists(atPath: out + "/manifest.cdm"))
+  }
+
+  @Test func inspectVerifiesAndNamesTheOffsetOfCorruption() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.path("box")
+    _ = try runProcess(
+      try builtExecutable("calldir"), ["compile", samples + "/sample.tsv", "--out", out])
+    let base = out + "/bases/region-RU-MOW.v1.cdb"
+    let sound = try runProcess(try builtExecutable("calldir"), ["inspect", base])
+    #expect(sound.status == 0)
+    #expect(sound.stdout.contains("compact"))
+    let dump = try runProcess(try builtExecutable("calldir"), ["inspect", base, "--dump"])
+    #expect(dump.stdout == "74951234567\tАптека Ригла\n79160001122\tТакси Быстрое\n")
+    var data = try Data(contentsOf: URL(fileURLWithPath: base))
+    data[data.count - 2] ^= 0x10
+    try data.write(to: URL(fileURLWithPath: base))
+    let corrupt = try runProcess(try builtExecutable("calldir"), ["inspect", base])
+    #expect(corrupt.status == 1)
+    #expect(corrupt.stderr.contains("at byte"), "\(corrupt.stderr)")
+  }
+
+  @Test func normalizeIsAFilter() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try builtExecutable("calldir"))
+    process.arguments = ["normalize", "--country", "CN"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data("0755-12345678\n185 1234 8497\nabc\n".utf8))
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(text == "8675512345678\n8618512348497\nerror: no digits\n")
+  }
+}
