@@ -29,6 +29,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
     // MARK: iOS-buildable layers (no Foundation)
@@ -39,7 +40,12 @@ let package = Package(
         "CallDirectoryCore",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
-    .target(name: "CallDirectoryLoader", dependencies: ["CallDirectoryCore", "BaseFormat"]),
+    .target(
+      name: "CallDirectoryLoader",
+      dependencies: [
+        "CallDirectoryCore", "BaseFormat",
+        .product(name: "HeapModule", package: "swift-collections"),
+      ]),
     .target(name: "ProcessMetrics"),
     .target(name: "PhoneNormalization"),
     .target(name: "SystemChannel", dependencies: ["CallDirectoryCore"]),
@@ -82,6 +88,7 @@ let package = Package(
       name: "DirectoryCompiler",
       dependencies: [
         "CZlib", "BaseFormat", "CallDirectoryLoader", "PhoneNormalization", "ProcessMetrics",
+        .product(name: "HeapModule", package: "swift-collections"),
       ]),
 
     // MARK: Tooling (Foundation allowed)

@@ -1,6 +1,7 @@
 import BaseFormat
 import CallDirectoryLoader
 import Foundation
+import HeapModule
 import PhoneNormalization
 import ProcessMetrics
 
@@ -276,52 +277,35 @@ struct RegionPrefixes {
   }
 }
 
-/// The `capacity` highest-ranked numbers seen, in O(capacity) memory (a min-heap on rank; on
-/// equal ranks the lower number wins).
+/// The `capacity` highest-ranked numbers seen, in O(capacity) memory: swift-collections' `Heap`
+/// whose minimum is the least valuable kept (on equal ranks the lower number wins).
 struct TopRanked {
+  private struct Item: Comparable {
+    let rank: Int64
+    let number: Int64
+    static func < (left: Item, right: Item) -> Bool {
+      left.rank != right.rank ? left.rank < right.rank : left.number > right.number
+    }
+  }
+
   let capacity: Int
-  private var heap: [(rank: Int64, number: Int64)] = []
+  private var heap = Heap<Item>()
 
   init(capacity: Int) { self.capacity = capacity }
 
   var count: Int { heap.count }
 
-  private func lessValuable(_ a: (rank: Int64, number: Int64), _ b: (rank: Int64, number: Int64))
-    -> Bool
-  {
-    a.rank != b.rank ? a.rank < b.rank : a.number > b.number
-  }
-
   mutating func consider(number: Int64, rank: Int64) {
     guard capacity > 0 else { return }
-    let item = (rank, number)
+    let item = Item(rank: rank, number: number)
     if heap.count < capacity {
-      heap.append(item)
-      var child = heap.count - 1
-      while child > 0 {
-        let parent = (child - 1) / 2
-        guard lessValuable(heap[child], heap[parent]) else { break }
-        heap.swapAt(child, parent)
-        child = parent
-      }
-      return
-    }
-    guard lessValuable(heap[0], item) else { return }
-    heap[0] = item
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      let right = left + 1
-      var smallest = parent
-      if left < heap.count && lessValuable(heap[left], heap[smallest]) { smallest = left }
-      if right < heap.count && lessValuable(heap[right], heap[smallest]) { smallest = right }
-      if smallest == parent { return }
-      heap.swapAt(parent, smallest)
-      parent = smallest
+      heap.insert(item)
+    } else if let least = heap.min, least < item {
+      _ = heap.replaceMin(with: item)
     }
   }
 
-  func numbers() -> Set<Int64> { Set(heap.map(\.number)) }
+  func numbers() -> Set<Int64> { Set(heap.unordered.map(\.number)) }
 }
 
 /// One base being written by the compiler.

@@ -1,4 +1,5 @@
 import Foundation
+import HeapModule
 
 /// A normalized entry on its way through the sort.
 struct SortRecord: Equatable {
@@ -190,7 +191,16 @@ final class MergedRuns {
   }
 
   private var runs: [Run] = []
-  private var heap: [Int] = []
+  /// (number, input order, run): the run holding the smallest record is the heap's minimum.
+  private struct Key: Comparable {
+    let number: Int64
+    let sequence: UInt64
+    let run: Int
+    static func < (left: Key, right: Key) -> Bool {
+      left.number != right.number ? left.number < right.number : left.sequence < right.sequence
+    }
+  }
+  private var heap = Heap<Key>()
   private var memory: (arena: [UInt8], offsets: [Int])?
   private var memoryPosition = 0
 
@@ -203,38 +213,9 @@ final class MergedRuns {
       let run = Run(handle: handle, chunk: bufferByteCount)
       try run.advance()
       runs.append(run)
-      if run.current != nil { push(runs.count - 1) }
-    }
-  }
-
-  private func precedes(_ left: Int, _ right: Int) -> Bool {
-    let a = runs[left].current!
-    let b = runs[right].current!
-    return a.number != b.number ? a.number < b.number : a.sequence < b.sequence
-  }
-
-  private func push(_ run: Int) {
-    heap.append(run)
-    var child = heap.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard precedes(heap[child], heap[parent]) else { break }
-      heap.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  private func siftDown() {
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      let right = left + 1
-      var smallest = parent
-      if left < heap.count && precedes(heap[left], heap[smallest]) { smallest = left }
-      if right < heap.count && precedes(heap[right], heap[smallest]) { smallest = right }
-      if smallest == parent { return }
-      heap.swapAt(parent, smallest)
-      parent = smallest
+      if let record = run.current {
+        heap.insert(Key(number: record.number, sequence: record.sequence, run: runs.count - 1))
+      }
     }
   }
 
@@ -246,17 +227,13 @@ final class MergedRuns {
       memoryPosition += 1
       return memory.arena.withUnsafeBytes { ExternalSorter.decode($0, at: offset).0 }
     }
-    guard let top = heap.first else { return nil }
-    let record = runs[top].current!
-    try runs[top].advance()
-    if runs[top].current == nil {
-      let last = heap.removeLast()
-      if !heap.isEmpty {
-        heap[0] = last
-        siftDown()
-      }
+    guard let top = heap.min else { return nil }
+    let record = runs[top.run].current!
+    try runs[top.run].advance()
+    if let next = runs[top.run].current {
+      _ = heap.replaceMin(with: Key(number: next.number, sequence: next.sequence, run: top.run))
     } else {
-      siftDown()
+      _ = heap.removeMin()
     }
     return record
   }
