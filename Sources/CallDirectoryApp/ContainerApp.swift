@@ -75,7 +75,9 @@ public struct ContainerApp {
     var base = Manifest.Base(
       name: name, role: role, kind: header.kind, region: region, priority: priority,
       version: version, entries: header.entryCount, sha256: digest, state: .staged, file: relative,
-      installedFile: previous.flatMap { manifest.bases[$0].installedFile })
+      installedFile: previous.flatMap { manifest.bases[$0].installedFile },
+      byteCount: (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int)
+        ?? nil)
     if let previous { manifest.bases[previous] = base } else { manifest.bases.append(base) }
     try save(manifest)
     // Verify what landed in the container before declaring it ready.

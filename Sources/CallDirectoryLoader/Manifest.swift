@@ -13,11 +13,11 @@ import BaseFormat
 /// calldir-manifest	1
 /// full-set	requested            (or not-requested: the next complete load installs the seed set)
 /// chosen	RU-495,RU-812         (regions the user picked)
-/// base	NAME	ROLE	KIND	REGION	PRIORITY	VERSION	ENTRIES	SHA256	STATE	FILE	INSTALLED-FILE
+/// base	NAME	ROLE	KIND	REGION	PRIORITY	VERSION	ENTRIES	SHA256	STATE	FILE	INSTALLED-FILE	BYTES
 /// ```
 ///
 /// `ROLE` is `seed`, `region` or `blocking`; `STATE` `staged`, `ready` or `installed`;
-/// `REGION` and `INSTALLED-FILE` are `-` when absent. Files are relative to the container.
+/// `REGION` and `INSTALLED-FILE` are `-` when absent; `BYTES` (the file's size) may be left out. Files are relative to the container.
 /// `INSTALLED-FILE` names the version the system holds, kept until a newer one is installed, so
 /// an incremental request can send the difference and a disabled-then-enabled extension can
 /// reinstall everything.
@@ -63,11 +63,13 @@ public struct Manifest: Equatable, Sendable {
     public var file: String
     /// The file of the version the system holds, if any.
     public var installedFile: String?
+    /// The file's size in bytes, when recorded.
+    public var byteCount: Int?
 
     public init(
       name: String, role: Role, kind: BaseKind, region: String? = nil, priority: Int,
       version: Int, entries: Int, sha256: String, state: State, file: String,
-      installedFile: String? = nil
+      installedFile: String? = nil, byteCount: Int? = nil
     ) {
       self.name = name
       self.role = role
@@ -80,6 +82,7 @@ public struct Manifest: Equatable, Sendable {
       self.state = state
       self.file = file
       self.installedFile = installedFile
+      self.byteCount = byteCount
     }
   }
 
@@ -106,7 +109,7 @@ public struct Manifest: Equatable, Sendable {
           "base", base.name, base.role.rawValue, base.kind.description, base.region ?? "-",
           String(base.priority), String(base.version), String(base.entries), base.sha256,
           base.state.rawValue, base.file, base.installedFile ?? "-",
-        ].joined(separator: "\t"))
+        ].joined(separator: "\t") + (base.byteCount.map { "\t\($0)" } ?? ""))
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -150,9 +153,16 @@ public struct Manifest: Equatable, Sendable {
   }
 
   private static func parseBase(_ fields: [String], line: Int) throws(ManifestError) -> Base {
-    guard fields.count == 12 else {
+    guard fields.count == 12 || fields.count == 13 else {
       throw ManifestError(
-        line: line, problem: "a base line has 12 fields, this one \(fields.count)")
+        line: line, problem: "a base line has 12 or 13 fields, this one \(fields.count)")
+    }
+    var byteCount: Int?
+    if fields.count == 13 {
+      guard let parsed = Int(fields[12]), parsed >= 0 else {
+        throw ManifestError(line: line, problem: "bytes must be a whole number")
+      }
+      byteCount = parsed
     }
     guard let role = Role(rawValue: fields[2]) else {
       throw ManifestError(line: line, problem: "unknown role '\(fields[2])'")
@@ -178,7 +188,7 @@ public struct Manifest: Equatable, Sendable {
     return Base(
       name: fields[1], role: role, kind: kind, region: fields[4] == "-" ? nil : fields[4],
       priority: priority, version: version, entries: entries, sha256: fields[8], state: state,
-      file: fields[10], installedFile: fields[11] == "-" ? nil : fields[11])
+      file: fields[10], installedFile: fields[11] == "-" ? nil : fields[11], byteCount: byteCount)
   }
 
   /// Reads `manifest.cdm` from a container folder.

@@ -202,10 +202,13 @@ public struct Compiler {
       case .blocking: CompileOptions.blockingPriority
       case .region: CompileOptions.regionPriority
       }
+    let size =
+      (try? FileManager.default.attributesOfItem(atPath: options.output + "/" + file)[.size] as? Int)
+      ?? nil
     return Manifest.Base(
       name: name, role: role, kind: kind, region: region, priority: priority,
-      version: options.version,
-      entries: entries, sha256: digest, state: .ready, file: file)
+      version: options.version, entries: entries, sha256: digest, state: .ready, file: file,
+      byteCount: size)
   }
 
   /// Merges the sorted records and calls `body` with the one kept per number, per the policy.

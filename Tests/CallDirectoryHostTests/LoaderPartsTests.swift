@@ -62,7 +62,7 @@ struct LoaderPartsTests {
         .init(
           name: "spam", role: .blocking, kind: .blocking, region: nil, priority: 90, version: 1,
           entries: 5, sha256: String(repeating: "0", count: 64), state: .ready,
-          file: "bases/spam.v1.cdb"),
+          file: "bases/spam.v1.cdb", byteCount: 4_096),
       ])
     #expect(try Manifest(parsing: manifest.encoded()) == manifest)
     var broken = manifest.encoded().replacingOccurrences(of: "\tready\t", with: "\tdone\t")
