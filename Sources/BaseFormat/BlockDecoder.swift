@@ -120,21 +120,32 @@ struct BlockDecoder {
       guard remaining >= byteCount else { throw fail(offset, .recordPastEnd) }
       let bytes = UnsafeBufferPointer(
         start: (pointer + 10).assumingMemoryBound(to: UInt8.self), count: labelCount)
-      if skipsLabels {
-        // Numbers only: the label's bytes are still covered by the block's checksum.
-      } else if validatesLabels {
-        guard let span = try? UTF8Span(validating: bytes.span) else {
-          throw fail(offset + 10, .invalidUTF8Label)
-        }
-        label = String(copying: span)
-      } else {
-        // The block's checksum matched, so these are the writer's bytes, taken from a Swift
-        // string: valid UTF-8. Validating again would halve the throughput (see BaseHeader).
-        label = String(copying: UTF8Span(unchecked: bytes.span))
-      }
+      if !skipsLabels { label = try makeLabel(bytes, offset: offset + 10) }
     }
-    cursor = pointer + byteCount
-    cursorFileOffset = offset + byteCount
+    return try finishRecord(number: number, label: label, end: pointer + byteCount, offset: offset)
+  }
+
+  /// A label from bytes inside a verified block: validated when asked, else trusted (the block's
+  /// checksum matched, so they are the writer's bytes, taken from a Swift string: valid UTF-8;
+  /// validating again would halve the throughput, see BaseHeader).
+  @inline(__always)
+  private func makeLabel(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(BaseFormatError)
+    -> String
+  {
+    guard validatesLabels else { return String(copying: UTF8Span(unchecked: bytes.span)) }
+    guard let span = try? UTF8Span(validating: bytes.span) else {
+      throw fail(offset, .invalidUTF8Label)
+    }
+    return String(copying: span)
+  }
+
+  /// Moves past a decoded record and checks what only the block's or the base's end can tell.
+  @inline(__always)
+  private mutating func finishRecord(
+    number: Int64, label: String, end: UnsafeRawPointer, offset: Int
+  ) throws(BaseFormatError) -> BaseEntry {
+    cursorFileOffset = offset + (end - cursor!)
+    cursor = end
     blockEntriesLeft -= 1
     decodedCount += 1
     if blockEntriesLeft == 0, cursor != blockEnd {
@@ -144,6 +155,7 @@ struct BlockDecoder {
       throw fail(offset, .numberOutOfRange(number))
     }
     previous = number
+    lastNumber = number
     return BaseEntry(number: number, label: label)
   }
 
@@ -196,17 +208,7 @@ struct BlockDecoder {
           start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
         pointer += count
         let remembers = reference == 1
-        if !skipsLabels || remembers {
-          if validatesLabels {
-            guard let span = try? UTF8Span(validating: bytes.span) else {
-              throw fail(offset, .invalidUTF8Label)
-            }
-            label = String(copying: span)
-          } else {
-            // Verified by the block's checksum: the writer's bytes (see BaseHeader).
-            label = String(copying: UTF8Span(unchecked: bytes.span))
-          }
-        }
+        if !skipsLabels || remembers { label = try makeLabel(bytes, offset: offset) }
         if remembers {
           guard dictionary.count < BaseHeader.maximumDictionaryEntryCount,
             dictionaryByteCount + count <= BaseHeader.maximumDictionaryByteCount
@@ -219,20 +221,7 @@ struct BlockDecoder {
         }
       }
     }
-    let byteCount = pointer - start
-    cursor = pointer
-    cursorFileOffset = offset + byteCount
-    blockEntriesLeft -= 1
-    decodedCount += 1
-    if blockEntriesLeft == 0, cursor != blockEnd {
-      throw fail(cursorFileOffset, .blockNotFilled(unusedByteCount: blockEnd! - cursor!))
-    }
-    if decodedCount == header.entryCount, number != header.highestNumber {
-      throw fail(offset, .numberOutOfRange(number))
-    }
-    previous = number
-    lastNumber = number
-    return BaseEntry(number: number, label: label)
+    return try finishRecord(number: number, label: label, end: pointer, offset: offset)
   }
 
   /// Checks, after the last entry, that every block was seen and the blocks' checksums add up.

@@ -39,7 +39,7 @@ public struct TwoPhaseDataset {
   static func regionPriority(_ index: Int) -> Int { 10 + index % priorityLevels }
 
   var key: String {
-    "\(parameters.cacheKey)-twophase2-r\(regions)-s\(seedEntries)-b\(blockingEntries)"
+    "\(parameters.cacheKey)-twophase3-r\(regions)-s\(seedEntries)-b\(blockingEntries)"
   }
 
   /// Generates (or reuses) the container under `cacheRoot`.
@@ -56,19 +56,27 @@ public struct TwoPhaseDataset {
     guard regions >= 1 else { throw BenchError("--regions must be at least 1") }
     let updated = root + "/region-1.v2.cdb"
     let marker = root + "/ready"
+    // The region updated in the incremental phase: the one with the highest priority, so the cap
+    // (which drops the lowest priorities first) never hides its changes.
+    let updatedIndex = min(regions, Self.priorityLevels) - 1
+    func files(seedNumber: Int64) -> Files {
+      Files(
+        container: container, updatedRegionFile: updated, seedNumber: seedNumber,
+        updatedRegion: (
+          "region-\(updatedIndex + 1)", "R\(updatedIndex + 1)", Self.regionPriority(updatedIndex)
+        ))
+    }
+    // The marker holds the seed number, so a cached container is reused without generating
+    // (and sorting) every number again.
+    if reuse, let text = try? String(contentsOfFile: marker, encoding: .utf8),
+      let seedNumber = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    {
+      return files(seedNumber: seedNumber)
+    }
     let generator = try DatasetGenerator(parameters: parameters)
     let numbers = generator.numbers
     guard !numbers.isEmpty else { throw BenchError("two-phase runs need at least one entry") }
     let stride = max(1, numbers.count / max(1, seedEntries))
-    // The region updated in the incremental phase: the one with the highest priority, so the cap
-    // (which drops the lowest priorities first) never hides its changes.
-    let updatedIndex = min(regions, Self.priorityLevels) - 1
-    let files = Files(
-      container: container, updatedRegionFile: updated, seedNumber: numbers[0],
-      updatedRegion: (
-        "region-\(updatedIndex + 1)", "R\(updatedIndex + 1)", Self.regionPriority(updatedIndex)
-      ))
-    if FileManager.default.fileExists(atPath: marker) { return files }
     log(
       "generating a two-phase container: \(regions) regions, seed \(seedEntries), blocking \(blockingEntries)"
     )
@@ -130,9 +138,10 @@ public struct TwoPhaseDataset {
     }
     try FileManager.default.copyItem(
       atPath: container + "/" + Manifest.fileName, toPath: container + "/manifest.pristine")
-    guard FileManager.default.createFile(atPath: marker, contents: Data()) else {
+    guard FileManager.default.createFile(atPath: marker, contents: Data("\(numbers[0])\n".utf8))
+    else {
       throw BenchError("cannot write \(marker)")
     }
-    return files
+    return files(seedNumber: numbers[0])
   }
 }

@@ -95,12 +95,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   public func addIdentificationEntry(
     withNextSequentialPhoneNumber phoneNumber: PhoneNumber, label: String
   ) {
-    guard admits(phoneNumber, after: previousIdentification, listCount: identificationCount) else {
-      return
-    }
-    previousIdentification = phoneNumber
-    identificationCount += 1
-    labelByteCount += label.utf8.count
+    admitIdentificationEntry(phoneNumber, labelByteCount: label.utf8.count)
   }
 
   /// The system's side of ``addIdentificationEntry(withNextSequentialPhoneNumber:label:)``: the

@@ -26,6 +26,5 @@ public enum SideChannel {
       }
       offset += written
     }
-    bytes.removeAll()
   }
 }

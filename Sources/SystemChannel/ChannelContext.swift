@@ -15,11 +15,17 @@ public final class ChannelContext: CallDirectoryExtensionContext {
   private var pendingKind: ChannelFrameKind?
   private var pendingCount = 0
   /// The system's error, once it failed the request.
-  public private(set) var failure: CallDirectoryError?
+  public private(set) var failure: CallDirectoryError? {
+    didSet { accepting = false }
+  }
   /// Set when a write to the system failed (it went away).
-  public private(set) var disconnected = false
+  public private(set) var disconnected = false {
+    didSet { accepting = false }
+  }
   /// How the request ended.
-  public private(set) var outcome: RequestOutcome = .pending
+  public private(set) var outcome: RequestOutcome = .pending {
+    didSet { accepting = false }
+  }
   /// Entries handed to this context.
   public private(set) var handedCount = 0
 
@@ -34,7 +40,9 @@ public final class ChannelContext: CallDirectoryExtensionContext {
     payload.reserveCapacity(SystemLimits.entriesPerBatch * 40)
   }
 
-  private var accepting: Bool { failure == nil && !disconnected && outcome == .pending }
+  /// False once the system failed the request, went away, or the request ended: one flag for
+  /// the per-entry check instead of comparing `outcome`, an enum with payloads, every time.
+  private var accepting = true
 
   @inline(__always)
   private func begin(_ kind: ChannelFrameKind) {

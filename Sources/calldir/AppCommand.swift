@@ -75,11 +75,19 @@ struct AppCommand: ParsableCommand {
   }
 
   struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The container's bases and choices.")
+    static let configuration = CommandConfiguration(
+      abstract: "The container's bases and choices, and the extension as the system sees it.")
+    @Argument(help: "The extension's bundle identifier (adds its state in the system).")
+    var bundleID: String?
     @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
       String
+    @Option(name: .long, help: "The simulated system's folder.", completion: .directory)
+    var hostDir: String = ".calldir/host"
 
     func run() throws {
+      if let bundleID {
+        print(try extensionStatusLine(SimulatedSystem(hostDirectory: hostDir).store, bundleID))
+      }
       let manifest = try ContainerApp(container: container).manifest()
       print(
         "full set: \(manifest.fullSetRequested ? "requested" : "not requested"); chosen regions: \(manifest.chosenRegions.isEmpty ? "none" : manifest.chosenRegions.joined(separator: ", "))"

@@ -45,6 +45,18 @@ struct HostOptions: ParsableArguments {
   }
 }
 
+/// One line on an extension as the system sees it: state, installed entries, last request.
+func extensionStatusLine(_ store: CallDirectoryStore, _ bundleID: String) throws -> String {
+  let counts = try store.counts(of: bundleID)
+  var line =
+    "\(bundleID): \(try store.state(of: bundleID)), \(counts.identification) identification and \(counts.blocking) blocking entries"
+  if let last = try store.lastRequest(of: bundleID) {
+    line += "; last request \(last.outcome)"
+    if let code = last.errorCode { line += " (code \(code)): \(last.detail)" }
+  }
+  return line
+}
+
 /// Exit status of a request the system failed (an iOS Call Directory error).
 let requestFailedExitStatus: Int32 = 3
 
@@ -158,14 +170,7 @@ struct HostCommand: ParsableCommand {
       let bundleIDs = try store.bundleIDs()
       if bundleIDs.isEmpty { print("no extensions in \(store.path)") }
       for bundleID in bundleIDs {
-        let counts = try store.counts(of: bundleID)
-        var line =
-          "\(bundleID): \(try store.state(of: bundleID)), \(counts.identification) identification and \(counts.blocking) blocking entries"
-        if let last = try store.lastRequest(of: bundleID) {
-          line += "; last request \(last.outcome)"
-          if let code = last.errorCode { line += " (code \(code)): \(last.detail)" }
-        }
-        print(line)
+        print(try extensionStatusLine(store, bundleID))
       }
     }
   }
