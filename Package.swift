@@ -19,13 +19,6 @@ let package = Package(
     .library(name: "BaseFormat", targets: ["BaseFormat"]),
     .library(name: "CallDirectoryLoader", targets: ["CallDirectoryLoader"]),
   ],
-  traits: [
-    // Links jemalloc into the measured extension processes so they can report a heap
-    // high-water mark (`thread.peak`). `--disable-default-traits` builds without it;
-    // heap_peak_bytes is then empty in the CSV.
-    .trait(name: "Jemalloc"),
-    .default(enabledTraits: ["Jemalloc"]),
-  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -49,13 +42,9 @@ let package = Package(
     .target(name: "ProcessMetrics"),
     .target(name: "PhoneNormalization"),
     .target(name: "SystemChannel", dependencies: ["CallDirectoryCore"]),
-    .systemLibrary(
-      name: "CJemalloc",
-      pkgConfig: "jemalloc",
-      providers: [.apt(["libjemalloc-dev"])]),
-    .target(
-      name: "HeapProbe",
-      dependencies: [.target(name: "CJemalloc", condition: .when(traits: ["Jemalloc"]))]),
+    // Finds jemalloc's `mallctl` at run time (dlsym): no build-time dependency on jemalloc.
+    // glibc before 2.34 keeps dlsym in libdl.
+    .target(name: "HeapProbe", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(
       name: "ExtensionReport", dependencies: ["CallDirectoryCore", "ProcessMetrics", "HeapProbe"]),
 

@@ -1,4 +1,5 @@
 import CallDirectoryCore
+import CallDirectoryHost
 import Datasets
 
 /// Everything one `calldir bench` invocation measures and gates on.
@@ -23,6 +24,9 @@ public struct BenchConfiguration: Sendable {
   public var maximumAllowedEntries = SystemLimits.maximumAllowedEntries
   /// The gate's throughput floor, in entries per second: 2GIS's 2,000,000 numbers in 10 s.
   public var minimumEntriesPerSecond = 200_000.0
+  /// The allocator the measured processes run on: jemalloc when installed (the heap column is
+  /// then filled), else the system's.
+  public var allocator = MeasuredAllocator.automatic()
   /// Where generated datasets are kept.
   public var cacheRoot: String?
 

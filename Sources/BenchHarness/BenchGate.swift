@@ -39,7 +39,11 @@ public struct BenchGate: Sendable {
           "\(name): footprint peak \(ByteCount.format(footprint)) is over the memory limit \(ByteCount.format(summary.memoryLimitBytes))"
         )
       }
-      if let overIdle = summary.maximumRSSOverIdleBytes, overIdle > rssBudgetBytes {
+      if summary.allocators.count > 1 {
+        failures.append(
+          "\(name): runs on different allocators (\(summary.allocators.joined(separator: ", "))): RSS over idle compares only runs on one allocator; rerun with --allocator"
+        )
+      } else if let overIdle = summary.maximumRSSOverIdleBytes, overIdle > rssBudgetBytes {
         failures.append(
           "\(name): RSS over idle \(ByteCount.format(overIdle)) is over the budget \(ByteCount.format(rssBudgetBytes))"
         )

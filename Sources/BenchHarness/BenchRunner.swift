@@ -126,7 +126,9 @@ public struct BenchRunner {
     )
     let outcome: ChildProcess.Outcome
     do {
-      outcome = try ChildProcess.run(executable: binary, arguments: arguments, limits: limits)
+      outcome = try ChildProcess.run(
+        executable: binary, arguments: arguments, limits: limits,
+        environment: configuration.allocator.childEnvironment())
     } catch {
       throw BenchError("\(error)")
     }
@@ -139,6 +141,7 @@ public struct BenchRunner {
     record.strategy = strategy.rawValue
     record.binary = strategy.binary
     record.memoryLimitBytes = configuration.memoryLimitBytes
+    record.allocator = configuration.allocator.description
     Self.fill(&record, from: outcome)
     return record
   }
@@ -164,6 +167,8 @@ public struct BenchRunner {
       record.childFootprintBytes = report.anonymousBytes + report.sharedMemoryBytes
       record.rssFileBytes = report.fileBytes
       record.heapPeakBytes = report.heapPeakBytes
+      // What the child found loaded, which is what its figures were measured with.
+      record.allocator = report.allocator
       record.errorCode = report.errorCode
     }
     record.peakRSSBytes =

@@ -53,6 +53,9 @@ public struct RunRecord: Equatable, Sendable {
   /// jemalloc's `thread.peak` for the loading thread, in bytes; nil without jemalloc.
   public var heapPeakBytes: Int?
   public var memoryLimitBytes: Int = 0
+  /// The allocator the child ran on: `jemalloc` or `system`. Heap and footprint figures compare
+  /// only between runs on the same one.
+  public var allocator: String = ""
   public var status: Status = .ok
   /// `ru_maxrss` from `wait4`, in bytes.
   public var ruMaxRSSBytes: Int = 0
@@ -94,7 +97,7 @@ public struct RunRecord: Equatable, Sendable {
     "run", "rss_over_idle_bytes", "ru_maxrss_bytes", "child_vm_hwm_bytes",
     "sampled_footprint_peak_bytes", "child_footprint_bytes", "rss_file_bytes", "samples",
     "sample_hz", "exit_code", "signal", "error_code", "detail", "phase", "time_to_enabled_s",
-    "time_to_full_s", "host_ingest_per_s",
+    "time_to_full_s", "host_ingest_per_s", "allocator",
   ]
 
   /// The record's fields in ``columns`` order.
@@ -110,7 +113,7 @@ public struct RunRecord: Equatable, Sendable {
       String(Int(sampleHz.rounded())), exitCode.map(String.init) ?? "",
       signal.map(String.init) ?? "", errorCode.map(String.init) ?? "", detail, phase,
       timeToEnabledSeconds.map(seconds) ?? "", timeToFullSeconds.map(seconds) ?? "",
-      hostIngestPerSecond.map { String(Int($0.rounded())) } ?? "",
+      hostIngestPerSecond.map { String(Int($0.rounded())) } ?? "", allocator,
     ]
   }
 
@@ -181,6 +184,7 @@ public struct RunRecord: Equatable, Sendable {
     timeToEnabledSeconds = Double(optional("time_to_enabled_s"))
     timeToFullSeconds = Double(optional("time_to_full_s"))
     hostIngestPerSecond = Double(optional("host_ingest_per_s"))
+    allocator = optional("allocator")
   }
 
   /// Reads every record of a bench CSV.

@@ -23,11 +23,15 @@ public struct StrategySummary: Sendable {
   public let idleRSSBytes: Int
   public let medianHeapPeakBytes: Double?
   public let memoryLimitBytes: Int
+  /// The allocators the strategy's runs (idle and load) ran on, sorted; more than one means its
+  /// memory figures do not compare like with like.
+  public let allocators: [String]
 
   /// Summarizes the `load` rows of `strategy` in `records`. Throughput and memory come from the
   /// runs that completed; footprint also counts killed runs (their sampled peak).
   public init(strategy: String, records: [RunRecord]) {
     let runs = records.filter { $0.strategy == strategy && $0.run == .load }
+    allocators = Set(records.filter { $0.strategy == strategy }.map(\.allocator)).sorted()
     let completed = runs.filter { $0.status == .ok }
     self.strategy = strategy
     binary = runs.first?.binary ?? ""

@@ -52,6 +52,7 @@ public struct TwoPhaseBench {
       let system = try SimulatedSystem(hostDirectory: host)
       system.limits.memoryLimitBytes = configuration.memoryLimitBytes
       system.limits.timeoutSeconds = configuration.timeoutSeconds
+      system.allocator = configuration.allocator
       system.contract.maximumAllowedEntries = configuration.maximumAllowedEntries
       let app = ContainerApp(container: container)
 
@@ -75,6 +76,7 @@ public struct TwoPhaseBench {
         row.footprintPeakBytes = result.footprintPeakBytes
         row.sampledFootprintPeakBytes = result.footprintPeakBytes
         row.memoryLimitBytes = configuration.memoryLimitBytes
+        row.allocator = configuration.allocator.description
         row.hostIngestPerSecond = result.ingestRate
         row.status =
           result.succeeded
@@ -142,6 +144,7 @@ public struct TwoPhaseBench {
     var peaks: [Double] = []
     for index in 0..<3 {
       let system = try SimulatedSystem(hostDirectory: scratch + "/idle-host-\(index)")
+      system.allocator = configuration.allocator
       let result = try system.enable(
         Self.bundleID, runner: .process(executable: executable, container: container))
       if result.succeeded { peaks.append(Double(result.peakRSSBytes)) }

@@ -113,9 +113,11 @@ public enum ChildProcess {
   }
 
   /// Runs `executable` with `arguments` under `limits` and waits for it.
+  /// - Parameter environment: the child's environment (`KEY=value`); nil inherits this process's.
   /// - Throws: ``SpawnError`` when it cannot be started (missing or not executable).
   public static func run(
-    executable: String, arguments: [String], limits: Limits, io: IO = .report
+    executable: String, arguments: [String], limits: Limits, io: IO = .report,
+    environment: [String]? = nil
   ) throws -> Outcome {
     var pipeDescriptors: [Int32] = [-1, -1]
     if io.capturesReport {
@@ -143,11 +145,15 @@ public enum ChildProcess {
 
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
+    let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+    defer { for variable in envp ?? [] { free(variable) } }
     var processID: pid_t = 0
     let started = DispatchTime.now().uptimeNanoseconds
     // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample
     // below reads the child's own image, never the parent's copy before exec.
-    let spawnStatus = posix_spawn(&processID, executable, &actions, nil, argv, environ)
+    let spawnStatus =
+      envp.map { posix_spawn(&processID, executable, &actions, nil, argv, $0) }
+      ?? posix_spawn(&processID, executable, &actions, nil, argv, environ)
     if reportWrite >= 0 { close(reportWrite) }
     guard spawnStatus == 0 else {
       throw SpawnError(

@@ -10,6 +10,7 @@ struct ChildRequest {
   let executable: String
   let arguments: [String]
   let limits: ChildProcess.Limits
+  let allocator: MeasuredAllocator
 
   func run(ingest: RequestIngest) throws -> RequestResult {
     let started = Date()
@@ -94,7 +95,8 @@ struct ChildRequest {
     let outcome: ChildProcess.Outcome
     do {
       outcome = try ChildProcess.run(
-        executable: executable, arguments: arguments, limits: limits, io: io)
+        executable: executable, arguments: arguments, limits: limits, io: io,
+        environment: allocator.childEnvironment())
     } catch {
       close(frameWrite)
       close(answerRead)

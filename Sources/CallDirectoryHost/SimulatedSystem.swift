@@ -15,6 +15,9 @@ public final class SimulatedSystem {
   public let store: CallDirectoryStore
   /// Limits enforced on spawned extensions.
   public var limits: ChildProcess.Limits
+  /// The allocator spawned extensions run on: jemalloc when installed (as the bench measures
+  /// them), else the system's.
+  public var allocator = MeasuredAllocator.automatic()
   /// The loader's `maximumAllowedEntries` and whether the cap is shared.
   public var contract = CheckingContext.Configuration()
   /// The database file's name, as on iOS.
@@ -99,8 +102,10 @@ public final class SimulatedSystem {
           "--container", container, "--request", incremental ? "incremental" : "complete",
           "--max-entries", String(contract.maximumAllowedEntries),
         ] + extraArguments
-      result = try ChildRequest(executable: executable, arguments: arguments, limits: limits)
-        .run(ingest: ingest)
+      result = try ChildRequest(
+        executable: executable, arguments: arguments, limits: limits, allocator: allocator
+      )
+      .run(ingest: ingest)
     case .inProcess(let body):
       let context = StoreContext(ingest: ingest)
       let clock = Date()

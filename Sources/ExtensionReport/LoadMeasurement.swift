@@ -22,6 +22,7 @@ public struct LoadMeasurement {
     let (seconds, attoseconds) = elapsed.components
     report.loadNanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     report.heapPeakBytes = HeapProbe.threadPeakBytes()
+    report.allocator = HeapProbe.allocatorName
     if let status = MemoryStatusReader.current() {
       report.peakResidentBytes = status.peakResidentBytes
       report.anonymousBytes = status.anonymousBytes

@@ -18,6 +18,8 @@ public struct LoadReport: Equatable, Sendable {
   public var sharedMemoryBytes: Int = 0
   /// jemalloc's `thread.peak` for the loading thread, in bytes; nil without jemalloc.
   public var heapPeakBytes: Int?
+  /// The allocator the child ran on: `jemalloc` (its heap peak is known) or `system`.
+  public var allocator: String = "system"
   /// `completed`, `failed` (the context rejected an entry), `cancelled` or `error` (bad input).
   public var outcome: String = "completed"
   /// iOS's error code when the context failed the request.
@@ -34,7 +36,7 @@ public struct LoadReport: Equatable, Sendable {
     var fields = [
       "entries=\(entries)", "load_ns=\(loadNanoseconds)", "vm_hwm=\(peakResidentBytes)",
       "rss_anon=\(anonymousBytes)", "rss_file=\(fileBytes)", "rss_shmem=\(sharedMemoryBytes)",
-      "outcome=\(outcome)",
+      "outcome=\(outcome)", "allocator=\(allocator)",
     ]
     if let heapPeakBytes { fields.append("heap_peak=\(heapPeakBytes)") }
     if let errorCode { fields.append("error_code=\(errorCode)") }
@@ -79,6 +81,7 @@ public struct LoadReport: Equatable, Sendable {
       case "rss_shmem": sharedMemoryBytes = Int(value) ?? 0
       case "heap_peak": heapPeakBytes = Int(value)
       case "outcome": outcome = value
+      case "allocator": allocator = value
       case "error_code": errorCode = Int(value)
       default: break  // Unknown keys from a newer child are ignored.
       }

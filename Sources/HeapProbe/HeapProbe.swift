@@ -1,54 +1,54 @@
-#if Jemalloc
-  import CJemalloc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
-/// The process's heap as jemalloc sees it, when the package is built with the `Jemalloc` trait
-/// (the default). Without it every reading is nil and the harness leaves the column empty.
+/// The process's heap as jemalloc sees it, when jemalloc is the process's allocator: linked in, or
+/// preloaded by the harness (`LD_PRELOAD`, see `AllocatorChoice` in the spawner). `mallctl` is
+/// looked up at run time, so one build measures with jemalloc where it is installed and without it
+/// elsewhere; without it every reading is nil and the harness leaves the column empty.
 public enum HeapProbe {
-  /// Whether readings are available in this build.
-  public static var isAvailable: Bool {
-    #if Jemalloc
-      return true
+  /// jemalloc's `mallctl(name, oldp, oldlenp, newp, newlen)`.
+  private typealias MallctlFunction =
+    @convention(c) (
+      UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?,
+      UnsafeMutableRawPointer?, Int
+    ) -> Int32
+
+  /// `mallctl` from the process's global symbol scope, if jemalloc is loaded; looked up once.
+  private static let mallctl: MallctlFunction? = {
+    #if canImport(Darwin)
+      // Darwin's RTLD_DEFAULT is ((void *)-2).
+      let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
     #else
-      return false
+      // glibc's RTLD_DEFAULT is ((void *)0); Swift does not import the macro.
+      let everywhere: UnsafeMutableRawPointer? = nil
     #endif
-  }
+    guard let symbol = dlsym(everywhere, "mallctl") else { return nil }
+    return unsafeBitCast(symbol, to: MallctlFunction.self)
+  }()
+
+  /// Whether readings are available in this process (jemalloc is its allocator).
+  public static var isAvailable: Bool { mallctl != nil }
+
+  /// The allocator this process runs on, as the bench CSV's `allocator` column names it:
+  /// `jemalloc` when readings are available, else `system`.
+  public static var allocatorName: String { isAvailable ? "jemalloc" : "system" }
 
   /// Resets the calling thread's heap high-water mark (`thread.peak.reset`).
   public static func resetThreadPeak() {
-    #if Jemalloc
-      _ = mallctl("thread.peak.reset", nil, nil, nil, 0)
-    #endif
+    _ = mallctl?("thread.peak.reset", nil, nil, nil, 0)
   }
 
   /// The calling thread's heap high-water mark since the last reset, in bytes: the most that
   /// allocations minus deallocations on this thread reached (`thread.peak.read`). Nil without
   /// jemalloc.
   public static func threadPeakBytes() -> Int? {
-    #if Jemalloc
-      var value: UInt64 = 0
-      var length = MemoryLayout<UInt64>.size
-      guard mallctl("thread.peak.read", &value, &length, nil, 0) == 0 else { return nil }
-      return Int(value)
-    #else
-      return nil
-    #endif
-  }
-
-  /// Bytes currently allocated by the application across all threads (`stats.allocated`, after an
-  /// `epoch` refresh). Nil without jemalloc.
-  public static func allocatedBytes() -> Int? {
-    #if Jemalloc
-      var epoch: UInt64 = 1
-      var epochLength = MemoryLayout<UInt64>.size
-      // Writing `epoch` refreshes jemalloc's cached statistics; the old value is not needed.
-      _ = mallctl("epoch", nil, nil, &epoch, epochLength)
-      var value = 0
-      epochLength = MemoryLayout<Int>.size
-      guard mallctl("stats.allocated", &value, &epochLength, nil, 0) == 0 else { return nil }
-      return value
-    #else
-      return nil
-    #endif
+    guard let mallctl else { return nil }
+    var value: UInt64 = 0
+    var length = MemoryLayout<UInt64>.size
+    guard mallctl("thread.peak.read", &value, &length, nil, 0) == 0 else { return nil }
+    return Int(value)
   }
 }

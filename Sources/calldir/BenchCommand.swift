@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchHarness
+import CallDirectoryHost
 import Foundation
 
 struct BenchCommand: ParsableCommand {
@@ -52,6 +53,14 @@ struct BenchCommand: ParsableCommand {
   @Option(name: .long, help: "The SVG chart to write (default: the CSV's path with .svg).")
   var chart: String?
 
+  @Option(
+    name: .long,
+    help: """
+      The measured processes' allocator: auto (jemalloc when its shared library is installed, \
+      else the system's), jemalloc, or system. Heap peaks need jemalloc.
+      """)
+  var allocator: String = "auto"
+
   @Flag(name: .long, help: "Exit 2, with one line per failure, if a gate check fails.")
   var gate = false
 
@@ -88,7 +97,11 @@ struct BenchCommand: ParsableCommand {
     configuration.maximumAllowedEntries = maxEntries
     configuration.minimumEntriesPerSecond = minEntriesPerS
     configuration.cacheRoot = dataset.cache
+    configuration.allocator = try MeasuredAllocator.named(allocator)
     try configuration.validate()
+    if allocator == "auto", configuration.allocator.kind == .system {
+      FileHandle.standardError.write(Data((MeasuredAllocator.installHint + "\n").utf8))
+    }
 
     let quiet = self.quiet
     if twoPhase {

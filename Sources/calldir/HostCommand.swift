@@ -22,6 +22,11 @@ struct HostOptions: ParsableArguments {
   var maxEntries: Int = SystemLimits.maximumAllowedEntries
 
   @Option(
+    name: .long,
+    help: "The extension's allocator: auto (jemalloc when installed, as bench), jemalloc, system.")
+  var allocator: String = "auto"
+
+  @Option(
     name: .long, help: "The extension executable (default: calldir-extension beside calldir).")
   var `extension`: String?
 
@@ -32,6 +37,7 @@ struct HostOptions: ParsableArguments {
     system.limits.timeoutSeconds = timeout
     guard maxEntries > 1 else { throw ValidationError("--max-entries must be above 1") }
     system.contract.maximumAllowedEntries = maxEntries
+    system.allocator = try MeasuredAllocator.named(allocator)
     return system
   }
 

@@ -24,6 +24,7 @@ struct CSVAndSizeTests {
     record.idleRSSBytes = 10_900_000
     record.footprintPeakBytes = 1_200_000
     record.heapPeakBytes = 1_024
+    record.allocator = "jemalloc"
     record.memoryLimitBytes = 5_242_880
     record.status = status
     record.detail = "line one\nline two, with a comma"
