@@ -39,6 +39,8 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     /// The checksum of the blocks' checksums does not match the header's (blocks reordered or
     /// replaced).
     case payloadChecksumMismatch(expected: UInt64, actual: UInt64)
+    /// A compact base's label dictionary section is missing, foreign or corrupt.
+    case invalidDictionary(String)
     /// A label passed to the writer is empty or over the maximum (writer side).
     case invalidLabel(String)
   }
@@ -71,7 +73,9 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
       "truncated: \(count) bytes is shorter than the \(BaseHeader.byteCount)-byte header"
     case .foreignFile: "not a calldir base (wrong magic)"
     case .unsupportedVersion(let version):
-      "unsupported format version \(version) (this reader knows \(BaseHeader.currentVersion))"
+      version == BaseHeader.retiredCompactVersion
+        ? "format version 2 is retired (its readers rebuilt the label dictionary in memory): recompile the base with this calldir"
+        : "unsupported format version \(version) (this reader knows \(BaseHeader.currentVersion) and \(BaseHeader.compactVersion))"
     case .unknownKind(let kind): "unknown base kind \(kind)"
     case .headerChecksumMismatch: "corrupt header: checksum mismatch"
     case .inconsistentHeader(let what): "corrupt header: \(what)"
@@ -95,6 +99,7 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     case .trailingBytes(let count): "corrupt payload: \(count) bytes after the last entry"
     case .payloadChecksumMismatch(let expected, let actual):
       "corrupt payload: block checksums sum to \(hex(actual)), the header says \(hex(expected))"
+    case .invalidDictionary(let why): "corrupt label dictionary: \(why)"
     case .invalidLabel(let why): "invalid label: \(why)"
     }
   }

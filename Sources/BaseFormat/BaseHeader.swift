@@ -18,7 +18,8 @@
 /// buffer), each `[UInt32 records byte count][UInt32 entry count][UInt64 checksum of the records]`
 /// then its records. Records never cross a block; entries ascend strictly across the whole base.
 /// An identification record is `[Int64 number][UInt16 label byte count][UTF-8 label]`; a blocking
-/// record is `[Int64 number]`.
+/// record is `[Int64 number]`. A compact base (``compactVersion``) ends with its label
+/// dictionary after the payload (``LabelDictionary``).
 ///
 /// A reader verifies each block's checksum before it hands on any entry of that block, so a
 /// corrupt byte is reported before a wrong entry leaves the reader, and labels that passed the
@@ -31,11 +32,14 @@ public struct BaseHeader: Equatable, Sendable {
   public static let currentVersion: UInt16 = 1
   /// The compact version: records are `[LEB128 delta from the previous number]` and, for
   /// identification, `[LEB128 label reference]`: 0 an inline label `[LEB128 byte count][bytes]`,
-  /// 1 an inline label the reader also remembers as the next dictionary entry, n ≥ 2 the
-  /// dictionary's entry n − 2. The dictionary is rebuilt while streaming and bounded by
-  /// ``maximumDictionaryEntryCount`` and ``maximumDictionaryByteCount``, so both readers stay in
-  /// constant memory.
-  public static let compactVersion: UInt16 = 2
+  /// n ≥ 1 the dictionary's label n − 1. The dictionary is a section after the payload that the
+  /// readers map read-only (``LabelDictionary``), bounded by ``maximumDictionaryEntryCount`` and
+  /// ``maximumDictionaryByteCount``: no reader holds a copy, so a merge of many compact bases
+  /// stays in constant private memory.
+  public static let compactVersion: UInt16 = 3
+  /// The retired compact version, whose readers rebuilt each dictionary in memory (O(bases ×
+  /// dictionary) in a merge): refused with a message to recompile.
+  public static let retiredCompactVersion: UInt16 = 2
   /// The most labels a compact base's dictionary may hold.
   public static let maximumDictionaryEntryCount = 4096
   /// The most label bytes a compact base's dictionary may hold (256 KiB).
@@ -87,8 +91,12 @@ public struct BaseHeader: Equatable, Sendable {
     self.blockChecksumsChecksum = blockChecksumsChecksum
   }
 
-  /// Size of the whole file this header describes, in bytes.
-  public var fileByteCount: Int { Self.byteCount + payloadByteCount }
+  /// Offset of the first byte after the payload: the end of a fixed-width base, the start of a
+  /// compact base's dictionary section.
+  public var payloadEndOffset: Int { Self.byteCount + payloadByteCount }
+
+  /// Whether records use the compact encoding (and the file ends with a dictionary section).
+  public var isCompact: Bool { version == Self.compactVersion }
 
   /// The header's 64 bytes.
   public func encoded() -> [UInt8] {

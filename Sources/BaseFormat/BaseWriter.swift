@@ -21,17 +21,19 @@ public final class BaseWriter {
     BaseHeader.maximumBlockByteCount - BaseHeader.blockHeaderByteCount
   /// Whether records use the compact version (deltas and a label dictionary).
   public let compact: Bool
-  /// Labels worth remembering in the compact dictionary (frequent ones).
+  /// Labels worth a place in the compact dictionary (frequent ones).
   private let dictionaryCandidates: Set<UTF8Key>
+  /// The dictionary so far: each label's index, in order of first use; written after the blocks.
   private var dictionary: [UTF8Key: Int] = [:]
-  private var dictionaryByteCount = 0
+  private var dictionaryBytes: [UInt8] = []
+  private var dictionaryEnds: [UInt32] = []
   private var record: [UInt8] = []
 
   /// Starts a base at `path` (created or replaced when ``finish()`` succeeds).
   /// - Parameters:
   ///   - compact: write ``BaseHeader/compactVersion`` records.
-  ///   - dictionaryCandidates: compact only: labels to remember in the dictionary on their first
-  ///     use (the frequent ones; others are written inline every time).
+  ///   - dictionaryCandidates: compact only: labels to put in the base's dictionary on their
+  ///     first use (the frequent ones; others are written inline every time), while it has room.
   /// - Throws: ``BaseFormatError`` when the temporary file cannot be created.
   public init(
     path: String, kind: BaseKind, compact: Bool = false, dictionaryCandidates: Set<String> = []
@@ -75,20 +77,22 @@ public final class BaseWriter {
       LEB128.append(UInt64(number - highest), to: &record)
       if kind == .identification {
         let key = UTF8Key(label)
-        if let index = dictionary[key] {
-          LEB128.append(UInt64(index + 2), to: &record)
+        var index = dictionary[key]
+        if index == nil, dictionaryCandidates.contains(key),
+          dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount,
+          dictionaryBytes.count + labelCount <= BaseHeader.maximumDictionaryByteCount
+        {
+          index = dictionaryEnds.count
+          dictionary[key] = dictionaryEnds.count
+          dictionaryBytes.append(contentsOf: label.utf8)
+          dictionaryEnds.append(UInt32(dictionaryBytes.count))
+        }
+        if let index {
+          LEB128.append(UInt64(index + 1), to: &record)
         } else {
-          let remember =
-            dictionaryCandidates.contains(key)
-            && dictionary.count < BaseHeader.maximumDictionaryEntryCount
-            && dictionaryByteCount + labelCount <= BaseHeader.maximumDictionaryByteCount
-          LEB128.append(remember ? 1 : 0, to: &record)
+          LEB128.append(0, to: &record)
           LEB128.append(UInt64(labelCount), to: &record)
           record.append(contentsOf: label.utf8)
-          if remember {
-            dictionary[key] = dictionary.count
-            dictionaryByteCount += labelCount
-          }
         }
       }
     } else {
@@ -135,7 +139,12 @@ public final class BaseWriter {
       blockCount: blockCount, payloadByteCount: file.byteCount - BaseHeader.byteCount,
       blockChecksumsChecksum: blockChecksums.value)
     header.version = compact ? BaseHeader.compactVersion : BaseHeader.currentVersion
-    try file.overwrite(at: 0, with: header.encoded())
+    let headerBytes = header.encoded()
+    if compact {
+      try file.write(
+        LabelDictionary.section(labels: dictionaryBytes, ends: dictionaryEnds, header: headerBytes))
+    }
+    try file.overwrite(at: 0, with: headerBytes)
     try file.commit()
     return header
   }

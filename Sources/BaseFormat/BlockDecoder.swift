@@ -22,13 +22,16 @@ struct BlockDecoder {
   private var blockEnd: UnsafeRawPointer?
   private var cursorFileOffset = 0
   private(set) var blockEntriesLeft = 0
-  /// Compact version: the previous number (deltas start from 0) and the dictionary rebuilt so far.
+  /// Compact version: the previous number (deltas start from 0).
   private var lastNumber: Int64 = 0
-  private var dictionary: [String] = []
-  private var dictionaryByteCount = 0
+  /// Compact version: the base's mapped label dictionary (verified when the base was opened).
+  private let dictionary: LabelDictionary?
+  private let dictionaryCount: Int
 
-  init(header: BaseHeader, path: String, validatesLabels: Bool) {
+  init(header: BaseHeader, dictionary: LabelDictionary?, path: String, validatesLabels: Bool) {
     self.header = header
+    self.dictionary = dictionary
+    self.dictionaryCount = dictionary?.count ?? 0
     self.path = path
     self.validatesLabels = validatesLabels
     self.previous = header.lowestNumber &- 1
@@ -57,7 +60,7 @@ struct BlockDecoder {
     let recordBytes = Int(UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)))
     let entries = Int(
       UInt32(littleEndian: pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
-    let compact = header.version == BaseHeader.compactVersion
+    let compact = header.isCompact
     let minimumRecord =
       compact ? (header.kind == .identification ? 2 : 1) : (header.kind == .identification ? 10 : 8)
     let maximumRecord =
@@ -97,7 +100,7 @@ struct BlockDecoder {
   /// Decodes the next record of the current block (there must be one: `blockEntriesLeft > 0`).
   @inline(__always)
   mutating func nextEntry() throws(BaseFormatError) -> BaseEntry {
-    if header.version == BaseHeader.compactVersion { return try nextCompactEntry() }
+    if header.isCompact { return try nextCompactEntry() }
     let pointer = cursor.unsafelyUnwrapped
     let remaining = blockEnd.unsafelyUnwrapped - pointer
     let offset = cursorFileOffset
@@ -186,20 +189,24 @@ struct BlockDecoder {
         throw fail(offset, .recordPastEnd)
       }
       pointer += referenceBytes
-      if reference >= 2 {
-        let index = Int(clamping: reference - 2)
-        guard index < dictionary.count else {
+      if reference >= 1 {
+        let index = Int(clamping: reference - 1)
+        guard index < dictionaryCount else {
           throw fail(
             offset,
-            .invalidBlock("label reference \(index) past the dictionary's \(dictionary.count)"))
+            .invalidBlock("label reference \(index) past the dictionary's \(dictionaryCount)"))
         }
-        label = skipsLabels ? "" : dictionary[index]
+        // The dictionary's labels were checked (and validated, when asked) at open.
+        if !skipsLabels {
+          label = String(
+            copying: UTF8Span(unchecked: dictionary.unsafelyUnwrapped.label(at: index).span))
+        }
       } else {
         guard let (length, lengthBytes) = LEB128.read(pointer, available: end - pointer) else {
           throw fail(offset, .recordPastEnd)
         }
         pointer += lengthBytes
-        guard length <= UInt64(BaseHeader.maximumLabelByteCount) else {
+        guard length >= 1, length <= UInt64(BaseHeader.maximumLabelByteCount) else {
           throw fail(offset, .labelTooLong(byteCount: Int(clamping: length)))
         }
         let count = Int(length)
@@ -207,18 +214,7 @@ struct BlockDecoder {
         let bytes = UnsafeBufferPointer(
           start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
         pointer += count
-        let remembers = reference == 1
-        if !skipsLabels || remembers { label = try makeLabel(bytes, offset: offset) }
-        if remembers {
-          guard dictionary.count < BaseHeader.maximumDictionaryEntryCount,
-            dictionaryByteCount + count <= BaseHeader.maximumDictionaryByteCount
-          else {
-            throw fail(offset, .invalidBlock("the label dictionary would pass its bound"))
-          }
-          dictionary.append(label)
-          dictionaryByteCount += count
-          if skipsLabels { label = "" }
-        }
+        if !skipsLabels { label = try makeLabel(bytes, offset: offset) }
       }
     }
     return try finishRecord(number: number, label: label, end: pointer, offset: offset)

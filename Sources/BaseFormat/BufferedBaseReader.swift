@@ -32,24 +32,21 @@ public final class BufferedBaseReader: BaseReader {
     descriptor = try FileHandleIO.openForReading(path)
     buffer = UnsafeMutableRawPointer.allocate(
       byteCount: Self.bufferByteCount, alignment: MemoryLayout<UInt64>.alignment)
+    let opened: OpenedBase
     do throws(BaseFormatError) {
-      let fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
-      let headerBytes = UnsafeMutableRawBufferPointer(start: buffer, count: BaseHeader.byteCount)
-      let read = try FileHandleIO.readFully(descriptor, at: 0, into: headerBytes, path: path)
-      header = try BaseHeader.decode(
-        UnsafeRawBufferPointer(rebasing: headerBytes[..<read]), path: path)
-      guard fileByteCount == header.fileByteCount else {
-        throw BaseFormatError(
-          path: path, offset: min(fileByteCount, header.fileByteCount),
-          problem: .sizeMismatch(expected: header.fileByteCount, actual: fileByteCount))
-      }
+      opened = try OpenedBase(
+        descriptor: descriptor, path: path, validatesLabels: validatesLabels)
     } catch {
       buffer.deallocate()
       try? descriptor.close()
       throw error
     }
+    header = opened.header
     unreadFileBytes = header.payloadByteCount
-    decoder = BlockDecoder(header: header, path: path, validatesLabels: validatesLabels)
+    // A compact base's dictionary is mapped, not read into the buffer: its pages are
+    // file-backed, so the reader's private memory stays this one 8 KiB buffer.
+    decoder = BlockDecoder(
+      header: header, dictionary: opened.dictionary, path: path, validatesLabels: validatesLabels)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).
@@ -111,7 +108,7 @@ public final class BufferedBaseReader: BaseReader {
       // The file shrank after it was opened.
       throw BaseFormatError(
         path: path, offset: offset,
-        problem: .sizeMismatch(expected: header.fileByteCount, actual: offset))
+        problem: .sizeMismatch(expected: header.payloadEndOffset, actual: offset))
     }
     filled += read
     unreadFileBytes -= read

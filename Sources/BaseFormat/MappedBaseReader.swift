@@ -27,7 +27,8 @@ public final class MappedBaseReader: BaseReader {
   public let header: BaseHeader
   private let path: String
   private let descriptor: FileDescriptor
-  private let fileByteCount: Int
+  /// Where the blocks end (the file's end, or a compact base's dictionary section).
+  private let payloadEnd: Int
   private let pageByteCount: Int
   // The reader is used from one thread; dynamic exclusivity checks on these per-entry fields
   // cost a fifth of the loop's time, so they are off.
@@ -54,24 +55,18 @@ public final class MappedBaseReader: BaseReader {
     self.windowByteCount = max(Self.minimumWindowByteCount, windowByteCount)
     descriptor = try FileHandleIO.openForReading(path)
     pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let opened: OpenedBase
     do throws(BaseFormatError) {
-      fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
-      let headerBytes = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: BaseHeader.byteCount, alignment: MemoryLayout<UInt64>.alignment)
-      defer { headerBytes.deallocate() }
-      let read = try FileHandleIO.readFully(descriptor, at: 0, into: headerBytes, path: path)
-      header = try BaseHeader.decode(
-        UnsafeRawBufferPointer(rebasing: headerBytes[..<read]), path: path)
-      guard fileByteCount == header.fileByteCount else {
-        throw BaseFormatError(
-          path: path, offset: min(fileByteCount, header.fileByteCount),
-          problem: .sizeMismatch(expected: header.fileByteCount, actual: fileByteCount))
-      }
+      opened = try OpenedBase(
+        descriptor: descriptor, path: path, validatesLabels: validatesLabels)
     } catch {
       try? descriptor.close()
       throw error
     }
-    decoder = BlockDecoder(header: header, path: path, validatesLabels: validatesLabels)
+    header = opened.header
+    payloadEnd = header.payloadEndOffset
+    decoder = BlockDecoder(
+      header: header, dictionary: opened.dictionary, path: path, validatesLabels: validatesLabels)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).
@@ -100,7 +95,7 @@ public final class MappedBaseReader: BaseReader {
       return nil
     }
     if mapping == nil
-      || (position + BaseHeader.maximumBlockByteCount > mappingEnd && mappingEnd < fileByteCount)
+      || (position + BaseHeader.maximumBlockByteCount > mappingEnd && mappingEnd < payloadEnd)
     {
       try remap()
     }
@@ -112,7 +107,7 @@ public final class MappedBaseReader: BaseReader {
     guard
       let size = try decoder.beginBlock(
         at: mapping + (position - mappingStart), available: mappingEnd - position,
-        reachesPayloadEnd: mappingEnd == fileByteCount, fileOffset: position)
+        reachesPayloadEnd: mappingEnd == payloadEnd, fileOffset: position)
     else {
       throw BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
     }
@@ -130,7 +125,7 @@ public final class MappedBaseReader: BaseReader {
   private func remap() throws(BaseFormatError) {
     unmap()
     let start = position / pageByteCount * pageByteCount
-    let end = min(fileByteCount, start + windowByteCount + BaseHeader.maximumBlockByteCount)
+    let end = min(payloadEnd, start + windowByteCount + BaseHeader.maximumBlockByteCount)
     guard end > start else { return }
     // MAP_POPULATE maps the whole window in one call instead of one fault per 16 pages.
     #if os(Linux)
@@ -152,9 +147,9 @@ public final class MappedBaseReader: BaseReader {
   private func finish() throws(BaseFormatError) {
     finished = true
     unmap()
-    guard position == fileByteCount else {
+    guard position == payloadEnd else {
       throw BaseFormatError(
-        path: path, offset: position, problem: .trailingBytes(count: fileByteCount - position))
+        path: path, offset: position, problem: .trailingBytes(count: payloadEnd - position))
     }
     try decoder.verifyEnd(atFileOffset: position)
   }

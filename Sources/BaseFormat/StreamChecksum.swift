@@ -1,12 +1,17 @@
 /// A streaming checksum over a byte sequence fed in chunks of any size: two running sums
 /// (Fletcher's construction) over little-endian 64-bit words, the last word zero-padded, then
-/// mixed with the length.
+/// mixed with the length and finished with murmur3's 64-bit finalizer on the first sum.
 ///
 /// Written by hand because it must run inside the extension with no Foundation and keep up with a
 /// reader doing tens of millions of entries per second (two additions per 8 bytes, several GB/s);
 /// SHA-256 from swift-crypto needs Foundation on Linux and is an order of magnitude slower. It
 /// catches accidental corruption (any single flipped bit changes the first sum, reordered words the
 /// second); it is not a defence against tampering, which the manifest's SHA-256 is for.
+///
+/// The finalizer matters: a flip in a word's top bits changes only the top bits of both sums
+/// (carries run upward), so the earlier `sum1 × K ^ sum2` could cancel out, and did, for about one
+/// such flip in eight (found by the compact format's bit-flip test). Spreading the first sum over
+/// all 64 bits first leaves a cancellation only if two unrelated 64-bit changes are equal.
 public struct StreamChecksum: Sendable {
   private var sum1: UInt64 = 0
   private var sum2: UInt64 = 0
@@ -70,8 +75,19 @@ public struct StreamChecksum: Sendable {
     var copy = self
     if copy.pendingByteCount != 0 { copy.mix(copy.pendingWord) }
     copy.mix(copy.totalByteCount)
-    // Golden-ratio multiplier so that the two sums do not cancel each other out.
-    return (copy.sum1 &* 0x9E37_79B9_7F4A_7C15) ^ copy.sum2
+    return Self.finalized(copy.sum1) ^ copy.sum2
+  }
+
+  /// murmur3's fmix64: a bijection whose every output bit depends on every input bit.
+  @inline(__always)
+  private static func finalized(_ value: UInt64) -> UInt64 {
+    var mixed = value
+    mixed ^= mixed >> 33
+    mixed &*= 0xFF51_AFD7_ED55_8CCD
+    mixed ^= mixed >> 33
+    mixed &*= 0xC4CE_B9FE_1A85_EC53
+    mixed ^= mixed >> 33
+    return mixed
   }
 
   /// The checksum of one contiguous byte range.

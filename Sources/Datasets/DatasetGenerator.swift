@@ -6,8 +6,9 @@ import BaseFormat
 /// Numbers are held in memory (8 bytes each: 32 MB for the 4M profile); labels are regenerated on
 /// demand from `(seed, index)` so no format writer needs them stored.
 public struct DatasetGenerator: Sendable {
-  /// Bumped whenever the same parameters would produce different data, so caches refresh.
-  public static let version = 2
+  /// Bumped whenever the same parameters would produce different data or files (3: the base
+  /// format's checksum finalizer and compact version 3), so caches refresh.
+  public static let version = 3
 
   /// The parameters.
   public let parameters: DatasetParameters

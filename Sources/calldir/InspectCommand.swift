@@ -20,13 +20,14 @@ struct InspectCommand: ParsableCommand {
     do {
       let reader = try MappedBaseReader(path: base, validatesLabels: true)
       let header = reader.header
+      let fileByteCount =
+        (try? FileManager.default.attributesOfItem(atPath: base)[.size] as? Int) ?? 0
       if !dump {
         let encoding =
-          header.version == BaseHeader.compactVersion
-          ? "compact (deltas, label dictionary)" : "fixed-width records"
+          header.isCompact ? "compact (deltas, mapped label dictionary)" : "fixed-width records"
         print("\(base): calldir base v\(header.version), \(encoding), \(header.kind)")
         print(
-          "entries: \(header.entryCount) in \(header.blockCount) blocks, \(header.fileByteCount) bytes"
+          "entries: \(header.entryCount) in \(header.blockCount) blocks, \(fileByteCount) bytes"
         )
         if header.entryCount > 0 {
           print("numbers: \(header.lowestNumber) … \(header.highestNumber)")

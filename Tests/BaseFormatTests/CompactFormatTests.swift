@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("The compact version: deltas and a bounded label dictionary, read by both readers")
+@Suite("The compact version: deltas and a mapped label dictionary, read by both readers")
 struct CompactFormatTests {
   /// Entries whose labels repeat (a few hundred companies) with some unique ones.
   func repetitiveEntries(count: Int) -> [BaseEntry] {
@@ -45,12 +45,88 @@ struct CompactFormatTests {
     let entries = repetitiveEntries(count: 50_000)
     try writeCompact(entries, to: folder.path("compact.cdb"))
     try writeBase(entries, to: folder.path("fixed.cdb"))
-    let compact = try MappedBaseReader(path: folder.path("compact.cdb")).header.fileByteCount
-    let fixed = try MappedBaseReader(path: folder.path("fixed.cdb")).header.fileByteCount
+    let compact = try fileSize(folder.path("compact.cdb"))
+    let fixed = try fileSize(folder.path("fixed.cdb"))
     #expect(compact * 2 < fixed, "compact \(compact) vs fixed \(fixed)")
     let reader = try MappedBaseReader(path: folder.path("compact.cdb"))
     reader.skipsLabels = true
     #expect(try reader.readAll().map(\.number) == entries.map(\.number))
+  }
+
+  func fileSize(_ path: String) throws -> Int {
+    try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+  }
+
+  @Test func frequentLabelsAreStoredOnceInTheDictionaryAfterTheBlocks() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("compact.cdb")
+    let label = String(repeating: "Аптека ", count: 20)
+    let entries = (1...2_000).map { BaseEntry(number: 74_950_000_000 + Int64($0), label: label) }
+    try writeCompact(entries, to: path)
+    let reader = try MappedBaseReader(path: path)
+    let section = try fileSize(path) - reader.header.payloadEndOffset
+    #expect(section == LabelDictionary.sectionHeaderByteCount + 4 + label.utf8.count)
+    // One byte of delta (the first: up to ten) and one of reference per entry, plus the blocks'
+    // headers.
+    #expect(reader.header.payloadByteCount <= 2 * 2_000 + 9 + 16 * reader.header.blockCount)
+    #expect(try reader.readAll() == entries)
+  }
+
+  @Test(arguments: ReaderKind.allCases)
+  func aDictionaryFromAnotherBaseIsRefusedAtOpen(reader: ReaderKind) throws {
+    let folder = try TemporaryFolder()
+    let entries = (1...3_000).map {
+      BaseEntry(number: 74_950_000_000 + 3 * Int64($0), label: "Компания \($0 % 300)")
+    }
+    // Other numbers (so another header) and other labels, in the same dictionary layout.
+    let relabelled = entries.map { BaseEntry(number: $0.number + 1, label: "Другая " + $0.label) }
+    try writeCompact(entries, to: folder.path("a.cdb"))
+    try writeCompact(relabelled, to: folder.path("b.cdb"))
+    // a's blocks with b's dictionary: same structure, other labels.
+    let a = try Data(contentsOf: URL(fileURLWithPath: folder.path("a.cdb")))
+    let b = try Data(contentsOf: URL(fileURLWithPath: folder.path("b.cdb")))
+    let aEnd = try MappedBaseReader(path: folder.path("a.cdb")).header.payloadEndOffset
+    let bEnd = try MappedBaseReader(path: folder.path("b.cdb")).header.payloadEndOffset
+    let mixed = folder.path("mixed.cdb")
+    try (a.prefix(aEnd) + b.suffix(from: bEnd)).write(to: URL(fileURLWithPath: mixed))
+    #expect {
+      _ = try reader.open(mixed)
+    } throws: { error in
+      (error as? BaseFormatError)?.description.contains("does not belong to this base") == true
+    }
+  }
+
+  @Test(arguments: ReaderKind.allCases)
+  func aTruncatedDictionaryIsATruncatedFile(reader: ReaderKind) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("compact.cdb")
+    try writeCompact(repetitiveEntries(count: 3_000), to: path)
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    for cut in [1, 40, LabelDictionary.sectionHeaderByteCount + 1] {
+      try data.dropLast(cut).write(to: URL(fileURLWithPath: path))
+      #expect {
+        _ = try reader.open(path)
+      } throws: { error in
+        (error as? BaseFormatError)?.description.contains("truncated") == true
+      }
+    }
+  }
+
+  @Test func theRetiredVersion2IsRefusedWithAWayOut() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("old.cdb")
+    try writeCompact(repetitiveEntries(count: 100), to: path)
+    var header = try MappedBaseReader(path: path).header
+    header.version = BaseHeader.retiredCompactVersion
+    var data = try Data(contentsOf: URL(fileURLWithPath: path))
+    data.replaceSubrange(0..<BaseHeader.byteCount, with: header.encoded())
+    try data.write(to: URL(fileURLWithPath: path))
+    #expect {
+      _ = try MappedBaseReader(path: path)
+    } throws: { error in
+      (error as? BaseFormatError)?.description.contains("version 2 is retired") == true
+        && (error as? BaseFormatError)?.description.contains("recompile") == true
+    }
   }
 
   @Test func compactBlockingBasesRoundTrip() throws {
@@ -78,7 +154,11 @@ struct CompactFormatTests {
       corrupted[offset] ^= UInt8(1) << UInt8((state >> 8) % 8)
       try corrupted.write(to: URL(fileURLWithPath: path))
       let (handed, error) = readUntilError(reader, path)
-      #expect(error != nil, "trial \(trial): flip at \(offset) went unnoticed")
+      let end = (try? MappedBaseReader(path: path).header.payloadEndOffset) ?? -1
+      #expect(
+        error != nil,
+        "trial \(trial): flip at \(offset) of \(data.count) went unnoticed (payload ends at \(end))"
+      )
       #expect(handed == Array(entries.prefix(handed.count)), "trial \(trial)")
     }
   }

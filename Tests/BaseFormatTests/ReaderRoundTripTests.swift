@@ -93,6 +93,24 @@ struct ReaderRoundTripTests {
     #expect(context.labelByteCount == entries.reduce(0) { $0 + $1.label.utf8.count })
   }
 
+  /// Every single flipped bit of a 1 KiB range changes its checksum; flips in a word's top bits
+  /// cancelled out before the finalizer (one in eight of them).
+  @Test func everySingleBitFlipChangesTheChecksum() {
+    var state: UInt64 = 5
+    var bytes = (0..<1_024).map { _ -> UInt8 in
+      state = state &* 6_364_136_223_846_793_005 &+ 1
+      return UInt8(truncatingIfNeeded: state >> 56)
+    }
+    let original = bytes.withUnsafeBytes { StreamChecksum.of($0) }
+    var missed: [Int] = []
+    for bit in 0..<(bytes.count * 8) {
+      bytes[bit / 8] ^= 1 << UInt8(bit % 8)
+      if bytes.withUnsafeBytes({ StreamChecksum.of($0) }) == original { missed.append(bit) }
+      bytes[bit / 8] ^= 1 << UInt8(bit % 8)
+    }
+    #expect(missed.isEmpty, "flips at bits \(missed.prefix(10)) went unnoticed")
+  }
+
   @Test func theChecksumDoesNotDependOnHowBytesAreChunked() {
     var bytes = [UInt8](repeating: 0, count: 10_007)
     for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ 7) }

@@ -101,10 +101,20 @@ struct TwoPhaseTests {
     let file =
       fixture.app.container + "/"
       + (try fixture.app.manifest().bases.first { $0.name == "ru-812" }!.file)
-    var data = try Data(contentsOf: URL(fileURLWithPath: file))
-    data[data.count - 3] ^= 0x20
-    try data.write(to: URL(fileURLWithPath: file))
-    let result = try fixture.system.reload(
+    let original = try Data(contentsOf: URL(fileURLWithPath: file))
+    // A flipped bit: the format's block checksum (or the SHA-256) refuses it.
+    var flipped = original
+    flipped[flipped.count - 3] ^= 0x20
+    try flipped.write(to: URL(fileURLWithPath: file))
+    var result = try fixture.system.reload(
+      fixture.bundleID, incremental: false, runner: fixture.realExtension)
+    #expect(!result.succeeded)
+    #expect(try fixture.contents() == installed)
+    // A valid base with other labels swapped in: only the manifest's SHA-256 can tell.
+    let other = try fixture.writeBase(
+      "forged", regionEntries(first: 78_120_000_000, count: 3_000, label: "Подделка"))
+    try Data(contentsOf: URL(fileURLWithPath: other)).write(to: URL(fileURLWithPath: file))
+    result = try fixture.system.reload(
       fixture.bundleID, incremental: false, runner: fixture.realExtension)
     #expect(!result.succeeded)
     #expect(result.detail.contains("SHA-256"), "\(result.detail)")

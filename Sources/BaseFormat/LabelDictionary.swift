@@ -1,0 +1,195 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A compact base's label dictionary, read from the file rather than rebuilt in memory: the
+/// section after the blocks is mapped read-only, so its pages are clean file-backed memory that
+/// the system can drop and re-read at will, which is not part of a process's footprint on iOS
+/// (nor in RssAnon here). A merge of k compact bases therefore holds k mappings and O(k) private
+/// bytes, however large their dictionaries are; version 2 rebuilt each dictionary as Swift
+/// strings in each reader, O(k × 256 KiB) of dirty memory, and a phase two over 72 bases passed
+/// the 5 MiB limit.
+///
+/// The section, at ``BaseHeader/payloadEndOffset`` (all integers little-endian):
+///
+/// | offset | size | field |
+/// | --- | --- | --- |
+/// | 0 | 8 | magic `CDIRDICT` |
+/// | 8 | 4 | label count (≤ ``BaseHeader/maximumDictionaryEntryCount``) |
+/// | 12 | 4 | label bytes (≤ ``BaseHeader/maximumDictionaryByteCount``) |
+/// | 16 | 8 | ``StreamChecksum`` of the end table and the label bytes |
+/// | 24 | 8 | ``StreamChecksum`` of the base's 64-byte header and section bytes 0..<24 |
+/// | 32 | 4 × count | each label's end offset in the label bytes, strictly ascending |
+/// | 32 + 4 × count | label bytes | the labels, UTF-8, back to back |
+///
+/// The second checksum binds the section to its base's header, so a dictionary taken from
+/// another base is refused at open, before any label is handed on. Both are verified, and every
+/// label's length checked, when the reader opens the base.
+public final class LabelDictionary {
+  /// Size of the section's own header, in bytes.
+  public static let sectionHeaderByteCount = 32
+  /// The section's first eight bytes.
+  public static let magic: [UInt8] = Array("CDIRDICT".utf8)
+
+  /// Number of labels.
+  public let count: Int
+  /// Size of the whole section, in bytes.
+  public let sectionByteCount: Int
+  private let mapping: UnsafeMutableRawPointer?
+  private let mappingByteCount: Int
+  private let ends: UnsafeRawPointer?
+  private let bytes: UnsafeRawPointer?
+
+  /// Opens and verifies the dictionary section of a compact base.
+  /// - Parameters:
+  ///   - descriptor: the open base file.
+  ///   - header: its decoded header.
+  ///   - headerBytes: the header's 64 bytes as read, which the section's binding checksum covers.
+  ///   - fileByteCount: the file's size.
+  ///   - path: the file's path, for errors.
+  ///   - validatesLabels: also validate every label's UTF-8.
+  /// - Throws: ``BaseFormatError`` for a missing, truncated, foreign or corrupt section, or a
+  ///   file whose size is not the header's plus the section's.
+  init(
+    descriptor: FileDescriptor, header: BaseHeader, headerBytes: UnsafeRawBufferPointer,
+    fileByteCount: Int, path: String, validatesLabels: Bool
+  ) throws(BaseFormatError) {
+    let start = header.payloadEndOffset
+    func fail(_ offset: Int, _ why: String) -> BaseFormatError {
+      BaseFormatError(path: path, offset: start + offset, problem: .invalidDictionary(why))
+    }
+    let sectionHeader = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: Self.sectionHeaderByteCount, alignment: MemoryLayout<UInt64>.alignment)
+    defer { sectionHeader.deallocate() }
+    let read = try FileHandleIO.readFully(descriptor, at: start, into: sectionHeader, path: path)
+    guard read == Self.sectionHeaderByteCount else {
+      throw BaseFormatError(
+        path: path, offset: fileByteCount,
+        problem: .sizeMismatch(expected: start + Self.sectionHeaderByteCount, actual: fileByteCount)
+      )
+    }
+    let raw = UnsafeRawBufferPointer(sectionHeader)
+    guard raw.prefix(8).elementsEqual(Self.magic) else { throw fail(0, "wrong magic") }
+    let labelCount = Int(
+      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+    let labelBytes = Int(
+      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+    guard labelCount <= BaseHeader.maximumDictionaryEntryCount,
+      labelBytes <= BaseHeader.maximumDictionaryByteCount, labelBytes >= labelCount,
+      labelBytes <= labelCount * BaseHeader.maximumLabelByteCount
+    else {
+      throw fail(8, "\(labelCount) labels in \(labelBytes) bytes is past the format's bounds")
+    }
+    var binding = StreamChecksum()
+    binding.update(headerBytes)
+    binding.update(UnsafeRawBufferPointer(rebasing: raw[0..<24]))
+    let storedBinding = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    guard binding.value == storedBinding else {
+      throw fail(24, "checksum mismatch: the section does not belong to this base's header")
+    }
+    let tableByteCount = 4 * labelCount
+    sectionByteCount = Self.sectionHeaderByteCount + tableByteCount + labelBytes
+    guard fileByteCount == start + sectionByteCount else {
+      throw BaseFormatError(
+        path: path, offset: min(fileByteCount, start + sectionByteCount),
+        problem: .sizeMismatch(expected: start + sectionByteCount, actual: fileByteCount))
+    }
+    count = labelCount
+    guard labelCount > 0 else {
+      mapping = nil
+      mappingByteCount = 0
+      ends = nil
+      bytes = nil
+      return
+    }
+    // Map from the page holding the section's body to the end of the file.
+    let pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let body = start + Self.sectionHeaderByteCount
+    let mapStart = body / pageByteCount * pageByteCount
+    mappingByteCount = fileByteCount - mapStart
+    let address = mmap(
+      nil, mappingByteCount, PROT_READ, MAP_PRIVATE, descriptor.rawValue, off_t(mapStart))
+    guard let address, address != MAP_FAILED else {
+      throw FileHandleIO.error(path, mapStart, "mmap", errno)
+    }
+    mapping = address
+    let table = UnsafeRawPointer(address) + (body - mapStart)
+    ends = table
+    bytes = table + tableByteCount
+    do throws(BaseFormatError) {
+      let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+      let actual = StreamChecksum.of(
+        UnsafeRawBufferPointer(start: table, count: tableByteCount + labelBytes))
+      guard actual == stored else {
+        throw fail(16, "checksum mismatch: the table or the labels are corrupt")
+      }
+      var previousEnd = 0
+      for index in 0..<labelCount {
+        let end = Int(
+          UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+        let length = end - previousEnd
+        guard length >= 1, length <= BaseHeader.maximumLabelByteCount, end <= labelBytes else {
+          throw fail(Self.sectionHeaderByteCount + 4 * index, "label \(index) ends at \(end)")
+        }
+        if validatesLabels {
+          let label = UnsafeBufferPointer(
+            start: (bytes! + previousEnd).assumingMemoryBound(to: UInt8.self), count: length)
+          guard (try? UTF8Span(validating: label.span)) != nil else {
+            throw BaseFormatError(
+              path: path, offset: body + tableByteCount + previousEnd, problem: .invalidUTF8Label)
+          }
+        }
+        previousEnd = end
+      }
+      guard previousEnd == labelBytes else {
+        throw fail(12, "the labels end at \(previousEnd) of \(labelBytes) bytes")
+      }
+    } catch {
+      munmap(address, mappingByteCount)
+      throw error
+    }
+  }
+
+  deinit {
+    if let mapping { munmap(mapping, mappingByteCount) }
+  }
+
+  /// The bytes of label `index` (`0 ≤ index < count`, checked by the caller).
+  @inline(__always)
+  func label(at index: Int) -> UnsafeBufferPointer<UInt8> {
+    let ends = ends.unsafelyUnwrapped
+    let end = Int(
+      UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+    let start =
+      index == 0
+      ? 0
+      : Int(
+        UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: 4 * index - 4, as: UInt32.self)))
+    return UnsafeBufferPointer(
+      start: (bytes.unsafelyUnwrapped + start).assumingMemoryBound(to: UInt8.self),
+      count: end - start)
+  }
+
+  /// The section for `labels` (in index order), bound to a base's 64-byte `header`: what the
+  /// writer appends after the blocks.
+  static func section(labels: [UInt8], ends: [UInt32], header: [UInt8]) -> [UInt8] {
+    var section = magic
+    withUnsafeBytes(of: UInt32(ends.count).littleEndian) { section.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt32(labels.count).littleEndian) { section.append(contentsOf: $0) }
+    var body: [UInt8] = []
+    body.reserveCapacity(4 * ends.count + labels.count)
+    for end in ends { withUnsafeBytes(of: end.littleEndian) { body.append(contentsOf: $0) } }
+    body.append(contentsOf: labels)
+    let bodyChecksum = body.withUnsafeBytes { StreamChecksum.of($0) }
+    withUnsafeBytes(of: bodyChecksum.littleEndian) { section.append(contentsOf: $0) }
+    var binding = StreamChecksum()
+    header.withUnsafeBytes { binding.update($0) }
+    section.withUnsafeBytes { binding.update($0) }
+    withUnsafeBytes(of: binding.value.littleEndian) { section.append(contentsOf: $0) }
+    return section + body
+  }
+}

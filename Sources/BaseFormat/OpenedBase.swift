@@ -1,0 +1,40 @@
+import SystemPackage
+
+/// What both readers do when they open a base: decode and validate the header, open a compact
+/// base's dictionary section, and check that the file's size is exactly what they describe, so
+/// that both accept and reject the same files.
+struct OpenedBase {
+  /// The validated header.
+  let header: BaseHeader
+  /// A compact base's label dictionary (nil for fixed-width bases).
+  let dictionary: LabelDictionary?
+
+  /// Reads what opening needs from `descriptor`.
+  /// - Throws: ``BaseFormatError`` for a foreign, truncated or corrupt file.
+  init(descriptor: FileDescriptor, path: String, validatesLabels: Bool) throws(BaseFormatError) {
+    let fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
+    let headerBytes = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: BaseHeader.byteCount, alignment: MemoryLayout<UInt64>.alignment)
+    defer { headerBytes.deallocate() }
+    let read = try FileHandleIO.readFully(descriptor, at: 0, into: headerBytes, path: path)
+    let raw = UnsafeRawBufferPointer(rebasing: headerBytes[..<read])
+    header = try BaseHeader.decode(raw, path: path)
+    if header.isCompact {
+      guard fileByteCount >= header.payloadEndOffset else {
+        throw BaseFormatError(
+          path: path, offset: fileByteCount,
+          problem: .sizeMismatch(expected: header.payloadEndOffset, actual: fileByteCount))
+      }
+      dictionary = try LabelDictionary(
+        descriptor: descriptor, header: header, headerBytes: raw, fileByteCount: fileByteCount,
+        path: path, validatesLabels: validatesLabels)
+    } else {
+      guard fileByteCount == header.payloadEndOffset else {
+        throw BaseFormatError(
+          path: path, offset: min(fileByteCount, header.payloadEndOffset),
+          problem: .sizeMismatch(expected: header.payloadEndOffset, actual: fileByteCount))
+      }
+      dictionary = nil
+    }
+  }
+}
