@@ -5,13 +5,19 @@ import CallDirectoryCore
 /// fills, when the kind of change switches, and at completion. Each flush waits for the system's
 /// answer, like CallKit's synchronous XPC call.
 ///
-/// Entries are encoded straight into the frame's bytes: no string is kept, so the batch costs
-/// about 10,000 × (10 + label bytes).
+/// Entries are encoded straight into the frame's bytes: no string is kept. A batch also flushes
+/// once its payload reaches ``flushPayloadByteCount``, so the buffer does not grow with label
+/// length: 10,000 labels of 200 bytes would be a 2 MiB buffer (grown by doubling, with the old
+/// copies still counted by the allocator), and passed the 5 MiB limit on their own.
 public final class ChannelContext: CallDirectoryExtensionContext {
   public let isIncremental: Bool
   private let output: Int32
   private let input: Int32
   private var payload: [UInt8] = []
+  /// A batch flushes early when its payload reaches this many bytes: 256 KiB is about 6,500
+  /// entries with 27-byte labels (the field's average), so typical batches keep CallKit's
+  /// 10,000-entry rhythm within a few frames, and long labels never cost more than this.
+  public static let flushPayloadByteCount = 256 * 1024
   private var pendingKind: ChannelFrameKind?
   private var pendingCount = 0
   /// The system's error, once it failed the request.
@@ -37,7 +43,8 @@ public final class ChannelContext: CallDirectoryExtensionContext {
     self.isIncremental = isIncremental
     self.output = output
     self.input = input
-    payload.reserveCapacity(SystemLimits.entriesPerBatch * 40)
+    // Room for a full batch plus the longest label the wire carries: the buffer never grows.
+    payload.reserveCapacity(Self.flushPayloadByteCount + 10 + Int(UInt16.max))
   }
 
   /// False once the system failed the request, went away, or the request ended: one flag for
@@ -46,7 +53,11 @@ public final class ChannelContext: CallDirectoryExtensionContext {
 
   @inline(__always)
   private func begin(_ kind: ChannelFrameKind) {
-    if pendingKind != kind || pendingCount == SystemLimits.entriesPerBatch { flush() }
+    if pendingKind != kind || pendingCount == SystemLimits.entriesPerBatch
+      || payload.count >= Self.flushPayloadByteCount
+    {
+      flush()
+    }
     pendingKind = kind
     pendingCount += 1
     handedCount += 1
