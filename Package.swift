@@ -86,7 +86,7 @@ let package = Package(
       name: "BenchHarness",
       dependencies: [
         "ProcessMetrics", "Datasets", "CallDirectoryCore", "BaseFormat", "ExtensionReport",
-        "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader",
+        "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "DirectoryCompiler",
       ]),
     .executableTarget(
       name: "calldir",

@@ -11,6 +11,8 @@ public struct TwoPhaseBench {
   public let regions: Int
   public let seedEntries: Int
   public let blockingEntries: Int
+  /// Compact bases (the compiler's default) or fixed-width ones.
+  public let compact: Bool
   public let binaryDirectory: String
   public let log: (String) -> Void
   /// The bundle identifier the runs use.
@@ -18,8 +20,10 @@ public struct TwoPhaseBench {
 
   public init(
     configuration: BenchConfiguration, regions: Int, seedEntries: Int, blockingEntries: Int,
-    binaryDirectory: String = BenchRunner.executableDirectory(), log: @escaping (String) -> Void
+    compact: Bool = true, binaryDirectory: String = BenchRunner.executableDirectory(),
+    log: @escaping (String) -> Void
   ) {
+    self.compact = compact
     self.configuration = configuration
     self.regions = regions
     self.seedEntries = seedEntries
@@ -34,8 +38,12 @@ public struct TwoPhaseBench {
       .binaryPath(BenchStrategy.extensionBinary)
     let dataset = try TwoPhaseDataset(
       parameters: configuration.parameters, regions: regions, seedEntries: seedEntries,
-      blockingEntries: blockingEntries
+      blockingEntries: blockingEntries, compact: compact
     ).ensure(cacheRoot: configuration.cacheRoot, log: log)
+    log(
+      String(
+        format: "container: %d regions, %@ bases, %.2f bytes per entry", regions,
+        compact ? "compact" : "fixed-width", dataset.baseBytesPerEntry))
     let environment = BenchRunner.environmentFields()
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "calldir-two-phase-\(getpid())")
@@ -155,30 +163,38 @@ public struct TwoPhaseBench {
 
 /// The two-phase report: a table per phase, and the gate.
 public enum TwoPhaseReport {
+  /// A row per container (`two-phase-rK`, one per `--regions` value) and phase.
   public static func render(_ records: [RunRecord], title: String) -> String {
     var lines = [title, ""]
     var rows: [[String]] = []
-    for phase in ["seed", "full", "incremental"] {
-      let runs = records.filter { $0.phase == phase }
-      guard !runs.isEmpty else { continue }
-      let ok = runs.filter { $0.status == .ok }
-      func median(_ values: [Double]) -> Double? { Statistics.median(values) }
-      let wall = ok.map(\.wallSeconds)
-      rows.append([
-        phase, "\(ok.count)/\(runs.count)", ok.first.map { String($0.entries) } ?? "–",
-        median(wall).map { String(format: "%.3f", $0) } ?? "–",
-        wall.min().map { String(format: "%.3f", $0) } ?? "–",
-        wall.max().map { String(format: "%.3f", $0) } ?? "–",
-        BenchReport.rate(median(ok.map(\.entriesPerSecond))),
-        BenchReport.rate(median(ok.compactMap(\.hostIngestPerSecond))),
-        BenchReport.bytes(median(runs.map { Double($0.footprintPeakBytes) }).map { Int($0) }),
-        BenchReport.bytes(runs.map(\.footprintPeakBytes).max()),
-        BenchReport.bytes(median(ok.map { Double($0.rssOverIdleBytes) }).map { Int($0) }),
-      ])
+    var strategies: [String] = []
+    for record in records where !strategies.contains(record.strategy) {
+      strategies.append(record.strategy)
+    }
+    for strategy in strategies {
+      for phase in ["seed", "full", "incremental"] {
+        let runs = records.filter { $0.strategy == strategy && $0.phase == phase }
+        guard !runs.isEmpty else { continue }
+        let ok = runs.filter { $0.status == .ok }
+        func median(_ values: [Double]) -> Double? { Statistics.median(values) }
+        let wall = ok.map(\.wallSeconds)
+        rows.append([
+          strategy, phase, "\(ok.count)/\(runs.count)", ok.first.map { String($0.entries) } ?? "–",
+          median(wall).map { String(format: "%.3f", $0) } ?? "–",
+          wall.min().map { String(format: "%.3f", $0) } ?? "–",
+          wall.max().map { String(format: "%.3f", $0) } ?? "–",
+          BenchReport.rate(median(ok.map(\.entriesPerSecond))),
+          BenchReport.rate(median(ok.compactMap(\.hostIngestPerSecond))),
+          BenchReport.bytes(median(runs.map { Double($0.footprintPeakBytes) }).map { Int($0) }),
+          BenchReport.bytes(runs.map(\.footprintPeakBytes).max()),
+          BenchReport.bytes(median(ok.map { Double($0.rssOverIdleBytes) }).map { Int($0) }),
+        ])
+      }
     }
     lines += BenchReport.table(
       header: [
-        "phase", "runs", "entries", "wall s median", "min", "max", "entries/s", "ingest/s",
+        "container", "phase", "runs", "entries", "wall s median", "min", "max", "entries/s",
+        "ingest/s",
         "footprint median", "max", "RSS over idle",
       ], rows: rows)
     let enabled = Statistics.median(

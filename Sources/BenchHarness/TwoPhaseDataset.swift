@@ -2,24 +2,33 @@ import BaseFormat
 import CallDirectoryApp
 import CallDirectoryLoader
 import Datasets
+import DirectoryCompiler
 import Foundation
 
-/// A container for two-phase runs, generated once and cached: the profile's numbers split into
-/// `regions` region bases (contiguous number ranges, as area codes are), a seed set of every n-th
-/// number (the "most identified", priority above the regions), a blocking list, and a version 2
-/// of the first region (a tenth of its numbers gone, as many new, a tenth relabelled) for the
+/// A container for two-phase runs, generated once and cached, made as a user makes one: the
+/// profile's numbers written as a raw directory dump (TSV: the numbers split into `regions`
+/// regions of contiguous number ranges, as area codes are; a rank that puts every n-th number in
+/// the seed set; a blocking list as `spam` rows), then compiled by `calldir compile` with its
+/// defaults (compact bases), or fixed-width ones for comparison. A version 2 of one region (a
+/// tenth of its numbers gone, as many new, a tenth relabelled) is compiled the same way for the
 /// incremental phase.
 public struct TwoPhaseDataset {
   public let parameters: DatasetParameters
   public let regions: Int
   public let seedEntries: Int
   public let blockingEntries: Int
+  /// Compile compact bases (the compiler's default); false writes fixed-width ones.
+  public let compact: Bool
 
-  public init(parameters: DatasetParameters, regions: Int, seedEntries: Int, blockingEntries: Int) {
+  public init(
+    parameters: DatasetParameters, regions: Int, seedEntries: Int, blockingEntries: Int,
+    compact: Bool = true
+  ) {
     self.parameters = parameters
     self.regions = regions
     self.seedEntries = seedEntries
     self.blockingEntries = blockingEntries
+    self.compact = compact
   }
 
   /// Files of a prepared dataset.
@@ -32,14 +41,13 @@ public struct TwoPhaseDataset {
     public let seedNumber: Int64
     /// The updated region's name, region code and priority.
     public let updatedRegion: (name: String, code: String, priority: Int)
+    /// The container's bases, in bytes per entry of the full set.
+    public let baseBytesPerEntry: Double
   }
 
-  /// Regions get priorities 10 to 49, cycling, below the blocking list (90) and the seed set (100).
-  static let priorityLevels = 40
-  static func regionPriority(_ index: Int) -> Int { 10 + index % priorityLevels }
-
   var key: String {
-    "\(parameters.cacheKey)-twophase3-r\(regions)-s\(seedEntries)-b\(blockingEntries)"
+    "\(parameters.cacheKey)-twophase4-r\(regions)-s\(seedEntries)-b\(blockingEntries)-"
+      + (compact ? "compact" : "fixed")
   }
 
   /// Generates (or reuses) the container under `cacheRoot`.
@@ -48,100 +56,124 @@ public struct TwoPhaseDataset {
     return try write(root: root, container: root + "/container", reuse: true, log: log)
   }
 
+  /// The region a generated number belongs to: contiguous slices of the sorted numbers.
+  func regionCode(ofIndex index: Int, count: Int) -> String {
+    "R\(index * regions / count + 1)"
+  }
+
   /// Writes the container at `container` (and the working files under `root`).
   /// - Parameter reuse: keep an existing complete result instead of generating again.
   public func write(root: String, container: String, reuse: Bool, log: (String) -> Void) throws
     -> Files
   {
     guard regions >= 1 else { throw BenchError("--regions must be at least 1") }
-    let updated = root + "/region-1.v2.cdb"
     let marker = root + "/ready"
-    // The region updated in the incremental phase: the one with the highest priority, so the cap
-    // (which drops the lowest priorities first) never hides its changes.
-    let updatedIndex = min(regions, Self.priorityLevels) - 1
-    func files(seedNumber: Int64) -> Files {
-      Files(
+    // The region updated in the incremental phase: the first one.
+    let updatedCode = "R1"
+    let updated = root + "/update/bases/region-\(updatedCode).v2.cdb"
+    func files(seedNumber: Int64) throws -> Files {
+      let manifest = try Manifest.read(container: container)
+      let bytes = manifest.bases.reduce(0) { total, base in
+        total
+          + ((try? FileManager.default.attributesOfItem(atPath: container + "/" + base.file)[.size]
+            as? Int) ?? 0)
+      }
+      let entries = manifest.bases.filter { $0.role != .seed }.reduce(0) { $0 + $1.entries }
+      return Files(
         container: container, updatedRegionFile: updated, seedNumber: seedNumber,
-        updatedRegion: (
-          "region-\(updatedIndex + 1)", "R\(updatedIndex + 1)", Self.regionPriority(updatedIndex)
-        ))
+        updatedRegion: ("region-\(updatedCode)", updatedCode, CompileOptions.regionPriority),
+        baseBytesPerEntry: entries > 0 ? Double(bytes) / Double(entries) : 0)
     }
     // The marker holds the seed number, so a cached container is reused without generating
-    // (and sorting) every number again.
+    // (and compiling) every number again.
     if reuse, let text = try? String(contentsOfFile: marker, encoding: .utf8),
       let seedNumber = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
     {
-      return files(seedNumber: seedNumber)
+      return try files(seedNumber: seedNumber)
     }
     let generator = try DatasetGenerator(parameters: parameters)
     let numbers = generator.numbers
     guard !numbers.isEmpty else { throw BenchError("two-phase runs need at least one entry") }
     let stride = max(1, numbers.count / max(1, seedEntries))
     log(
-      "generating a two-phase container: \(regions) regions, seed \(seedEntries), blocking \(blockingEntries)"
+      "compiling a two-phase container (\(compact ? "compact" : "fixed-width") bases): \(regions) regions, seed \(seedEntries), blocking \(blockingEntries)"
     )
     try? FileManager.default.removeItem(atPath: root)
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    let app = ContainerApp(container: container)
-    func writeBase(_ path: String, kind: BaseKind, _ fill: (BaseWriter) throws -> Void) throws {
-      let writer = try BaseWriter(path: path, kind: kind)
-      try fill(writer)
-      try writer.finish()
-    }
-    // Regions: contiguous slices of the sorted numbers.
-    for region in 0..<regions {
-      let range = (region * numbers.count / regions)..<((region + 1) * numbers.count / regions)
-      let path = root + "/region-\(region + 1).cdb"
-      try writeBase(path, kind: .identification) { writer in
-        for index in range { try writer.append(numbers[index], label: generator.label(at: index)) }
-      }
-      try app.stage(
-        file: path, name: "region-\(region + 1)", role: .region, region: "R\(region + 1)",
-        priority: Self.regionPriority(region), version: 1)
-      try FileManager.default.removeItem(atPath: path)
-    }
-    let seedPath = root + "/seed.cdb"
-    try writeBase(seedPath, kind: .identification) { writer in
-      var index = 0
-      var written = 0
-      while index < numbers.count && written < seedEntries {
-        try writer.append(numbers[index], label: generator.label(at: index))
-        index += stride
-        written += 1
-      }
-    }
-    try app.stage(file: seedPath, name: "seed", role: .seed, priority: 100, version: 1)
     var blockingParameters = DatasetParameters(
       entries: blockingEntries, kind: "blocking", plans: ["CN"], labels: .spam,
       seed: parameters.seed ^ 0xB10C)
     blockingParameters.duplicateShare = 0
     let blocking = try DatasetGenerator(parameters: blockingParameters)
-    let blockingPath = root + "/blocking.cdb"
-    try writeBase(blockingPath, kind: .blocking) { writer in
-      for number in blocking.numbers { try writer.append(number) }
+
+    // Version 1: every region, ranked so that every n-th number is in the seed set.
+    let dump = root + "/dump.tsv"
+    try writeDump(dump) { emit in
+      for (index, number) in numbers.enumerated() {
+        let rank = index % stride == 0 && index / stride < seedEntries ? 2 : 1
+        emit(
+          number, generator.label(at: index), regionCode(ofIndex: index, count: numbers.count),
+          rank, "")
+      }
+      for number in blocking.numbers { emit(number, "spam", "", 0, "spam") }
     }
-    try app.stage(file: blockingPath, name: "spam", role: .blocking, priority: 90, version: 1)
-    try app.choose(regions: (1...regions).map { "R\($0)" })
-    // Version 2 of the updated region.
-    let firstRange =
-      (updatedIndex * numbers.count / regions)..<((updatedIndex + 1) * numbers.count / regions)
-    try writeBase(updated, kind: .identification) { writer in
-      for index in firstRange where index % 10 != 3 {
+    try compile(dump, into: container, seedSize: seedEntries, version: 1)
+    // Version 2 of the first region, compiled alone.
+    let updateDump = root + "/update.tsv"
+    try writeDump(updateDump) { emit in
+      for index in numbers.indices where regionCode(ofIndex: index, count: numbers.count) == "R1" {
+        guard index % 10 != 3 else { continue }
         let label = index % 10 == 7 ? "Обновлено \(index)" : generator.label(at: index)
-        try writer.append(numbers[index], label: label)
-        if index % 10 == 5, index + 1 < firstRange.upperBound,
-          numbers[index] + 1 < numbers[index + 1]
-        {
-          try writer.append(numbers[index] + 1, label: "Новый номер")
+        emit(numbers[index], label, updatedCode, 1, "")
+        if index % 10 == 5, index + 1 < numbers.count, numbers[index] + 1 < numbers[index + 1] {
+          emit(numbers[index] + 1, "Новый номер", updatedCode, 1, "")
         }
       }
     }
+    try compile(updateDump, into: root + "/update", seedSize: 0, version: 2)
+    try FileManager.default.removeItem(atPath: dump)
+    try FileManager.default.removeItem(atPath: updateDump)
     try FileManager.default.copyItem(
       atPath: container + "/" + Manifest.fileName, toPath: container + "/manifest.pristine")
     guard FileManager.default.createFile(atPath: marker, contents: Data("\(numbers[0])\n".utf8))
     else {
       throw BenchError("cannot write \(marker)")
     }
-    return files(seedNumber: numbers[0])
+    return try files(seedNumber: numbers[0])
+  }
+
+  /// Writes a raw dump: `number, label, region, rank, category` rows after a header.
+  private func writeDump(
+    _ path: String, _ rows: ((Int64, String, String, Int, String) -> Void) -> Void
+  ) throws {
+    let file = try AtomicFileWriter(path: path)
+    try file.write(Array("number\tlabel\tregion\trank\tcategory\n".utf8))
+    var failure: Error?
+    var buffer: [UInt8] = []
+    rows { number, label, region, rank, category in
+      guard failure == nil else { return }
+      buffer.append(contentsOf: "+\(number)\t\(label)\t\(region)\t\(rank)\t\(category)\n".utf8)
+      if buffer.count >= 1 << 20 {
+        do { try file.write(buffer) } catch { failure = error }
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
+    if let failure { throw failure }
+    try file.write(buffer)
+    try file.commit()
+  }
+
+  /// Runs the compiler on a dump, as `calldir compile` does, with this dataset's base format.
+  private func compile(_ dump: String, into container: String, seedSize: Int, version: Int) throws {
+    var options = CompileOptions(inputs: [(dump, .tsv)], output: container)
+    // International numbers: the country only matters for national forms, which the dump has none of.
+    options.country = "RU"
+    options.seedSize = seedSize
+    options.compact = compact
+    options.version = version
+    let report = try Compiler(options: options).run()
+    guard report.rejectedCount == 0 else {
+      throw BenchError("the generated dump had \(report.rejectedCount) rejected rows")
+    }
   }
 }

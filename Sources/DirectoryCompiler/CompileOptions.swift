@@ -39,9 +39,9 @@ public struct CompileOptions: Sendable {
   /// Marks rows read from a blocking base, whatever the categories say.
   static let blockingMarker = "\u{1}blocking"
   /// Manifest priorities: the seed set above blocking lists above regions.
-  static let seedPriority = 100
-  static let blockingPriority = 90
-  static let regionPriority = 50
+  public static let seedPriority = 100
+  public static let blockingPriority = 90
+  public static let regionPriority = 50
 
   public init(inputs: [(path: String, format: InputFormat)], output: String) {
     self.inputs = inputs

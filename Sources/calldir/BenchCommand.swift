@@ -73,8 +73,18 @@ struct BenchCommand: ParsableCommand {
   )
   var twoPhase = false
 
-  @Option(name: .long, help: "Two-phase: regions the profile's numbers are split into.")
-  var regions: Int = 3
+  @Option(
+    name: .long,
+    help: """
+      Two-phase: regions the profile's numbers are split into; a comma-separated list (3,27,108) \
+      sweeps them, one container each, to show footprint against the number of bases.
+      """)
+  var regions: String = "3"
+
+  @Flag(
+    name: .long,
+    help: "Two-phase: compile fixed-width bases instead of the compiler's default compact ones.")
+  var fixedWidth = false
 
   @Option(name: .long, help: "Two-phase: entries in the seed set.")
   var seedEntries: Int = 100_000
@@ -138,17 +148,24 @@ struct BenchCommand: ParsableCommand {
   }
 
   func runTwoPhase(_ configuration: BenchConfiguration, name: String, quiet: Bool) throws {
-    guard regions >= 1, seedEntries >= 1, blockingEntries >= 0 else {
+    let sweep = regions.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard !sweep.isEmpty, sweep.allSatisfy({ ($0 ?? 0) >= 1 }), seedEntries >= 1,
+      blockingEntries >= 0
+    else {
       throw ValidationError(
-        "--regions and --seed-entries must be at least 1, --blocking-entries 0 or more")
+        "--regions takes whole numbers of at least 1 (3 or 3,27,108), --seed-entries at least 1, --blocking-entries 0 or more; got --regions '\(regions)'"
+      )
     }
-    let bench = TwoPhaseBench(
-      configuration: configuration, regions: regions, seedEntries: seedEntries,
-      blockingEntries: blockingEntries
-    ) { line in
-      if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    var records: [RunRecord] = []
+    for regionCount in sweep.compactMap({ $0 }) {
+      let bench = TwoPhaseBench(
+        configuration: configuration, regions: regionCount, seedEntries: seedEntries,
+        blockingEntries: blockingEntries, compact: !fixedWidth
+      ) { line in
+        if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+      }
+      records += try bench.run()
     }
-    let records = try bench.run()
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
     let title =
       "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(seedEntries), blocking \(blockingEntries), \(configuration.repeats) repeats"
