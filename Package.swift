@@ -1,12 +1,34 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (each arrow is "is used by"):
-//   CallDirectoryCore ← BaseFormat ← CallDirectoryLoader ← calldir-extension
-//   ProcessMetrics, HeapProbe ← ExtensionReport ← calldir-extension, calldir-baselines
-//   Datasets, BenchHarness ← calldir
-// The first row and ExtensionReport must also build for iOS: no Foundation, and
-// Glibc/Darwin only behind `#if canImport`.
+// Modules, lowest first; each arrow is "is used by".
+//
+// iOS-buildable (no Foundation; Glibc/Darwin only behind `#if canImport`):
+//   CallDirectoryCore   the CallKit contract: numbers, errors, the checking context
+//   ByteCoding          bounds-checked little-endian and LEB128 fields: the one room for raw bytes
+//   BaseFormat          base files: header, blocks, both readers, the writer
+//   DirectoryContainer  the App Group container: manifest, base names, SHA-256
+//   CallDirectoryLoader what the extension runs: merges, the cap, two-phase selection
+//   ProcessMetrics      /proc/self/status and sizes (ByteCount)
+//   HeapProbe           jemalloc's heap peak, found at run time
+//   ExtensionReport     the report a measured process prints
+//   SystemChannel       the extension ↔ system frames, both directions
+//   PhoneNormalization  written numbers → CallKit numbers
+//
+//   CallDirectoryCore ← ByteCoding ← BaseFormat ← DirectoryContainer ← CallDirectoryLoader
+//   CallDirectoryCore, ByteCoding ← SystemChannel
+//   ProcessMetrics, HeapProbe, CallDirectoryCore ← ExtensionReport
+//   CallDirectoryLoader, ExtensionReport, SystemChannel ← calldir-extension
+//   ExtensionReport ← calldir-baselines
+//
+// Foundation allowed:
+//   ProcessMetrics ← ProcessSpawning (posix_spawn, limits, the /proc sampler, the allocator)
+//   ProcessSpawning, SystemChannel, CSQLite ← CallDirectoryHost (the simulated system)
+//   CallDirectoryHost, CallDirectoryLoader ← CallDirectoryApp (the app's side of the container)
+//   BaseFormat, DirectoryContainer, PhoneNormalization, CZlib ← DirectoryCompiler
+//   DirectoryCompiler ← Datasets (generated profiles and two-phase containers)
+//   Datasets, CallDirectoryApp, ProcessSpawning, ExtensionReport ← BenchHarness
+//   everything ← calldir (the command line, with ArgumentParser)
 
 let package = Package(
   name: "calldir",
@@ -33,13 +55,15 @@ let package = Package(
         "CallDirectoryCore",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
+    .target(name: "DirectoryContainer", dependencies: ["BaseFormat"]),
     .target(
       name: "CallDirectoryLoader",
       dependencies: [
-        "CallDirectoryCore", "BaseFormat",
+        "CallDirectoryCore", "BaseFormat", "DirectoryContainer",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
     .target(name: "ProcessMetrics"),
+    .target(name: "ProcessSpawning", dependencies: ["ProcessMetrics"]),
     .target(name: "PhoneNormalization"),
     .target(name: "SystemChannel", dependencies: ["CallDirectoryCore"]),
     // Finds jemalloc's `mallctl` at run time (dlsym): no build-time dependency on jemalloc.
@@ -64,35 +88,39 @@ let package = Package(
     .target(
       name: "CallDirectoryHost",
       dependencies: [
-        "CSQLite", "CallDirectoryCore", "CallDirectoryLoader", "ProcessMetrics", "SystemChannel",
+        "CSQLite", "CallDirectoryCore", "ProcessSpawning", "SystemChannel",
       ]),
 
     .target(
       name: "CallDirectoryApp",
-      dependencies: ["CallDirectoryHost", "CallDirectoryLoader", "BaseFormat"]),
+      dependencies: ["CallDirectoryHost", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat"]),
 
     // MARK: The compiler (Foundation allowed)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(
       name: "DirectoryCompiler",
       dependencies: [
-        "CZlib", "BaseFormat", "CallDirectoryLoader", "PhoneNormalization", "ProcessMetrics",
+        "CZlib", "BaseFormat", "DirectoryContainer", "CallDirectoryLoader", "PhoneNormalization",
+        "ProcessMetrics",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
 
     // MARK: Tooling (Foundation allowed)
-    .target(name: "Datasets", dependencies: ["CallDirectoryCore", "BaseFormat"]),
+    .target(
+      name: "Datasets",
+      dependencies: ["BaseFormat", "DirectoryContainer", "DirectoryCompiler"]),
     .target(
       name: "BenchHarness",
       dependencies: [
-        "ProcessMetrics", "Datasets", "CallDirectoryCore", "BaseFormat", "ExtensionReport",
-        "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "DirectoryCompiler",
+        "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
+        "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
       ]),
     .executableTarget(
       name: "calldir",
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
+        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
         "calldir-extension", "calldir-baselines",
@@ -126,6 +154,7 @@ let package = Package(
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
+        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning",
         "ProcessMetrics",
         "ExtensionReport",
         "TestSupport",

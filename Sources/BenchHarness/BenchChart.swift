@@ -1,4 +1,5 @@
 import Foundation
+import ProcessMetrics
 
 /// Draws a bench CSV as a self-contained SVG (no scripts, no external fonts): throughput per
 /// strategy on a log scale with the articles' figures as reference lines, and footprint peak per

@@ -1,6 +1,7 @@
 import CallDirectoryCore
 import CallDirectoryHost
 import Datasets
+import ProcessSpawning
 
 /// Everything one `calldir bench` invocation measures and gates on.
 public struct BenchConfiguration: Sendable {

@@ -2,6 +2,8 @@ import CallDirectoryHost
 import Datasets
 import ExtensionReport
 import Foundation
+import ProcessMetrics
+import ProcessSpawning
 
 /// Runs the benchmark: prepares the dataset, measures each binary idle, then runs every strategy
 /// `repeats` times, interleaved (repeat 1 of every strategy, then repeat 2, …) so that a noisy

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessMetrics
 
 /// Medians, minima and maxima of one strategy's load runs.
 public struct StrategySummary: Sendable {

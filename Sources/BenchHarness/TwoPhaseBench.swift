@@ -2,6 +2,7 @@ import CallDirectoryApp
 import CallDirectoryHost
 import Datasets
 import Foundation
+import ProcessMetrics
 
 /// `calldir bench --two-phase`: per repeat, a fresh simulated system; enable (phase one: the seed
 /// set, then a lookup that answers), sync (phase two: the full set), then a new version of one

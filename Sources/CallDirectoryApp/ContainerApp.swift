@@ -1,6 +1,7 @@
 import BaseFormat
 import CallDirectoryHost
 import CallDirectoryLoader
+import DirectoryContainer
 import Foundation
 
 /// The app's side of the App Group container (2GIS's steps 1–8, scriptable): stage downloaded

@@ -1,5 +1,6 @@
 import CallDirectoryCore
 import Foundation
+import ProcessSpawning
 import SystemChannel
 
 /// One request served by a spawned extension: frames arrive on a pipe, are checked and written to

@@ -1,5 +1,6 @@
 import CallDirectoryCore
 import Foundation
+import ProcessSpawning
 
 /// The simulated iOS call directory service: a store in a host folder, extensions with an enabled
 /// status, and requests that run an extension (spawned, or in-process for tests) under the

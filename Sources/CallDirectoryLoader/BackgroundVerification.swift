@@ -1,3 +1,4 @@
+import DirectoryContainer
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

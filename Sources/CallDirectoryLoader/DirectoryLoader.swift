@@ -1,5 +1,6 @@
 import BaseFormat
 import CallDirectoryCore
+import DirectoryContainer
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import BaseFormat
 import CallDirectoryLoader
+import DirectoryContainer
 import Foundation
 import HeapModule
 import PhoneNormalization

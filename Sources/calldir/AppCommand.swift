@@ -2,6 +2,7 @@ import ArgumentParser
 import CallDirectoryApp
 import CallDirectoryHost
 import CallDirectoryLoader
+import DirectoryContainer
 import Foundation
 
 struct AppCommand: ParsableCommand {

@@ -2,6 +2,8 @@ import ArgumentParser
 import BenchHarness
 import CallDirectoryHost
 import Foundation
+import ProcessMetrics
+import ProcessSpawning
 
 struct BenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -59,7 +61,7 @@ struct BenchCommand: ParsableCommand {
       The measured processes' allocator: auto (jemalloc when its shared library is installed, \
       else the system's), jemalloc, or system. Heap peaks need jemalloc.
       """)
-  var allocator: String = "auto"
+  var allocator: MeasuredAllocator.Choice = .auto
 
   @Flag(name: .long, help: "Exit 2, with one line per failure, if a gate check fails.")
   var gate = false
@@ -107,9 +109,9 @@ struct BenchCommand: ParsableCommand {
     configuration.maximumAllowedEntries = maxEntries
     configuration.minimumEntriesPerSecond = minEntriesPerS
     configuration.cacheRoot = dataset.cache
-    configuration.allocator = try MeasuredAllocator.named(allocator)
+    configuration.allocator = try MeasuredAllocator.resolve(allocator)
     try configuration.validate()
-    if allocator == "auto", configuration.allocator.kind == .system {
+    if allocator == .auto, configuration.allocator.kind == .system {
       FileHandle.standardError.write(Data((MeasuredAllocator.installHint + "\n").utf8))
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchHarness
 import DirectoryCompiler
 import Foundation
+import ProcessMetrics
 
 struct CompileCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -5,6 +5,8 @@ import CallDirectoryCore
 import CallDirectoryHost
 import Foundation
 import PhoneNormalization
+import ProcessMetrics
+import ProcessSpawning
 
 /// Options every `host` and `app` subcommand shares.
 struct HostOptions: ParsableArguments {
@@ -24,7 +26,7 @@ struct HostOptions: ParsableArguments {
   @Option(
     name: .long,
     help: "The extension's allocator: auto (jemalloc when installed, as bench), jemalloc, system.")
-  var allocator: String = "auto"
+  var allocator: MeasuredAllocator.Choice = .auto
 
   @Option(
     name: .long, help: "The extension executable (default: calldir-extension beside calldir).")
@@ -37,7 +39,7 @@ struct HostOptions: ParsableArguments {
     system.limits.timeoutSeconds = timeout
     guard maxEntries > 1 else { throw ValidationError("--max-entries must be above 1") }
     system.contract.maximumAllowedEntries = maxEntries
-    system.allocator = try MeasuredAllocator.named(allocator)
+    system.allocator = try MeasuredAllocator.resolve(allocator)
     return system
   }
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import BenchHarness
+import ProcessMetrics
 
 @Suite("CSV and sizes")
 struct CSVAndSizeTests {

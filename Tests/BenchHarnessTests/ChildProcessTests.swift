@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import BenchHarness
+import ProcessSpawning
 
 @Suite("Children are measured, limited and classified like the system does")
 struct ChildProcessTests {

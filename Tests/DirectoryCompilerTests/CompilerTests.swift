@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import DirectoryCompiler
+import DirectoryContainer
 
 @Suite("calldir compile: inputs, rejections, sort, split, round trip")
 struct CompilerTests {

@@ -1,7 +1,5 @@
 import BaseFormat
-import CallDirectoryApp
-import CallDirectoryLoader
-import Datasets
+import DirectoryContainer
 import DirectoryCompiler
 import Foundation
 
@@ -66,7 +64,7 @@ public struct TwoPhaseDataset {
   public func write(root: String, container: String, reuse: Bool, log: (String) -> Void) throws
     -> Files
   {
-    guard regions >= 1 else { throw BenchError("--regions must be at least 1") }
+    guard regions >= 1 else { throw DatasetError("--regions must be at least 1") }
     let marker = root + "/ready"
     // The region updated in the incremental phase: the first one.
     let updatedCode = "R1"
@@ -93,7 +91,7 @@ public struct TwoPhaseDataset {
     }
     let generator = try DatasetGenerator(parameters: parameters)
     let numbers = generator.numbers
-    guard !numbers.isEmpty else { throw BenchError("two-phase runs need at least one entry") }
+    guard !numbers.isEmpty else { throw DatasetError("two-phase runs need at least one entry") }
     let stride = max(1, numbers.count / max(1, seedEntries))
     log(
       "compiling a two-phase container (\(compact ? "compact" : "fixed-width") bases): \(regions) regions, seed \(seedEntries), blocking \(blockingEntries)"
@@ -137,7 +135,7 @@ public struct TwoPhaseDataset {
       atPath: container + "/" + Manifest.fileName, toPath: container + "/manifest.pristine")
     guard FileManager.default.createFile(atPath: marker, contents: Data("\(numbers[0])\n".utf8))
     else {
-      throw BenchError("cannot write \(marker)")
+      throw DatasetError("cannot write \(marker)")
     }
     return try files(seedNumber: numbers[0])
   }
@@ -173,7 +171,7 @@ public struct TwoPhaseDataset {
     options.version = version
     let report = try Compiler(options: options).run()
     guard report.rejectedCount == 0 else {
-      throw BenchError("the generated dump had \(report.rejectedCount) rejected rows")
+      throw DatasetError("the generated dump had \(report.rejectedCount) rejected rows")
     }
   }
 }

@@ -57,21 +57,24 @@ public struct MeasuredAllocator: Sendable, Equatable, CustomStringConvertible {
     installedJemalloc().map(jemalloc(libraryPath:)) ?? .system
   }
 
-  /// The allocator a command-line value names: `auto` (``automatic()``), `jemalloc` or `system`.
-  /// - Throws: ``HostError/input(_:)`` for another value, or `jemalloc` when it is not installed.
-  public static func named(_ name: String) throws(HostError) -> MeasuredAllocator {
-    switch name {
-    case "auto": return automatic()
-    case Kind.system.rawValue: return .system
-    case Kind.jemalloc.rawValue:
+  /// What a user may ask for: `auto` (``automatic()``), `jemalloc` or `system`.
+  public enum Choice: String, Sendable, CaseIterable {
+    case auto, jemalloc, system
+  }
+
+  /// The allocator a choice names.
+  /// - Throws: ``AllocatorUnavailable`` for `jemalloc` when its library is not installed.
+  public static func resolve(_ choice: Choice) throws(AllocatorUnavailable) -> MeasuredAllocator {
+    switch choice {
+    case .auto: return automatic()
+    case .system: return .system
+    case .jemalloc:
       guard let path = installedJemalloc() else {
-        throw HostError.input(
-          "--allocator jemalloc: \(jemallocLibraryName) is not installed (apt-get install "
-            + "libjemalloc2, or set \(jemallocPathVariable))")
+        throw AllocatorUnavailable(
+          description: "--allocator jemalloc: \(jemallocLibraryName) is not installed (apt-get "
+            + "install libjemalloc2, or set \(jemallocPathVariable))")
       }
       return jemalloc(libraryPath: path)
-    default:
-      throw HostError.input("--allocator '\(name)': expected auto, jemalloc or system")
     }
   }
 
@@ -90,4 +93,10 @@ public struct MeasuredAllocator: Sendable, Equatable, CustomStringConvertible {
     environment["LD_PRELOAD"] = preload.isEmpty ? nil : preload.joined(separator: ":")
     return environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
   }
+}
+
+/// jemalloc was asked for and is not installed.
+public struct AllocatorUnavailable: Error, CustomStringConvertible, Equatable {
+  /// The message, naming the flag and how to install the library.
+  public let description: String
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Sizes written the way people write them: `5MiB`, `512KiB`, `1.5GiB`, `5MB`, `1048576`.
 public enum ByteCount {
   /// Binary (KiB, MiB, GiB, and the bare K, M, G) and decimal (KB, MB, GB) units.
@@ -12,15 +10,15 @@ public enum ByteCount {
   /// Parses a size into bytes.
   /// - Throws: ``ByteCountError`` naming the text when it is not a size.
   public static func parse(_ text: String) throws(ByteCountError) -> Int {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    var number = Substring(trimmed)
+    let trimmed = trimmingSpaces(Substring(text))
+    var number = trimmed
     var factor = 1.0
     for unit in units where trimmed.hasSuffix(unit.suffix) {
       number = trimmed.dropLast(unit.suffix.count)
       factor = unit.factor
       break
     }
-    guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite,
+    guard let value = Double(trimmingSpaces(number)), value.isFinite,
       value >= 0, value * factor < Double(Int.max),
       number.allSatisfy({ $0.isNumber || $0 == "." || $0 == " " })
     else { throw ByteCountError(text: text) }
@@ -35,6 +33,14 @@ public enum ByteCount {
     if magnitude >= 1024 * 1024 { return sign + decimal(magnitude / 1_048_576) + " MiB" }
     if magnitude >= 1024 { return sign + decimal(magnitude / 1024) + " KiB" }
     return "\(bytes) B"
+  }
+
+  private static func trimmingSpaces(_ text: Substring) -> Substring {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !isSpace($0) }),
+      let last = text.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return text[first...last]
   }
 
   private static func decimal(_ value: Double) -> String {

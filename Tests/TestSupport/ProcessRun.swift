@@ -1,0 +1,44 @@
+import Foundation
+
+/// What a finished process printed, and how it ended.
+public struct ProcessRun: Sendable {
+  /// The exit status (or the signal's number when one ended it).
+  public let status: Int32
+  /// Everything it wrote on stdout.
+  public let stdout: String
+  /// Everything it wrote on stderr.
+  public let stderr: String
+}
+
+/// Runs a process to completion, returning its status, stdout and stderr.
+///
+/// Both pipes are drained at the same time (stderr on a second thread): reading one to its end
+/// before the other deadlocks as soon as the child fills the other pipe's 64 KiB.
+public func runProcess(
+  _ executable: String, _ arguments: [String], directory: URL? = nil,
+  environment: [String: String]? = nil
+) throws -> ProcessRun {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let directory { process.currentDirectoryURL = directory }
+  if let environment { process.environment = environment }
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  try process.run()
+  let errorDrained = DispatchSemaphore(value: 0)
+  nonisolated(unsafe) var errorData = Data()
+  let errorReader = error.fileHandleForReading
+  DispatchQueue.global().async {
+    errorData = errorReader.readDataToEndOfFile()
+    errorDrained.signal()
+  }
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  errorDrained.wait()
+  process.waitUntilExit()
+  return ProcessRun(
+    status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+    stderr: String(decoding: errorData, as: UTF8.self))
+}
