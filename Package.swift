@@ -49,10 +49,11 @@ let package = Package(
   targets: [
     // MARK: iOS-buildable layers (no Foundation)
     .target(name: "CallDirectoryCore"),
+    .target(name: "ByteCoding"),
     .target(
       name: "BaseFormat",
       dependencies: [
-        "CallDirectoryCore",
+        "CallDirectoryCore", "ByteCoding",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
     .target(name: "DirectoryContainer", dependencies: ["BaseFormat"]),
@@ -65,7 +66,11 @@ let package = Package(
     .target(name: "ProcessMetrics"),
     .target(name: "ProcessSpawning", dependencies: ["ProcessMetrics"]),
     .target(name: "PhoneNormalization"),
-    .target(name: "SystemChannel", dependencies: ["CallDirectoryCore"]),
+    .target(
+      name: "SystemChannel",
+      dependencies: [
+        "CallDirectoryCore", "ByteCoding", .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     // Finds jemalloc's `mallctl` at run time (dlsym): no build-time dependency on jemalloc.
     // glibc before 2.34 keeps dlsym in libdl.
     .target(name: "HeapProbe", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
@@ -89,18 +94,22 @@ let package = Package(
       name: "CallDirectoryHost",
       dependencies: [
         "CSQLite", "CallDirectoryCore", "ProcessSpawning", "SystemChannel",
+        .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
     .target(
       name: "CallDirectoryApp",
-      dependencies: ["CallDirectoryHost", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat"]),
+      dependencies: [
+        "CallDirectoryHost", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat",
+      ]),
 
     // MARK: The compiler (Foundation allowed)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(
       name: "DirectoryCompiler",
       dependencies: [
-        "CZlib", "BaseFormat", "DirectoryContainer", "CallDirectoryLoader", "PhoneNormalization",
+        "CZlib", "ByteCoding", "BaseFormat", "DirectoryContainer", "CallDirectoryLoader",
+        "PhoneNormalization",
         "ProcessMetrics",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
@@ -108,7 +117,7 @@ let package = Package(
     // MARK: Tooling (Foundation allowed)
     .target(
       name: "Datasets",
-      dependencies: ["BaseFormat", "DirectoryContainer", "DirectoryCompiler"]),
+      dependencies: ["ByteCoding", "BaseFormat", "DirectoryContainer", "DirectoryCompiler"]),
     .target(
       name: "BenchHarness",
       dependencies: [
@@ -139,6 +148,10 @@ let package = Package(
         "TestSupport", "calldir-misbehaving-extension", "DirectoryCompiler",
       ]),
     .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
+    .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
+    .testTarget(
+      name: "SystemChannelTests",
+      dependencies: ["SystemChannel", "CallDirectoryCore", "ByteCoding"]),
     .testTarget(
       name: "DirectoryCompilerTests",
       dependencies: [

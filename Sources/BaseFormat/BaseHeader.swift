@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The fixed 64-byte header at the start of every base file (all integers little-endian):
 ///
 /// | offset | size | field |
@@ -103,16 +105,16 @@ public struct BaseHeader: Equatable, Sendable {
     var bytes = [UInt8](repeating: 0, count: Self.byteCount)
     bytes.withUnsafeMutableBytes { raw in
       for (index, byte) in Self.magic.enumerated() { raw[index] = byte }
-      raw.storeBytes(of: version.littleEndian, toByteOffset: 8, as: UInt16.self)
+      raw.storeLittleEndian(version, at: 8)
       raw[10] = kind.rawValue
-      raw.storeBytes(of: UInt32(blockCount).littleEndian, toByteOffset: 12, as: UInt32.self)
-      raw.storeBytes(of: UInt64(entryCount).littleEndian, toByteOffset: 16, as: UInt64.self)
-      raw.storeBytes(of: lowestNumber.littleEndian, toByteOffset: 24, as: Int64.self)
-      raw.storeBytes(of: highestNumber.littleEndian, toByteOffset: 32, as: Int64.self)
-      raw.storeBytes(of: UInt64(payloadByteCount).littleEndian, toByteOffset: 40, as: UInt64.self)
-      raw.storeBytes(of: blockChecksumsChecksum.littleEndian, toByteOffset: 48, as: UInt64.self)
+      raw.storeLittleEndian(UInt32(blockCount), at: 12)
+      raw.storeLittleEndian(UInt64(entryCount), at: 16)
+      raw.storeLittleEndian(lowestNumber, at: 24)
+      raw.storeLittleEndian(highestNumber, at: 32)
+      raw.storeLittleEndian(UInt64(payloadByteCount), at: 40)
+      raw.storeLittleEndian(blockChecksumsChecksum, at: 48)
       let checksum = StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56]))
-      raw.storeBytes(of: checksum.littleEndian, toByteOffset: 56, as: UInt64.self)
+      raw.storeLittleEndian(checksum, at: 56)
     }
     return bytes
   }
@@ -135,24 +137,22 @@ public struct BaseHeader: Equatable, Sendable {
     for (index, byte) in magic.enumerated() where raw[index] != byte {
       throw fail(index, .foreignFile)
     }
-    let version = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+    let version = raw.loadLittleEndian(UInt16.self, at: 8)
     guard version == currentVersion || version == compactVersion else {
       throw fail(8, .unsupportedVersion(version))
     }
-    let storedChecksum = UInt64(
-      littleEndian: raw.loadUnaligned(fromByteOffset: 56, as: UInt64.self))
+    let storedChecksum = raw.loadLittleEndian(UInt64.self, at: 56)
     guard StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == storedChecksum else {
       throw fail(56, .headerChecksumMismatch)
     }
     guard let kind = BaseKind(rawValue: raw[10]) else { throw fail(10, .unknownKind(raw[10])) }
-    let count = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
-    let lowest = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: Int64.self))
-    let highest = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 32, as: Int64.self))
-    let payload = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
-    let blocksChecksum = UInt64(
-      littleEndian: raw.loadUnaligned(fromByteOffset: 48, as: UInt64.self))
+    let count = raw.loadLittleEndian(UInt64.self, at: 16)
+    let lowest = raw.loadLittleEndian(Int64.self, at: 24)
+    let highest = raw.loadLittleEndian(Int64.self, at: 32)
+    let payload = raw.loadLittleEndian(UInt64.self, at: 40)
+    let blocksChecksum = raw.loadLittleEndian(UInt64.self, at: 48)
     let blocks = UInt64(
-      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+      raw.loadLittleEndian(UInt32.self, at: 12))
     let compact = version == compactVersion
     let minimumRecord: UInt64 =
       compact ? (kind == .identification ? 2 : 1) : (kind == .identification ? 10 : 8)

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Writes a base file atomically: records are gathered into blocks of at most
 /// ``BaseHeader/maximumBlockByteCount`` bytes, each with its checksum, streamed to a temporary
 /// file; ``finish()`` fills in the header and syncs and renames the file into place.
@@ -74,7 +76,7 @@ public final class BaseWriter {
     record.removeAll(keepingCapacity: true)
     if compact {
       // `highest` is the previous number (0 before the first): deltas are at least 1.
-      LEB128.append(UInt64(number - highest), to: &record)
+      record.appendLEB128(UInt64(number - highest))
       if kind == .identification {
         let key = UTF8Key(label)
         var index = dictionary[key]
@@ -88,17 +90,17 @@ public final class BaseWriter {
           dictionaryEnds.append(UInt32(dictionaryBytes.count))
         }
         if let index {
-          LEB128.append(UInt64(index + 1), to: &record)
+          record.appendLEB128(UInt64(index + 1))
         } else {
-          LEB128.append(0, to: &record)
-          LEB128.append(UInt64(labelCount), to: &record)
+          record.appendLEB128(0)
+          record.appendLEB128(UInt64(labelCount))
           record.append(contentsOf: label.utf8)
         }
       }
     } else {
-      withUnsafeBytes(of: number.littleEndian) { record.append(contentsOf: $0) }
+      record.appendLittleEndian(number)
       if kind == .identification {
-        withUnsafeBytes(of: UInt16(labelCount).littleEndian) { record.append(contentsOf: $0) }
+        record.appendLittleEndian(UInt16(labelCount))
         record.append(contentsOf: label.utf8)
       }
     }
@@ -115,12 +117,11 @@ public final class BaseWriter {
     let checksum = block.withUnsafeBytes { StreamChecksum.of($0) }
     var header: [UInt8] = []
     header.reserveCapacity(BaseHeader.blockHeaderByteCount)
-    withUnsafeBytes(of: UInt32(block.count).littleEndian) { header.append(contentsOf: $0) }
-    withUnsafeBytes(of: UInt32(blockEntryCount).littleEndian) { header.append(contentsOf: $0) }
-    withUnsafeBytes(of: checksum.littleEndian) {
-      header.append(contentsOf: $0)
-      blockChecksums.update($0)
-    }
+    header.appendLittleEndian(UInt32(block.count))
+    header.appendLittleEndian(UInt32(blockEntryCount))
+    header.appendLittleEndian(checksum)
+    // The header's sum covers the blocks' checksums as stored: their eight bytes.
+    header.withUnsafeBytes { blockChecksums.update(UnsafeRawBufferPointer(rebasing: $0[8...])) }
     try file.write(header)
     try file.write(block)
     blockCount += 1

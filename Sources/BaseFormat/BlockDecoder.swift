@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Verifies blocks and decodes their records for both readers, so that they accept and reject
 /// exactly the same files.
 ///
@@ -57,9 +59,11 @@ struct BlockDecoder {
       if reachesPayloadEnd { throw fail(fileOffset, .recordPastEnd) }
       return nil
     }
-    let recordBytes = Int(UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)))
-    let entries = Int(
-      UInt32(littleEndian: pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+    var blockHeader = LittleEndianReader(UnsafeRawBufferPointer(start: pointer, count: headerSize))
+    // The guard above leaves room for the whole header: these reads cannot run short.
+    let recordBytes = Int((try? blockHeader.read(UInt32.self)) ?? 0)
+    let entries = Int((try? blockHeader.read(UInt32.self)) ?? 0)
+    let expected = (try? blockHeader.read(UInt64.self)) ?? 0
     let compact = header.isCompact
     let minimumRecord =
       compact ? (header.kind == .identification ? 2 : 1) : (header.kind == .identification ? 10 : 8)
@@ -83,7 +87,6 @@ struct BlockDecoder {
       return nil
     }
     let records = UnsafeRawBufferPointer(start: pointer + headerSize, count: recordBytes)
-    let expected = UInt64(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
     let actual = StreamChecksum.of(records)
     guard actual == expected else {
       throw fail(fileOffset, .blockChecksumMismatch(expected: expected, actual: actual))
@@ -102,39 +105,41 @@ struct BlockDecoder {
   mutating func nextEntry() throws(BaseFormatError) -> BaseEntry {
     if header.isCompact { return try nextCompactEntry() }
     let pointer = cursor.unsafelyUnwrapped
-    let remaining = blockEnd.unsafelyUnwrapped - pointer
     let offset = cursorFileOffset
-    guard remaining >= 8 else { throw fail(offset, .recordPastEnd) }
-    let number = Int64(littleEndian: pointer.loadUnaligned(as: Int64.self))
+    var record = LittleEndianReader(
+      UnsafeRawBufferPointer(start: pointer, count: blockEnd.unsafelyUnwrapped - pointer))
+    guard let number = try? record.read(Int64.self) else { throw fail(offset, .recordPastEnd) }
     guard number > previous else {
       throw fail(offset, .numberNotAscending(previous: previous, number: number))
     }
     guard number <= header.highestNumber else { throw fail(offset, .numberOutOfRange(number)) }
     var label = ""
-    var byteCount = 8
     if header.kind == .identification {
-      guard remaining >= 10 else { throw fail(offset, .recordPastEnd) }
-      let labelCount = Int(
-        UInt16(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt16.self)))
+      guard let labelCount = try? Int(record.read(UInt16.self)) else {
+        throw fail(offset, .recordPastEnd)
+      }
       guard labelCount <= BaseHeader.maximumLabelByteCount else {
         throw fail(offset + 8, .labelTooLong(byteCount: labelCount))
       }
-      byteCount = 10 + labelCount
-      guard remaining >= byteCount else { throw fail(offset, .recordPastEnd) }
-      let bytes = UnsafeBufferPointer(
-        start: (pointer + 10).assumingMemoryBound(to: UInt8.self), count: labelCount)
+      guard let bytes = try? record.readBytes(labelCount) else {
+        throw fail(offset, .recordPastEnd)
+      }
       if !skipsLabels { label = try makeLabel(bytes, offset: offset + 10) }
     }
-    return try finishRecord(number: number, label: label, end: pointer + byteCount, offset: offset)
+    return try finishRecord(
+      number: number, label: label, end: pointer + record.offset, offset: offset)
   }
 
   /// A label from bytes inside a verified block: validated when asked, else trusted (the block's
   /// checksum matched, so they are the writer's bytes, taken from a Swift string: valid UTF-8;
   /// validating again would halve the throughput, see BaseHeader).
   @inline(__always)
-  private func makeLabel(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(BaseFormatError)
+  private func makeLabel(_ raw: UnsafeRawBufferPointer, offset: Int) throws(BaseFormatError)
     -> String
   {
+    // The block's bytes are mapped or read as bytes: binding them to UInt8 is what they are.
+    let bytes = UnsafeBufferPointer(
+      start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
     guard validatesLabels else { return String(copying: UTF8Span(unchecked: bytes.span)) }
     guard let span = try? UTF8Span(validating: bytes.span) else {
       throw fail(offset, .invalidUTF8Label)
@@ -165,13 +170,10 @@ struct BlockDecoder {
   /// Decodes the next compact record: a delta, then a label reference or an inline label.
   private mutating func nextCompactEntry() throws(BaseFormatError) -> BaseEntry {
     let start = cursor.unsafelyUnwrapped
-    let end = blockEnd.unsafelyUnwrapped
     let offset = cursorFileOffset
-    var pointer = start
-    guard let (delta, deltaBytes) = LEB128.read(pointer, available: end - pointer) else {
-      throw fail(offset, .recordPastEnd)
-    }
-    pointer += deltaBytes
+    var record = LittleEndianReader(
+      UnsafeRawBufferPointer(start: start, count: blockEnd.unsafelyUnwrapped - start))
+    guard let delta = try? record.readLEB128() else { throw fail(offset, .recordPastEnd) }
     guard delta >= 1, delta <= UInt64(Int64.max - lastNumber) else {
       throw fail(
         offset,
@@ -185,10 +187,7 @@ struct BlockDecoder {
     guard number <= header.highestNumber else { throw fail(offset, .numberOutOfRange(number)) }
     var label = ""
     if header.kind == .identification {
-      guard let (reference, referenceBytes) = LEB128.read(pointer, available: end - pointer) else {
-        throw fail(offset, .recordPastEnd)
-      }
-      pointer += referenceBytes
+      guard let reference = try? record.readLEB128() else { throw fail(offset, .recordPastEnd) }
       if reference >= 1 {
         let index = Int(clamping: reference - 1)
         guard index < dictionaryCount else {
@@ -202,22 +201,18 @@ struct BlockDecoder {
             copying: UTF8Span(unchecked: dictionary.unsafelyUnwrapped.label(at: index).span))
         }
       } else {
-        guard let (length, lengthBytes) = LEB128.read(pointer, available: end - pointer) else {
-          throw fail(offset, .recordPastEnd)
-        }
-        pointer += lengthBytes
+        guard let length = try? record.readLEB128() else { throw fail(offset, .recordPastEnd) }
         guard length >= 1, length <= UInt64(BaseHeader.maximumLabelByteCount) else {
           throw fail(offset, .labelTooLong(byteCount: Int(clamping: length)))
         }
-        let count = Int(length)
-        guard end - pointer >= count else { throw fail(offset, .recordPastEnd) }
-        let bytes = UnsafeBufferPointer(
-          start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
-        pointer += count
+        guard let bytes = try? record.readBytes(Int(length)) else {
+          throw fail(offset, .recordPastEnd)
+        }
         if !skipsLabels { label = try makeLabel(bytes, offset: offset) }
       }
     }
-    return try finishRecord(number: number, label: label, end: pointer, offset: offset)
+    return try finishRecord(
+      number: number, label: label, end: start + record.offset, offset: offset)
   }
 
   /// Checks, after the last entry, that every block was seen and the blocks' checksums add up.

@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemPackage
 
 #if canImport(Glibc)
@@ -41,7 +42,8 @@ public final class LabelDictionary {
   public let sectionByteCount: Int
   private let mapping: UnsafeMutableRawPointer?
   private let mappingByteCount: Int
-  private let ends: UnsafeRawPointer?
+  /// Each label's end offset, `UInt32` little-endian.
+  private let ends: UnsafeRawBufferPointer
   private let bytes: UnsafeRawPointer?
 
   /// Opens and verifies the dictionary section of a compact base.
@@ -75,9 +77,9 @@ public final class LabelDictionary {
     let raw = UnsafeRawBufferPointer(sectionHeader)
     guard raw.prefix(8).elementsEqual(Self.magic) else { throw fail(0, "wrong magic") }
     let labelCount = Int(
-      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+      raw.loadLittleEndian(UInt32.self, at: 8))
     let labelBytes = Int(
-      UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+      raw.loadLittleEndian(UInt32.self, at: 12))
     guard labelCount <= BaseHeader.maximumDictionaryEntryCount,
       labelBytes <= BaseHeader.maximumDictionaryByteCount, labelBytes >= labelCount,
       labelBytes <= labelCount * BaseHeader.maximumLabelByteCount
@@ -87,7 +89,7 @@ public final class LabelDictionary {
     var binding = StreamChecksum()
     binding.update(headerBytes)
     binding.update(UnsafeRawBufferPointer(rebasing: raw[0..<24]))
-    let storedBinding = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    let storedBinding = raw.loadLittleEndian(UInt64.self, at: 24)
     guard binding.value == storedBinding else {
       throw fail(24, "checksum mismatch: the section does not belong to this base's header")
     }
@@ -102,7 +104,7 @@ public final class LabelDictionary {
     guard labelCount > 0 else {
       mapping = nil
       mappingByteCount = 0
-      ends = nil
+      ends = UnsafeRawBufferPointer(start: nil, count: 0)
       bytes = nil
       return
     }
@@ -118,10 +120,10 @@ public final class LabelDictionary {
     }
     mapping = address
     let table = UnsafeRawPointer(address) + (body - mapStart)
-    ends = table
+    ends = UnsafeRawBufferPointer(start: table, count: tableByteCount)
     bytes = table + tableByteCount
     do throws(BaseFormatError) {
-      let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+      let stored = raw.loadLittleEndian(UInt64.self, at: 16)
       let actual = StreamChecksum.of(
         UnsafeRawBufferPointer(start: table, count: tableByteCount + labelBytes))
       guard actual == stored else {
@@ -129,8 +131,7 @@ public final class LabelDictionary {
       }
       var previousEnd = 0
       for index in 0..<labelCount {
-        let end = Int(
-          UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+        let end = Int(ends.loadLittleEndian(UInt32.self, at: 4 * index))
         let length = end - previousEnd
         guard length >= 1, length <= BaseHeader.maximumLabelByteCount, end <= labelBytes else {
           throw fail(Self.sectionHeaderByteCount + 4 * index, "label \(index) ends at \(end)")
@@ -161,14 +162,8 @@ public final class LabelDictionary {
   /// The bytes of label `index` (`0 ≤ index < count`, checked by the caller).
   @inline(__always)
   func label(at index: Int) -> UnsafeBufferPointer<UInt8> {
-    let ends = ends.unsafelyUnwrapped
-    let end = Int(
-      UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
-    let start =
-      index == 0
-      ? 0
-      : Int(
-        UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: 4 * index - 4, as: UInt32.self)))
+    let end = Int(ends.loadLittleEndian(UInt32.self, at: 4 * index))
+    let start = index == 0 ? 0 : Int(ends.loadLittleEndian(UInt32.self, at: 4 * index - 4))
     return UnsafeBufferPointer(
       start: (bytes.unsafelyUnwrapped + start).assumingMemoryBound(to: UInt8.self),
       count: end - start)
@@ -178,18 +173,18 @@ public final class LabelDictionary {
   /// writer appends after the blocks.
   static func section(labels: [UInt8], ends: [UInt32], header: [UInt8]) -> [UInt8] {
     var section = magic
-    withUnsafeBytes(of: UInt32(ends.count).littleEndian) { section.append(contentsOf: $0) }
-    withUnsafeBytes(of: UInt32(labels.count).littleEndian) { section.append(contentsOf: $0) }
+    section.appendLittleEndian(UInt32(ends.count))
+    section.appendLittleEndian(UInt32(labels.count))
     var body: [UInt8] = []
     body.reserveCapacity(4 * ends.count + labels.count)
-    for end in ends { withUnsafeBytes(of: end.littleEndian) { body.append(contentsOf: $0) } }
+    for end in ends { body.appendLittleEndian(end) }
     body.append(contentsOf: labels)
     let bodyChecksum = body.withUnsafeBytes { StreamChecksum.of($0) }
-    withUnsafeBytes(of: bodyChecksum.littleEndian) { section.append(contentsOf: $0) }
+    section.appendLittleEndian(bodyChecksum)
     var binding = StreamChecksum()
     header.withUnsafeBytes { binding.update($0) }
     section.withUnsafeBytes { binding.update($0) }
-    withUnsafeBytes(of: binding.value.littleEndian) { section.append(contentsOf: $0) }
+    section.appendLittleEndian(binding.value)
     return section + body
   }
 }

@@ -1,4 +1,5 @@
 import ProcessMetrics
+
 /// The CI gate: floors and same-run comparisons, never this machine's best, so a noisy run does
 /// not fail a healthy build while a real regression does.
 ///

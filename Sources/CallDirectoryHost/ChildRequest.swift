@@ -2,6 +2,7 @@ import CallDirectoryCore
 import Foundation
 import ProcessSpawning
 import SystemChannel
+import SystemPackage
 
 /// One request served by a spawned extension: frames arrive on a pipe, are checked and written to
 /// the store transaction batch by batch, each answered like CallKit's synchronous flush; the
@@ -31,7 +32,7 @@ struct ChildRequest {
     // A child that exits before reading its answer must not kill the host with SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
 
-    var assembler = FrameAssembler()
+    var decoder = ChannelFrameDecoder()
     var completed = false
     var cancelledReason: String?
     var storeError: Error?
@@ -40,12 +41,14 @@ struct ChildRequest {
     var committedAt: Date?
 
     func answer(_ ack: ChannelAck) {
-      _ = ack.encoded.withUnsafeBytes { DescriptorIO.writeAll(answerWrite, $0) }
+      _ = ack.encoded.withUnsafeBytes {
+        DescriptorIO.writeAll(FileDescriptor(rawValue: answerWrite), $0)
+      }
     }
 
     func pump() -> String? {
-      assembler.readAvailable(from: frameRead)
-      while let frame = assembler.nextFrame() {
+      decoder.readAvailable(from: FileDescriptor(rawValue: frameRead))
+      while let frame = decoder.nextFrame() {
         if completed || cancelledReason != nil || storeError != nil { continue }
         switch frame.kind {
         case .complete:
@@ -70,9 +73,7 @@ struct ChildRequest {
         default:
           let clock = Date()
           do {
-            try frame.payload.withUnsafeBytes {
-              try ingest.apply(frame.kind, count: frame.count, payload: $0)
-            }
+            try ingest.apply(frame)
           } catch {
             storeError = error
           }
@@ -84,7 +85,7 @@ struct ChildRequest {
           }
         }
       }
-      if let malformed = assembler.malformed { return "malformed frame: \(malformed)" }
+      if let malformed = decoder.malformed { return "malformed frame: \(malformed)" }
       return nil
     }
 
@@ -151,64 +152,5 @@ struct ChildRequest {
       }
     }
     return result
-  }
-}
-
-/// Collects bytes from a non-blocking pipe and cuts them into frames.
-struct FrameAssembler {
-  struct Frame {
-    let kind: ChannelFrameKind
-    let count: Int
-    let payload: [UInt8]
-  }
-
-  private var buffer: [UInt8] = []
-  private var chunk = [UInt8](repeating: 0, count: 256 * 1024)
-  private var start = 0
-  private(set) var malformed: String?
-
-  mutating func readAvailable(from descriptor: Int32) {
-    while malformed == nil {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count > 0 {
-        buffer.append(contentsOf: chunk[..<count])
-        continue
-      }
-      if count < 0 && errno == EINTR { continue }
-      return  // EAGAIN (nothing more now) or EOF
-    }
-  }
-
-  mutating func nextFrame() -> Frame? {
-    let available = buffer.count - start
-    guard malformed == nil, available >= ChannelLayout.frameHeaderByteCount else { return nil }
-    let (kindByte, count, length) = buffer.withUnsafeBytes { raw in
-      (
-        raw[start],
-        Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 1, as: UInt32.self))),
-        Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 5, as: UInt32.self)))
-      )
-    }
-    guard let kind = ChannelFrameKind(rawValue: kindByte) else {
-      malformed = "unknown kind \(kindByte)"
-      return nil
-    }
-    guard length <= ChannelLayout.maximumPayloadByteCount, count <= SystemLimits.entriesPerBatch
-    else {
-      malformed = "\(count) entries in \(length) bytes is over a batch"
-      return nil
-    }
-    guard available >= ChannelLayout.frameHeaderByteCount + length else { return nil }
-    let payloadStart = start + ChannelLayout.frameHeaderByteCount
-    let payload = Array(buffer[payloadStart..<(payloadStart + length)])
-    start = payloadStart + length
-    if start == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
-      start = 0
-    } else if start > 1 << 20 {
-      buffer.removeFirst(start)
-      start = 0
-    }
-    return Frame(kind: kind, count: count, payload: payload)
   }
 }

@@ -61,50 +61,35 @@ final class RequestIngest {
     try transaction.removeAllBlockingEntries()
   }
 
-  /// Applies one batch frame (not complete or cancel).
+  /// Applies one batch or remove-all frame (not complete or cancel). Labels go to the store as
+  /// the bytes that came: valid UTF-8 as it is; anything else repaired as a `String` would repair
+  /// it (U+FFFD for each bad sequence), so the store never holds invalid text.
   /// - Throws: ``HostError`` for a malformed frame or a store failure.
-  func apply(_ kind: ChannelFrameKind, count: Int, payload: UnsafeRawBufferPointer) throws {
-    var offset = 0
-    func number() throws -> Int64 {
-      guard offset + 8 <= payload.count else {
-        throw HostError.input("malformed frame: truncated number")
-      }
-      defer { offset += 8 }
-      return Int64(littleEndian: payload.loadUnaligned(fromByteOffset: offset, as: Int64.self))
-    }
-    for _ in 0..<count {
-      if failure != nil { return }
-      switch kind {
-      case .addIdentification:
-        let value = try number()
-        guard offset + 2 <= payload.count else {
-          throw HostError.input("malformed frame: truncated label")
+  func apply(_ frame: ChannelFrame) throws {
+    do {
+      try frame.forEachEntry { entry in
+        switch frame.kind {
+        case .addIdentification:
+          if (try? UTF8Span(validating: entry.label.bindMemory(to: UInt8.self).span)) != nil {
+            try addIdentification(entry.number, labelUTF8: entry.label)
+          } else {
+            try addIdentification(
+              entry.number, label: String(decoding: entry.label, as: UTF8.self))
+          }
+        case .addBlocking: try addBlocking(entry.number)
+        case .removeIdentification: try removeIdentification(entry.number)
+        case .removeBlocking: try removeBlocking(entry.number)
+        case .removeAllIdentification, .removeAllBlocking, .complete, .cancel: break
         }
-        let length = Int(
-          UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
-        offset += 2
-        guard offset + length <= payload.count else {
-          throw HostError.input("malformed frame: truncated label")
-        }
-        let label = String(
-          decoding: UnsafeRawBufferPointer(rebasing: payload[offset..<(offset + length)]),
-          as: UTF8.self)
-        offset += length
-        try addIdentification(value, label: label)
-      case .addBlocking: try addBlocking(try number())
-      case .removeIdentification: try removeIdentification(try number())
-      case .removeBlocking: try removeBlocking(try number())
-      case .removeAllIdentification, .removeAllBlocking, .complete, .cancel: break
+        return failure == nil
       }
+    } catch let error as MalformedFrame {
+      throw HostError.input(error.description)
     }
-    switch kind {
+    switch frame.kind {
     case .removeAllIdentification: try removeAllIdentification()
     case .removeAllBlocking: try removeAllBlocking()
     default: break
-    }
-    guard offset == payload.count || kind == .cancel || failure != nil else {
-      throw HostError.input(
-        "malformed frame: \(payload.count - offset) bytes after \(count) entries")
     }
   }
 }

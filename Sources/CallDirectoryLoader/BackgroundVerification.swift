@@ -1,4 +1,5 @@
 import DirectoryContainer
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

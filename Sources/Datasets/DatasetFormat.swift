@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 
 /// The forms a dataset can be written in: our base, a raw dump, and each article's own file.
 public enum DatasetFormat: String, CaseIterable, Sendable {
@@ -48,8 +49,8 @@ extension DatasetGenerator {
       for (index, number) in numbers.enumerated() {
         let name = label(at: index).utf8
         var record: [UInt8] = []
-        withUnsafeBytes(of: UInt16(8 + name.count).littleEndian) { record.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt64(number).littleEndian) { record.append(contentsOf: $0) }
+        record.appendLittleEndian(UInt16(8 + name.count))
+        record.appendLittleEndian(UInt64(number))
         record.append(contentsOf: name)
         try file.write(record)
         if index % progressStep == 0 { progress(Double(index) / Double(numbers.count)) }

@@ -1,6 +1,6 @@
 import BaseFormat
-import DirectoryContainer
 import DirectoryCompiler
+import DirectoryContainer
 import Foundation
 
 /// A container for two-phase runs, generated once and cached, made as a user makes one: the

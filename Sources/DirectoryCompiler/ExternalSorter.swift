@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 import HeapModule
 
@@ -42,57 +43,49 @@ final class ExternalSorter {
   }
 
   static func encode(_ record: SortRecord, into bytes: inout [UInt8]) {
-    withUnsafeBytes(of: record.number.littleEndian) { bytes.append(contentsOf: $0) }
-    withUnsafeBytes(of: record.rank.littleEndian) { bytes.append(contentsOf: $0) }
-    withUnsafeBytes(of: record.sequence.littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.appendLittleEndian(record.number)
+    bytes.appendLittleEndian(record.rank)
+    bytes.appendLittleEndian(record.sequence)
     for text in [record.label, record.region, record.category] {
       let utf8 = text.utf8
-      withUnsafeBytes(of: UInt16(min(utf8.count, Int(UInt16.max))).littleEndian) {
-        bytes.append(contentsOf: $0)
-      }
+      bytes.appendLittleEndian(UInt16(min(utf8.count, Int(UInt16.max))))
       bytes.append(contentsOf: utf8.prefix(Int(UInt16.max)))
     }
   }
 
   /// Decodes the record at `offset`; returns it and the offset after it.
-  static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (SortRecord, Int) {
-    var position = offset
-    func integer() -> UInt64 {
-      defer { position += 8 }
-      return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+  /// - Throws: ``ByteCoding/ByteCodingError`` when the bytes end inside the record.
+  static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError)
+    -> (SortRecord, Int)
+  {
+    var reader = LittleEndianReader(bytes, offset: offset)
+    func text() throws(ByteCodingError) -> String {
+      String(decoding: try reader.readBytes(Int(try reader.read(UInt16.self))), as: UTF8.self)
     }
-    func text() -> String {
-      let count = Int(
-        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
-      position += 2
-      defer { position += count }
-      return String(
-        decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)]),
-        as: UTF8.self)
-    }
-    let number = Int64(bitPattern: integer())
-    let rank = Int64(bitPattern: integer())
-    let sequence = integer()
-    let label = text()
-    let region = text()
-    let category = text()
+    let number = try reader.read(Int64.self)
+    let rank = try reader.read(Int64.self)
+    let sequence = try reader.read(UInt64.self)
+    let label = try text()
+    let region = try text()
+    let category = try text()
     return (
       SortRecord(
         number: number, rank: rank, sequence: sequence, label: label, region: region,
-        category: category), position
+        category: category), reader.offset
     )
   }
 
   /// Byte size of the record at `offset`.
-  static func size(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
-    var position = offset + 24
-    for _ in 0..<3 {
-      let count = Int(
-        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
-      position += 2 + count
-    }
-    return position - offset
+  /// - Throws: ``ByteCoding/ByteCodingError`` when the bytes end inside the record.
+  static func size(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError) -> Int {
+    var reader = LittleEndianReader(bytes, offset: offset)
+    try reader.skip(Self.fixedFieldsByteCount)
+    for _ in 0..<3 { try reader.skip(Int(try reader.read(UInt16.self))) }
+    return reader.offset - offset
   }
+
+  /// Number, rank and sequence: three 8-byte fields before the three texts.
+  static let fixedFieldsByteCount = 24
 
   private func sortIndex() {
     index.sort { $0.number != $1.number ? $0.number < $1.number : $0.sequence < $1.sequence }
@@ -111,7 +104,7 @@ final class ExternalSorter {
     chunk.reserveCapacity(1 << 20)
     try arena.withUnsafeBytes { bytes in
       for entry in index {
-        let size = Self.size(bytes, at: entry.offset)
+        let size = try Self.size(bytes, at: entry.offset)
         chunk.append(
           contentsOf: UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + size)]))
         if chunk.count >= 1 << 20 {
@@ -177,14 +170,16 @@ final class MergedRuns {
       for _ in 0..<3 {
         guard try ensure(needed + 2) else { throw CompileError.write("a sort run is truncated") }
         let count = buffer.withUnsafeBytes {
-          Int(
-            UInt16(
-              littleEndian: $0.loadUnaligned(fromByteOffset: position + needed, as: UInt16.self)))
+          Int($0.loadLittleEndian(UInt16.self, at: position + needed))
         }
         needed += 2 + count
       }
       guard try ensure(needed) else { throw CompileError.write("a sort run is truncated") }
-      let (record, end) = buffer.withUnsafeBytes { ExternalSorter.decode($0, at: position) }
+      guard
+        let (record, end) = try? buffer.withUnsafeBytes({
+          try ExternalSorter.decode($0, at: position)
+        })
+      else { throw CompileError.write("a sort run is truncated") }
       current = record
       position = end
     }
@@ -225,7 +220,8 @@ final class MergedRuns {
       guard memoryPosition < memory.offsets.count else { return nil }
       let offset = memory.offsets[memoryPosition]
       memoryPosition += 1
-      return memory.arena.withUnsafeBytes { ExternalSorter.decode($0, at: offset).0 }
+      // The arena holds what `encode` wrote in this process: a short record is a bug here.
+      return try memory.arena.withUnsafeBytes { try ExternalSorter.decode($0, at: offset).0 }
     }
     guard let top = heap.min else { return nil }
     let record = runs[top.run].current!

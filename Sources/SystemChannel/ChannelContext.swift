@@ -1,4 +1,6 @@
+import ByteCoding
 import CallDirectoryCore
+import SystemPackage
 
 /// The extension's side of the simulated system: a ``CallDirectoryExtensionContext`` that
 /// collects entries in a batch of 10,000 (CallKit's buffer) and flushes it, as one frame, when it
@@ -11,8 +13,8 @@ import CallDirectoryCore
 /// copies still counted by the allocator), and passed the 5 MiB limit on their own.
 public final class ChannelContext: CallDirectoryExtensionContext {
   public let isIncremental: Bool
-  private let output: Int32
-  private let input: Int32
+  private let output: FileDescriptor
+  private let input: FileDescriptor
   private var payload: [UInt8] = []
   /// A batch flushes early when its payload reaches this many bytes: 256 KiB is about 6,500
   /// entries with 27-byte labels (the field's average), so typical batches keep CallKit's
@@ -41,8 +43,8 @@ public final class ChannelContext: CallDirectoryExtensionContext {
     input: Int32 = ChannelLayout.ackDescriptor
   ) {
     self.isIncremental = isIncremental
-    self.output = output
-    self.input = input
+    self.output = FileDescriptor(rawValue: output)
+    self.input = FileDescriptor(rawValue: input)
     // Room for a full batch plus the longest label the wire carries: the buffer never grows.
     payload.reserveCapacity(Self.flushPayloadByteCount + 10 + Int(UInt16.max))
   }
@@ -68,14 +70,14 @@ public final class ChannelContext: CallDirectoryExtensionContext {
   ) {
     guard accepting else { return }
     begin(.addIdentification)
-    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+    payload.appendLittleEndian(phoneNumber)
     var label = label
     label.withUTF8 { bytes in
       // CallKit takes any label; the wire carries up to 64 KiB, longer ones are cut at a
       // character boundary.
       var count = min(bytes.count, Int(UInt16.max))
       while count < bytes.count && count > 0 && (bytes[count] & 0xC0) == 0x80 { count -= 1 }
-      withUnsafeBytes(of: UInt16(count).littleEndian) { payload.append(contentsOf: $0) }
+      payload.appendLittleEndian(UInt16(count))
       payload.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<count]))
     }
   }
@@ -83,19 +85,19 @@ public final class ChannelContext: CallDirectoryExtensionContext {
   public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
     guard accepting else { return }
     begin(.addBlocking)
-    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+    payload.appendLittleEndian(phoneNumber)
   }
 
   public func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
     guard accepting else { return }
     begin(.removeIdentification)
-    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+    payload.appendLittleEndian(phoneNumber)
   }
 
   public func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
     guard accepting else { return }
     begin(.removeBlocking)
-    withUnsafeBytes(of: phoneNumber.littleEndian) { payload.append(contentsOf: $0) }
+    payload.appendLittleEndian(phoneNumber)
   }
 
   public func removeAllIdentificationEntries() {
@@ -146,9 +148,8 @@ public final class ChannelContext: CallDirectoryExtensionContext {
 
   /// Writes one frame with the current payload and waits for the answer.
   private func send(_ kind: ChannelFrameKind, count: Int) {
-    var header: [UInt8] = [kind.rawValue]
-    withUnsafeBytes(of: UInt32(count).littleEndian) { header.append(contentsOf: $0) }
-    withUnsafeBytes(of: UInt32(payload.count).littleEndian) { header.append(contentsOf: $0) }
+    let header = ChannelFrame.encodedHeader(
+      kind: kind, count: count, payloadByteCount: payload.count)
     let sent =
       header.withUnsafeBytes { DescriptorIO.writeAll(output, $0) }
       && payload.withUnsafeBytes { DescriptorIO.writeAll(output, $0) }
@@ -165,7 +166,10 @@ public final class ChannelContext: CallDirectoryExtensionContext {
       disconnected = true
       return
     }
-    let ack = answer.withUnsafeBytes { ChannelAck(decoding: $0) }
+    guard let ack = try? answer.withUnsafeBytes({ try ChannelAck(decoding: $0) }) else {
+      disconnected = true
+      return
+    }
     if ack.failed { failure = CallDirectoryError(code: Int(ack.code)) }
   }
 }

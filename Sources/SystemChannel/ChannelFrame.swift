@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The frames an extension sends the simulated system over a pipe, standing in for CallKit's
 /// XPC calls. Little-endian: `[UInt8 kind][UInt32 count][UInt32 payload bytes][payload]`.
 ///
@@ -44,13 +46,47 @@ public struct ChannelAck: Equatable, Sendable {
   /// The five bytes on the wire.
   public var encoded: [UInt8] {
     var bytes: [UInt8] = [failed ? 1 : 0]
-    withUnsafeBytes(of: code.littleEndian) { bytes.append(contentsOf: $0) }
+    bytes.appendLittleEndian(code)
     return bytes
   }
 
-  /// Decodes five bytes.
-  public init(decoding bytes: UnsafeRawBufferPointer) {
-    failed = bytes[0] != 0
-    code = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: Int32.self))
+  /// Decodes the five bytes on the wire.
+  /// - Throws: ``ByteCoding/ByteCodingError`` when fewer arrived.
+  public init(decoding bytes: UnsafeRawBufferPointer) throws(ByteCodingError) {
+    var reader = LittleEndianReader(bytes)
+    failed = try reader.read(UInt8.self) != 0
+    code = try reader.read(Int32.self)
+  }
+}
+
+/// One frame as it crossed the channel.
+public struct ChannelFrame: Equatable, Sendable {
+  /// What the frame carries.
+  public let kind: ChannelFrameKind
+  /// Entries in the payload (0 for remove-all, complete and cancel).
+  public let count: Int
+  /// The payload's bytes.
+  public let payload: [UInt8]
+
+  /// A frame.
+  public init(kind: ChannelFrameKind, count: Int, payload: [UInt8]) {
+    self.kind = kind
+    self.count = count
+    self.payload = payload
+  }
+
+  /// `[UInt8 kind][UInt32 count][UInt32 payload bytes]`, the header written before a payload.
+  public static func encodedHeader(kind: ChannelFrameKind, count: Int, payloadByteCount: Int)
+    -> [UInt8]
+  {
+    var header: [UInt8] = [kind.rawValue]
+    header.appendLittleEndian(UInt32(count))
+    header.appendLittleEndian(UInt32(payloadByteCount))
+    return header
+  }
+
+  /// The whole frame's bytes: header, then payload.
+  public var encoded: [UInt8] {
+    Self.encodedHeader(kind: kind, count: count, payloadByteCount: payload.count) + payload
   }
 }

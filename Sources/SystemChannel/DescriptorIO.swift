@@ -1,37 +1,26 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
 
-/// Whole reads and writes on a pipe, retrying on EINTR and short transfers.
+/// Whole reads and writes on a pipe. swift-system's `FileDescriptor` retries interrupted calls;
+/// these add the loop over short transfers and turn a vanished peer into a count or `false`.
 public enum DescriptorIO {
   /// Writes every byte; false when the other end is gone.
-  public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return false
-      }
-      offset += written
-    }
-    return true
+  public static func writeAll(_ descriptor: FileDescriptor, _ bytes: UnsafeRawBufferPointer) -> Bool
+  {
+    (try? descriptor.writeAll(bytes)) != nil
   }
 
-  /// Reads exactly `buffer.count` bytes; returns how many arrived before EOF or an error.
-  public static func readExactly(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer)
+  /// Reads exactly `buffer.count` bytes; returns how many arrived before end of file or an error.
+  public static func readExactly(
+    _ descriptor: FileDescriptor, _ buffer: UnsafeMutableRawBufferPointer
+  )
     -> Int
   {
     var offset = 0
     while offset < buffer.count {
-      let count = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      if count < 0 {
-        if errno == EINTR { continue }
-        return offset
-      }
-      if count == 0 { return offset }
+      guard
+        let count = try? descriptor.read(
+          into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...])), count > 0
+      else { return offset }
       offset += count
     }
     return offset

@@ -1,11 +1,11 @@
 import CallDirectoryHost
 import ExtensionReport
 import Foundation
+import ProcessSpawning
 import TestSupport
 import Testing
 
 @testable import BenchHarness
-import ProcessSpawning
 
 /// jemalloc is found at run time: the same build measures heap peaks where its shared library is
 /// installed and leaves them empty elsewhere.

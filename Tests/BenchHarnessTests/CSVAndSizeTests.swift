@@ -1,7 +1,7 @@
+import ProcessMetrics
 import Testing
 
 @testable import BenchHarness
-import ProcessMetrics
 
 @Suite("CSV and sizes")
 struct CSVAndSizeTests {

@@ -4,11 +4,11 @@ import Datasets
 import ExtensionReport
 import Foundation
 import ProcessMetrics
+import ProcessSpawning
 import TestSupport
 import Testing
 
 @testable import BenchHarness
-import ProcessSpawning
 
 @Suite("Children are measured, limited and classified like the system does")
 struct ChildProcessTests {

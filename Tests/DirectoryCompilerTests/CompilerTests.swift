@@ -1,12 +1,12 @@
 import BaseFormat
 import CallDirectoryLoader
 import Datasets
+import DirectoryContainer
 import Foundation
 import TestSupport
 import Testing
 
 @testable import DirectoryCompiler
-import DirectoryContainer
 
 @Suite("calldir compile: inputs, rejections, sort, split, round trip")
 struct CompilerTests {

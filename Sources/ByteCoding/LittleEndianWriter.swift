@@ -1,0 +1,31 @@
+/// Appends little-endian fixed-width integers and unsigned LEB128 values to a byte array: the
+/// writing half of ``LittleEndianReader``.
+extension Array where Element == UInt8 {
+  /// Appends `value`'s `MemoryLayout<T>.size` bytes, least significant first.
+  @inlinable
+  public mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+    Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+  }
+
+  /// Appends `value` as unsigned LEB128: seven bits per byte, low bits first.
+  @inlinable
+  public mutating func appendLEB128(_ value: UInt64) {
+    var rest = value
+    while rest >= 0x80 {
+      append(UInt8(truncatingIfNeeded: rest) | 0x80)
+      rest >>= 7
+    }
+    append(UInt8(rest))
+  }
+}
+
+extension UnsafeMutableRawBufferPointer {
+  /// Stores `value` little-endian at `offset` (fixed layouts such as a file header).
+  /// - Precondition: the value's bytes lie inside the buffer.
+  @inlinable
+  public func storeLittleEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+    precondition(
+      offset >= 0 && offset <= count - MemoryLayout<T>.size, "store outside the buffer")
+    storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+  }
+}
