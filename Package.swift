@@ -149,6 +149,9 @@ let package = Package(
       ]),
     .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
     .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
+    // Runs the built `calldir`: listed so that `swift test` builds it first.
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["TestSupport", "calldir"], exclude: ["Help"]),
     .testTarget(
       name: "SystemChannelTests",
       dependencies: ["SystemChannel", "CallDirectoryCore", "ByteCoding"]),
@@ -168,9 +171,7 @@ let package = Package(
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning",
-        "ProcessMetrics",
-        "ExtensionReport",
-        "TestSupport",
+        "ProcessMetrics", "ProcessSpawning", "DirectoryContainer", "ExtensionReport", "TestSupport",
       ]),
   ]
 )

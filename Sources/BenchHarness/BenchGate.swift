@@ -18,11 +18,6 @@ public struct BenchGate: Sendable {
     self.minimumEntriesPerSecond = minimumEntriesPerSecond
   }
 
-  /// Exit status when every check passes.
-  public static let passedExitStatus: Int32 = 0
-  /// Exit status when a check fails (package-benchmark's "regression" code).
-  public static let failedExitStatus: Int32 = 2
-
   /// One line per failed check; empty when the gate passes.
   public func failures(_ summaries: [StrategySummary]) -> [String] {
     var failures: [String] = []

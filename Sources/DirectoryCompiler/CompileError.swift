@@ -12,3 +12,14 @@ public enum CompileError: Error, CustomStringConvertible, Equatable {
     }
   }
 }
+
+/// `--strict` and at least one line was rejected: the compiler stopped before writing anything,
+/// so the container is as it was.
+public struct StrictRejection: Error, CustomStringConvertible {
+  /// What was read and rejected.
+  public let report: CompileReport
+
+  public var description: String {
+    "--strict: \(report.rejectedCount) lines rejected; nothing written"
+  }
+}

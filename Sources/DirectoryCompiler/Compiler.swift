@@ -17,7 +17,8 @@ public struct Compiler {
 
   /// Runs the compile.
   /// - Throws: ``CompileError`` for unreadable inputs or unwritable outputs; rejected lines are
-  ///   counted in the report (and fail the run only with `strict`, by the caller).
+  ///   counted in the report; with `strict`, any rejected line throws ``StrictRejection``
+  ///   before anything is written.
   public func run() throws -> CompileReport {
     let started = Date()
     var report = CompileReport()
@@ -95,6 +96,11 @@ public struct Compiler {
       report.linesRead += rejectedHere.count
     }
     report.sortRuns = sorter.runPaths.count
+    // Before the first base is written: a refused run leaves the container as it was.
+    if options.strict && report.rejectedCount > 0 {
+      report.seconds = Date().timeIntervalSince(started)
+      throw StrictRejection(report: report)
+    }
 
     let dictionary = Set(frequent.top(BaseHeader.maximumDictionaryEntryCount))
     func writer(_ path: String, _ kind: BaseKind) throws -> BaseWriter {

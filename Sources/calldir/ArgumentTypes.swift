@@ -1,6 +1,45 @@
 import ArgumentParser
+import Datasets
+import DirectoryCompiler
+import ProcessMetrics
 import ProcessSpawning
 
-// Enums the parser reads itself: a bad value is a usage error that lists the valid ones, before
-// any command runs.
+// Values the parser reads itself: a bad one is a usage error naming the flag and the valid
+// values, before any command runs.
+
 extension MeasuredAllocator.Choice: ExpressibleByArgument {}
+extension LabelProfile: ExpressibleByArgument {}
+extension InputFormat: ExpressibleByArgument {}
+extension DuplicatePolicy: ExpressibleByArgument {}
+
+/// What `calldir generate` writes: one of the dataset formats, or a whole container.
+enum GeneratedFormat: String, CaseIterable, ExpressibleByArgument {
+  case base, tsv, jsonl, text
+  case twoGIS = "2gis"
+  case container
+
+  /// The dataset format, or nil for a container.
+  var datasetFormat: DatasetFormat? { DatasetFormat(rawValue: rawValue) }
+}
+
+/// A size written the way people write them (`5MiB`, `512KiB`, `5MB`, `1048576`), in bytes.
+struct ByteSize: ExpressibleByArgument, CustomStringConvertible {
+  /// The size in bytes.
+  let bytes: Int
+
+  init(bytes: Int) { self.bytes = bytes }
+
+  init?(argument: String) {
+    guard let bytes = try? ByteCount.parse(argument) else { return nil }
+    self.bytes = bytes
+  }
+
+  var description: String { ByteCount.format(bytes) }
+
+  /// As a user would type it: `5MiB`, `512KiB`, or bytes.
+  var defaultValueDescription: String {
+    if bytes > 0 && bytes % (1 << 20) == 0 { return "\(bytes >> 20)MiB" }
+    if bytes > 0 && bytes % 1024 == 0 { return "\(bytes >> 10)KiB" }
+    return "\(bytes)"
+  }
+}

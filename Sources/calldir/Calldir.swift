@@ -7,10 +7,7 @@ struct Calldir: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "calldir",
     abstract: "Get millions of phone numbers into a Call Directory extension, fast and small.",
-    discussion: """
-      Exit statuses: 0 success; 1 usage or input error (one line on stderr); 2 a --gate check \
-      failed (one line per failure); 3 a request to the simulated system failed (iOS code printed).
-      """,
+    discussion: ExitStatus.summary,
     subcommands: [
       BenchCommand.self, ChartCommand.self, GenerateCommand.self, HostCommand.self, AppCommand.self,
       NormalizeCommand.self, CompileCommand.self, InspectCommand.self,
@@ -36,7 +33,7 @@ struct Calldir: ParsableCommand {
         self.message(for: error)
         .split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
       FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
-      Foundation.exit(1)
+      Foundation.exit(ExitStatus.usageOrInput.rawValue)
     }
   }
 }

@@ -7,8 +7,8 @@ struct ChartCommand: ParsableCommand {
     commandName: "chart",
     abstract: "Draw an SVG chart from a bench CSV.",
     discussion: """
-      Left: median throughput per strategy with its min–max range, on a log scale, against the \
-      articles' figures (1M entries in 30 s; 2M in 10 s). Right: footprint peak per strategy \
+      Top: median throughput per strategy with its min–max range, on a log scale, against the \
+      articles' figures (1M entries in 30 s; 2M in 10 s). Bottom: footprint peak per strategy \
       against the memory limit.
       """)
 

@@ -23,7 +23,7 @@ struct CompileCommand: ParsableCommand {
     String
   @Option(
     name: .long, help: "tsv, csv, jsonl, chinese, russian or base (default: from the file name).")
-  var format: String?
+  var format: InputFormat?
   @Option(name: .long, help: "The country national numbers belong to: RU, KZ, CN, US, CA, GB, DE.")
   var country: String = "RU"
   @Option(name: .long, help: "The number column (header name or 1-based index).") var numberColumn:
@@ -39,9 +39,9 @@ struct CompileCommand: ParsableCommand {
   @Option(name: .long, help: "Category values that go to blocking lists (comma-separated).")
   var blockingCategory: String = "spam"
   @Option(name: .long, help: "Which duplicate survives: first, last or priority (highest rank).")
-  var duplicates: String = "first"
-  @Option(name: .long, help: "Memory the sort may use before spilling to disk.") var memory:
-    String = "256MiB"
+  var duplicates: DuplicatePolicy = .first
+  @Option(name: .long, help: "Memory the sort may use before spilling to disk.")
+  var memory = ByteSize(bytes: 256 << 20)
   @Option(name: .long, help: "The version written into the manifest.") var baseVersion: Int = 1
   @Flag(name: .long, help: "Fail (exit 4) if any line is rejected.") var strict = false
   @Flag(
@@ -61,11 +61,7 @@ struct CompileCommand: ParsableCommand {
       }
       let chosen: InputFormat
       if let format {
-        guard let parsed = InputFormat(rawValue: format) else {
-          throw ValidationError(
-            "unknown --format '\(format)' (expected tsv, csv, jsonl, chinese, russian or base)")
-        }
-        chosen = parsed
+        chosen = format
       } else {
         guard let guessed = InputFormat.guess(path: input) else {
           throw ValidationError("cannot tell the format of \(input) from its name; pass --format")
@@ -85,11 +81,8 @@ struct CompileCommand: ParsableCommand {
     guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
     options.seedSize = seedSize
     options.blockingCategories = Set(blockingCategory.split(separator: ",").map(String.init))
-    guard let policy = DuplicatePolicy(rawValue: duplicates) else {
-      throw ValidationError("--duplicates must be first, last or priority, got '\(duplicates)'")
-    }
-    options.duplicates = policy
-    options.memoryBudget = try ByteCount.parse(memory)
+    options.duplicates = duplicates
+    options.memoryBudget = memory.bytes
     guard options.memoryBudget >= 1 << 20 else {
       throw ValidationError("--memory must be at least 1MiB")
     }
@@ -110,15 +103,14 @@ struct CompileCommand: ParsableCommand {
       report = try compiler.run()
     } catch let error as CompileError {
       throw ValidationError(error.description)
+    } catch let rejection as StrictRejection {
+      // The compiler stopped before writing: the container is as it was.
+      if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      print(rejection.report.render(), terminator: "")
+      FileHandle.standardError.write(Data("calldir: \(rejection.description)\n".utf8))
+      throw ExitStatus.strictRejected.exitCode
     }
     if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     print(report.render(), terminator: "")
-    if strict && report.rejectedCount > 0 {
-      try? FileManager.default.removeItem(atPath: out + "/manifest.cdm")
-      FileHandle.standardError.write(
-        Data(
-          "calldir: --strict: \(report.rejectedCount) lines rejected; no manifest written\n".utf8))
-      throw ExitCode(4)
-    }
   }
 }

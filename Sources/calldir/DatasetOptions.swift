@@ -24,7 +24,7 @@ struct DatasetOptions: ParsableArguments {
   var plans: String?
 
   @Option(name: .long, help: "Labels: cyrillic, latin, chinese or spam (overrides the profile).")
-  var labels: String?
+  var labels: LabelProfile?
 
   @Option(
     name: .long, help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).")
@@ -50,13 +50,7 @@ struct DatasetOptions: ParsableArguments {
     if let seed { parameters.seed = seed }
     if let kind { parameters.kind = kind }
     if let plans { parameters.plans = plans.split(separator: ",").map(String.init) }
-    if let labels {
-      guard let parsed = LabelProfile(rawValue: labels) else {
-        let known = LabelProfile.allCases.map(\.rawValue).joined(separator: ", ")
-        throw ValidationError("unknown --labels '\(labels)' (known: \(known))")
-      }
-      parameters.labels = parsed
-    }
+    if let labels { parameters.labels = labels }
     if let duplicateShare { parameters.duplicateShare = duplicateShare }
     do {
       try parameters.validate()

@@ -18,7 +18,7 @@ struct GenerateCommand: ParsableCommand {
   @OptionGroup var dataset: DatasetOptions
 
   @Option(name: .long, help: "Output format: base, tsv, jsonl, text, 2gis or container.")
-  var format: String = "base"
+  var format: GeneratedFormat = .base
 
   @Option(name: .long, help: "container: regions the entries are split into.")
   var regions: Int = 3
@@ -33,7 +33,7 @@ struct GenerateCommand: ParsableCommand {
   var out: String
 
   func run() throws {
-    if format == "container" {
+    guard let outputFormat = format.datasetFormat else {
       let (_, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
       guard !FileManager.default.fileExists(atPath: out + "/" + "manifest.cdm") else {
         throw ValidationError("\(out) already holds a container; remove it or choose another --out")
@@ -51,11 +51,6 @@ struct GenerateCommand: ParsableCommand {
         "\(files.container): \(regions) regions, seed set, blocking list and manifest; stage more with calldir app stage"
       )
       return
-    }
-    guard let outputFormat = DatasetFormat(rawValue: format) else {
-      throw ValidationError(
-        "unknown --format '\(format)' (expected \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
-      )
     }
     let (name, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
     let started = Date()

@@ -15,7 +15,7 @@ struct HostOptions: ParsableArguments {
   var hostDir: String = ".calldir/host"
 
   @Option(name: .long, help: "Kill an extension whose footprint passes this size (error 2).")
-  var memoryLimit: String = "5MiB"
+  var memoryLimit = ByteSize(bytes: 5 << 20)
 
   @Option(name: .long, help: "Kill an extension still loading after this many seconds (error 2).")
   var timeout: Double = SimulatedSystem.defaultTimeoutSeconds
@@ -34,7 +34,7 @@ struct HostOptions: ParsableArguments {
 
   func system() throws -> SimulatedSystem {
     let system = try SimulatedSystem(hostDirectory: hostDir)
-    system.limits.memoryLimitBytes = try ByteCount.parse(memoryLimit)
+    system.limits.memoryLimitBytes = memoryLimit.bytes
     guard timeout > 0 else { throw ValidationError("--timeout must be above 0") }
     system.limits.timeoutSeconds = timeout
     guard maxEntries > 1 else { throw ValidationError("--max-entries must be above 1") }
@@ -65,9 +65,6 @@ func extensionStatusLine(_ store: CallDirectoryStore, _ bundleID: String) throws
   return line
 }
 
-/// Exit status of a request the system failed (an iOS Call Directory error).
-let requestFailedExitStatus: Int32 = 3
-
 /// Prints a request's result; throws exit status 3 when it failed.
 func report(_ result: RequestResult, what: String) throws {
   if let error = result.error {
@@ -75,7 +72,7 @@ func report(_ result: RequestResult, what: String) throws {
       Data(
         "calldir: \(what) failed: \(result.detail.isEmpty ? "\(error)" : result.detail) (code \(error.code))\n"
           .utf8))
-    throw ExitCode(requestFailedExitStatus)
+    throw ExitStatus.requestFailed.exitCode
   }
   print(
     String(
@@ -149,7 +146,7 @@ struct HostCommand: ParsableCommand {
       } catch HostError.callDirectory(let error, let detail) {
         FileHandle.standardError.write(
           Data("calldir: reload \(bundleID) failed: \(detail) (code \(error.code))\n".utf8))
-        throw ExitCode(requestFailedExitStatus)
+        throw ExitStatus.requestFailed.exitCode
       }
     }
   }

@@ -1,4 +1,5 @@
 import Datasets
+import DirectoryContainer
 import Foundation
 import TestSupport
 import Testing
@@ -7,19 +8,44 @@ import Testing
 struct CompileCommandTests {
   let samples = DatasetProfile.profilesDirectory().appendingPathComponent("samples").path
 
-  @Test func strictFailsWithStatus4AndWritesNoManifest() throws {
+  @Test func strictFailsWithStatus4AndLeavesTheContainerAsItWas() throws {
     let folder = try TemporaryFolder()
     let out = folder.path("box")
-    let result = try runProcess(
+    let strictFirst = try runProcess(
       try builtExecutable("calldir"),
       ["compile", samples + "/sample.tsv", "--out", out, "--strict"])
-    #expect(result.status == 4, "\(result.stderr)")
-    #expect(result.stdout.contains("rejected 1 × wrong length (first at sample.tsv:7)"))
+    #expect(strictFirst.status == 4, "\(strictFirst.stderr)")
+    #expect(strictFirst.stdout.contains("rejected 1 × wrong length (first at sample.tsv:7)"))
     #expect(!FileManager.default.fileExists(atPath: out + "/manifest.cdm"))
     let relaxed = try runProcess(
       try builtExecutable("calldir"), ["compile", samples + "/sample.tsv", "--out", out])
     #expect(relaxed.status == 0)
-    #expect(FileManager.default.fileExists(atPath: out + "/manifest.cdm"))
+    let before = try snapshot(out)
+    #expect(before[Manifest.fileName] != nil)
+    // A refused recompile over a good container: it used to delete the manifest and replace the
+    // seed set first.
+    let strict = try runProcess(
+      try builtExecutable("calldir"),
+      ["compile", samples + "/sample.tsv", "--out", out, "--strict", "--seed-size", "1"])
+    #expect(strict.status == 4)
+    #expect(strict.stderr.split(separator: "\n").count == 1, "\(strict.stderr)")
+    #expect(try snapshot(out) == before, "every file byte-identical")
+  }
+
+  /// Every regular file under `folder` (relative path → bytes).
+  func snapshot(_ folder: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    while let relative = enumerator?.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      let path = folder + "/" + relative
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
+        files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+      }
+    }
+    return files
   }
 
   @Test func inspectVerifiesAndNamesTheOffsetOfCorruption() throws {

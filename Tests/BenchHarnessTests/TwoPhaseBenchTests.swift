@@ -11,7 +11,7 @@ struct TwoPhaseBenchTests {
     let result = try runProcess(
       try builtExecutable("calldir"),
       [
-        "bench", "--two-phase", "--profile", "ci-smoke", "--entries", "3000", "--regions", "3",
+        "bench", "two-phase", "--profile", "ci-smoke", "--entries", "3000", "--regions", "3",
         "--seed-entries", "300", "--blocking-entries", "200", "--repeat", "2", "--cache",
         folder.path("cache"), "--out", csv, "--quiet",
       ] + extra)

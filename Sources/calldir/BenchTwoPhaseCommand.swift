@@ -1,0 +1,82 @@
+import ArgumentParser
+import BenchHarness
+
+/// `calldir bench two-phase`: the seed set, the full set and an incremental update through the
+/// simulated system, on containers compiled as a user compiles them.
+struct BenchTwoPhaseCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "two-phase",
+    abstract: "Measure two-phase loading through the simulated system: seed, full, incremental.",
+    discussion: """
+      Writes the profile's numbers as a raw dump split into --regions regions, compiles it with \
+      the compiler's defaults, and per repeat: enables the extension (the seed set), syncs (the \
+      full set, capped at 1,999,999), then stages a new version of one region and syncs \
+      incrementally. One CSV row per phase and repeat.
+
+      Exit statuses: 0 done (and, with --gate, every check passed); 1 usage or input error; \
+      2 a --gate check failed (one line per failure on stderr).
+      """)
+
+  @OptionGroup var options: BenchRunOptions
+
+  @Option(
+    name: .long,
+    help: """
+      Regions the profile's numbers are split into; a comma-separated list (3,27,108) sweeps \
+      them, one container each, to show footprint against the number of bases.
+      """)
+  var regions: String = "3"
+
+  @Flag(name: .long, help: "Compile fixed-width bases instead of the compiler's compact ones.")
+  var fixedWidth = false
+
+  @Option(name: .long, help: "Entries in the seed set.")
+  var seedEntries: Int = 100_000
+
+  @Option(name: .long, help: "Entries in the blocking list.")
+  var blockingEntries: Int = 100_000
+
+  @Option(name: .long, help: "The gate: the most the median time to enabled may take, in seconds.")
+  var maxTimeToEnabled: Double = 1.0
+
+  @Option(
+    name: .long, help: "The CSV to write (replaced atomically).",
+    completion: .file(extensions: ["csv"]))
+  var out: String = "Results/two-phase.csv"
+
+  func validate() throws {
+    guard !regionCounts.isEmpty, seedEntries >= 1, blockingEntries >= 0 else {
+      throw ValidationError(
+        "--regions takes whole numbers of at least 1 (3 or 3,27,108), --seed-entries at least 1, --blocking-entries 0 or more; got --regions '\(regions)'"
+      )
+    }
+  }
+
+  /// `--regions` as numbers; empty when any is not a whole number of at least 1.
+  var regionCounts: [Int] {
+    let counts = regions.split(separator: ",").map { Int($0.filter { $0 != " " }) }
+    guard counts.allSatisfy({ ($0 ?? 0) >= 1 }) else { return [] }
+    return counts.compactMap { $0 }
+  }
+
+  func run() throws {
+    let (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
+    try configuration.validate()
+    options.noticeAllocator(configuration)
+    var records: [RunRecord] = []
+    for regionCount in regionCounts {
+      records += try TwoPhaseBench(
+        configuration: configuration, regions: regionCount, seedEntries: seedEntries,
+        blockingEntries: blockingEntries, compact: !fixedWidth, log: options.log
+      ).run()
+    }
+    try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
+    let title =
+      "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(seedEntries), blocking \(blockingEntries), \(configuration.repeats) repeats"
+    print(TwoPhaseReport.render(records, title: title), terminator: "")
+    print("\nwrote \(out)")
+    try options.finishGate(
+      failures: TwoPhaseReport.gateFailures(records, maximumTimeToEnabled: maxTimeToEnabled),
+      passed: "gate passed: every phase completed within the memory limit, enabled in time")
+  }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// Every exit status `calldir` uses, documented in `calldir --help`: scripts and CI read these.
+enum ExitStatus: Int32, CaseIterable {
+  /// Done.
+  case success = 0
+  /// A usage or input error: one line on stderr.
+  case usageOrInput = 1
+  /// A `--gate` check failed: one line per failure on stderr (package-benchmark's regression code).
+  case gateFailed = 2
+  /// A request to the simulated system failed: iOS's code is printed.
+  case requestFailed = 3
+  /// `compile --strict` rejected at least one line: nothing was written.
+  case strictRejected = 4
+
+  /// The value to throw from `run()`.
+  var exitCode: ExitCode { ExitCode(rawValue) }
+
+  /// The line `calldir --help` prints.
+  static let summary = """
+    Exit statuses: 0 success; 1 usage or input error (one line on stderr); 2 a --gate check \
+    failed (one line per failure); 3 a request to the simulated system failed (iOS code \
+    printed); 4 compile --strict rejected a line (nothing written).
+    """
+}
