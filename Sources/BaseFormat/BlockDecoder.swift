@@ -100,46 +100,48 @@ struct BlockDecoder {
     return headerSize + recordBytes
   }
 
+  // The per-record paths below load through the block's pointer after checking `remaining`
+  // themselves, rather than through a `LittleEndianReader`: measured with cachegrind on 200k
+  // entries, a reader per record cost about 20% more instructions per entry.
+
   /// Decodes the next record of the current block (there must be one: `blockEntriesLeft > 0`).
   @inline(__always)
   mutating func nextEntry() throws(BaseFormatError) -> BaseEntry {
     if header.isCompact { return try nextCompactEntry() }
     let pointer = cursor.unsafelyUnwrapped
+    let remaining = blockEnd.unsafelyUnwrapped - pointer
     let offset = cursorFileOffset
-    var record = LittleEndianReader(
-      UnsafeRawBufferPointer(start: pointer, count: blockEnd.unsafelyUnwrapped - pointer))
-    guard let number = try? record.read(Int64.self) else { throw fail(offset, .recordPastEnd) }
+    guard remaining >= 8 else { throw fail(offset, .recordPastEnd) }
+    let number = Int64(littleEndian: pointer.loadUnaligned(as: Int64.self))
     guard number > previous else {
       throw fail(offset, .numberNotAscending(previous: previous, number: number))
     }
     guard number <= header.highestNumber else { throw fail(offset, .numberOutOfRange(number)) }
     var label = ""
+    var byteCount = 8
     if header.kind == .identification {
-      guard let labelCount = try? Int(record.read(UInt16.self)) else {
-        throw fail(offset, .recordPastEnd)
-      }
+      guard remaining >= 10 else { throw fail(offset, .recordPastEnd) }
+      let labelCount = Int(
+        UInt16(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt16.self)))
       guard labelCount <= BaseHeader.maximumLabelByteCount else {
         throw fail(offset + 8, .labelTooLong(byteCount: labelCount))
       }
-      guard let bytes = try? record.readBytes(labelCount) else {
-        throw fail(offset, .recordPastEnd)
-      }
+      byteCount = 10 + labelCount
+      guard remaining >= byteCount else { throw fail(offset, .recordPastEnd) }
+      let bytes = UnsafeBufferPointer(
+        start: (pointer + 10).assumingMemoryBound(to: UInt8.self), count: labelCount)
       if !skipsLabels { label = try makeLabel(bytes, offset: offset + 10) }
     }
-    return try finishRecord(
-      number: number, label: label, end: pointer + record.offset, offset: offset)
+    return try finishRecord(number: number, label: label, end: pointer + byteCount, offset: offset)
   }
 
   /// A label from bytes inside a verified block: validated when asked, else trusted (the block's
   /// checksum matched, so they are the writer's bytes, taken from a Swift string: valid UTF-8;
   /// validating again would halve the throughput, see BaseHeader).
   @inline(__always)
-  private func makeLabel(_ raw: UnsafeRawBufferPointer, offset: Int) throws(BaseFormatError)
+  private func makeLabel(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(BaseFormatError)
     -> String
   {
-    // The block's bytes are mapped or read as bytes: binding them to UInt8 is what they are.
-    let bytes = UnsafeBufferPointer(
-      start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
     guard validatesLabels else { return String(copying: UTF8Span(unchecked: bytes.span)) }
     guard let span = try? UTF8Span(validating: bytes.span) else {
       throw fail(offset, .invalidUTF8Label)
@@ -170,10 +172,13 @@ struct BlockDecoder {
   /// Decodes the next compact record: a delta, then a label reference or an inline label.
   private mutating func nextCompactEntry() throws(BaseFormatError) -> BaseEntry {
     let start = cursor.unsafelyUnwrapped
+    let end = blockEnd.unsafelyUnwrapped
     let offset = cursorFileOffset
-    var record = LittleEndianReader(
-      UnsafeRawBufferPointer(start: start, count: blockEnd.unsafelyUnwrapped - start))
-    guard let delta = try? record.readLEB128() else { throw fail(offset, .recordPastEnd) }
+    var pointer = start
+    guard let (delta, deltaBytes) = LEB128.read(pointer, available: end - pointer) else {
+      throw fail(offset, .recordPastEnd)
+    }
+    pointer += deltaBytes
     guard delta >= 1, delta <= UInt64(Int64.max - lastNumber) else {
       throw fail(
         offset,
@@ -187,7 +192,10 @@ struct BlockDecoder {
     guard number <= header.highestNumber else { throw fail(offset, .numberOutOfRange(number)) }
     var label = ""
     if header.kind == .identification {
-      guard let reference = try? record.readLEB128() else { throw fail(offset, .recordPastEnd) }
+      guard let (reference, referenceBytes) = LEB128.read(pointer, available: end - pointer) else {
+        throw fail(offset, .recordPastEnd)
+      }
+      pointer += referenceBytes
       if reference >= 1 {
         let index = Int(clamping: reference - 1)
         guard index < dictionaryCount else {
@@ -201,18 +209,22 @@ struct BlockDecoder {
             copying: UTF8Span(unchecked: dictionary.unsafelyUnwrapped.label(at: index).span))
         }
       } else {
-        guard let length = try? record.readLEB128() else { throw fail(offset, .recordPastEnd) }
+        guard let (length, lengthBytes) = LEB128.read(pointer, available: end - pointer) else {
+          throw fail(offset, .recordPastEnd)
+        }
+        pointer += lengthBytes
         guard length >= 1, length <= UInt64(BaseHeader.maximumLabelByteCount) else {
           throw fail(offset, .labelTooLong(byteCount: Int(clamping: length)))
         }
-        guard let bytes = try? record.readBytes(Int(length)) else {
-          throw fail(offset, .recordPastEnd)
-        }
+        let count = Int(length)
+        guard end - pointer >= count else { throw fail(offset, .recordPastEnd) }
+        let bytes = UnsafeBufferPointer(
+          start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
+        pointer += count
         if !skipsLabels { label = try makeLabel(bytes, offset: offset) }
       }
     }
-    return try finishRecord(
-      number: number, label: label, end: start + record.offset, offset: offset)
+    return try finishRecord(number: number, label: label, end: pointer, offset: offset)
   }
 
   /// Checks, after the last entry, that every block was seen and the blocks' checksums add up.

@@ -162,8 +162,16 @@ public final class LabelDictionary {
   /// The bytes of label `index` (`0 ≤ index < count`, checked by the caller).
   @inline(__always)
   func label(at index: Int) -> UnsafeBufferPointer<UInt8> {
-    let end = Int(ends.loadLittleEndian(UInt32.self, at: 4 * index))
-    let start = index == 0 ? 0 : Int(ends.loadLittleEndian(UInt32.self, at: 4 * index - 4))
+    // Per entry on the hot path: `index < count` is the caller's check, so the table is read
+    // through its pointer (a checked load here cost the compact loader 8% more instructions).
+    let table = ends.baseAddress.unsafelyUnwrapped
+    let end = Int(
+      UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
+    let start =
+      index == 0
+      ? 0
+      : Int(
+        UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * index - 4, as: UInt32.self)))
     return UnsafeBufferPointer(
       start: (bytes.unsafelyUnwrapped + start).assumingMemoryBound(to: UInt8.self),
       count: end - start)
