@@ -56,7 +56,9 @@ let package = Package(
         "CallDirectoryCore", "ByteCoding",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
-    .target(name: "DirectoryContainer", dependencies: ["BaseFormat"]),
+    .target(
+      name: "DirectoryContainer",
+      dependencies: ["BaseFormat", .product(name: "SystemPackage", package: "swift-system")]),
     .target(
       name: "CallDirectoryLoader",
       dependencies: [
@@ -64,7 +66,9 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
     .target(name: "ProcessMetrics"),
-    .target(name: "ProcessSpawning", dependencies: ["ProcessMetrics"]),
+    .target(
+      name: "ProcessSpawning",
+      dependencies: ["ProcessMetrics", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "PhoneNormalization"),
     .target(
       name: "SystemChannel",
@@ -75,7 +79,11 @@ let package = Package(
     // glibc before 2.34 keeps dlsym in libdl.
     .target(name: "HeapProbe", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     .target(
-      name: "ExtensionReport", dependencies: ["CallDirectoryCore", "ProcessMetrics", "HeapProbe"]),
+      name: "ExtensionReport",
+      dependencies: [
+        "CallDirectoryCore", "ProcessMetrics", "HeapProbe",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
 
     // MARK: The processes under test
     .executableTarget(
@@ -117,7 +125,9 @@ let package = Package(
     // MARK: Tooling (Foundation allowed)
     .target(
       name: "Datasets",
-      dependencies: ["ByteCoding", "BaseFormat", "DirectoryContainer", "DirectoryCompiler"]),
+      dependencies: [
+        "ByteCoding", "BaseFormat", "DirectoryContainer", "DirectoryCompiler", "PhoneNormalization",
+      ]),
     .target(
       name: "BenchHarness",
       dependencies: [
@@ -164,7 +174,10 @@ let package = Package(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
     .testTarget(
       name: "BaseFormatTests",
-      dependencies: ["BaseFormat", "CallDirectoryCore", "CallDirectoryLoader", "TestSupport"]),
+      dependencies: [
+        "BaseFormat", "CallDirectoryCore", "CallDirectoryLoader", "TestSupport",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     .testTarget(
       name: "BenchHarnessTests",
       dependencies: [

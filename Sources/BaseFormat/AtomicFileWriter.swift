@@ -30,7 +30,7 @@ public final class AtomicFileWriter {
         FilePath(temporaryPath), .writeOnly, options: [.create, .truncate, .closeOnExec],
         permissions: [.ownerReadWrite, .groupRead, .otherRead])
     } catch {
-      throw FileHandleIO.error(temporaryPath, 0, "open", (error as? Errno)?.rawValue ?? 0)
+      throw FileHandleIO.error(temporaryPath, 0, "open", FileHandleIO.errnoValue(of: error))
     }
     buffer.reserveCapacity(Self.bufferByteCount)
   }
@@ -63,7 +63,7 @@ public final class AtomicFileWriter {
       _ = try buffer.withUnsafeBytes { try descriptor.writeAll($0) }
     } catch {
       throw FileHandleIO.error(
-        temporaryPath, writtenByteCount, "write", (error as? Errno)?.rawValue ?? 0)
+        temporaryPath, writtenByteCount, "write", FileHandleIO.errnoValue(of: error))
     }
     writtenByteCount += buffer.count
     buffer.removeAll(keepingCapacity: true)
@@ -76,7 +76,7 @@ public final class AtomicFileWriter {
     do {
       _ = try bytes.withUnsafeBytes { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), $0) }
     } catch {
-      throw FileHandleIO.error(temporaryPath, offset, "pwrite", (error as? Errno)?.rawValue ?? 0)
+      throw FileHandleIO.error(temporaryPath, offset, "pwrite", FileHandleIO.errnoValue(of: error))
     }
   }
 
@@ -87,16 +87,16 @@ public final class AtomicFileWriter {
     guard let descriptor else { return }
     self.descriptor = nil
     if fsync(descriptor.rawValue) != 0 {
-      let code = errno
+      let failure = FileHandleIO.error(temporaryPath, 0, "fsync")
       try? descriptor.close()
       unlink(temporaryPath)
-      throw FileHandleIO.error(temporaryPath, 0, "fsync", code)
+      throw failure
     }
     try? descriptor.close()
     if rename(temporaryPath, path) != 0 {
-      let code = errno
+      let failure = FileHandleIO.error(path, 0, "rename")
       unlink(temporaryPath)
-      throw FileHandleIO.error(path, 0, "rename", code)
+      throw failure
     }
     Self.syncDirectory(containing: path)
   }

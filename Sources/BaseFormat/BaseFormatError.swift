@@ -1,9 +1,11 @@
+import SystemPackage
+
 /// Why a base file cannot be read, with the byte offset where the problem was found.
 public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What was wrong.
   public enum Problem: Equatable, Sendable {
-    /// The operating system refused an operation (`errno` and the call's name).
-    case system(call: String, errno: Int32)
+    /// The operating system refused an operation (the call's name and its `Errno`).
+    case system(call: String, errno: Errno)
     /// The file is shorter than a header.
     case shorterThanHeader(fileByteCount: Int)
     /// The first bytes are not the format's magic: not a calldir base.
@@ -68,7 +70,7 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
   public var problemDescription: String {
     switch problem {
     case .system(let call, let errno):
-      "\(call) failed: \(systemErrorMessage(errno)) (errno \(errno))"
+      "\(call) failed: \(errno) (errno \(errno.rawValue))"
     case .shorterThanHeader(let count):
       "truncated: \(count) bytes is shorter than the \(BaseHeader.byteCount)-byte header"
     case .foreignFile: "not a calldir base (wrong magic)"

@@ -9,26 +9,36 @@ import SystemPackage
 /// System calls the readers and writers need beyond what swift-system wraps (`fstat`, `fsync`,
 /// `rename`), with errors mapped to ``BaseFormatError``.
 enum FileHandleIO {
-  static func error(_ path: String, _ offset: Int, _ call: String, _ errno: Int32)
+  static func error(_ path: String, _ offset: Int, _ call: String, _ errno: Errno)
     -> BaseFormatError
   {
     BaseFormatError(path: path, offset: offset, problem: .system(call: call, errno: errno))
   }
 
+  /// The error a failed C call left in `errno`.
+  static func error(_ path: String, _ offset: Int, _ call: String) -> BaseFormatError {
+    error(path, offset, call, Errno(rawValue: errno))
+  }
+
+  /// The `Errno` a swift-system call threw (its `throws` is untyped but only throws `Errno`).
+  static func errnoValue(of error: any Error) -> Errno { error as? Errno ?? .ioError }
+
   static func openForReading(_ path: String) throws(BaseFormatError) -> FileDescriptor {
     do {
       return try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
     } catch {
-      throw Self.error(path, 0, "open", (error as? Errno)?.rawValue ?? 0)
+      throw Self.error(path, 0, "open", Self.errnoValue(of: error))
     }
   }
 
   /// Size of an open file in bytes (`fstat`).
   static func byteCount(of descriptor: FileDescriptor, path: String) throws(BaseFormatError) -> Int
   {
-    var status = stat()
-    guard fstat(descriptor.rawValue, &status) == 0 else { throw error(path, 0, "fstat", errno) }
-    return Int(status.st_size)
+    do {
+      return Int(try descriptor.stat().size)
+    } catch {
+      throw Self.error(path, 0, "fstat", error)
+    }
   }
 
   /// Reads until `buffer` is full or the file ends; returns the bytes read (`pread`).
@@ -43,7 +53,7 @@ enum FileHandleIO {
       do {
         count = try descriptor.read(fromAbsoluteOffset: Int64(offset + total), into: chunk)
       } catch {
-        throw Self.error(path, offset + total, "pread", (error as? Errno)?.rawValue ?? 0)
+        throw Self.error(path, offset + total, "pread", Self.errnoValue(of: error))
       }
       if count == 0 { break }
       total += count

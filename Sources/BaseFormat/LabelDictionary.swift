@@ -116,7 +116,7 @@ public final class LabelDictionary {
     let address = mmap(
       nil, mappingByteCount, PROT_READ, MAP_PRIVATE, descriptor.rawValue, off_t(mapStart))
     guard let address, address != MAP_FAILED else {
-      throw FileHandleIO.error(path, mapStart, "mmap", errno)
+      throw FileHandleIO.error(path, mapStart, "mmap")
     }
     mapping = address
     let table = UnsafeRawPointer(address) + (body - mapStart)

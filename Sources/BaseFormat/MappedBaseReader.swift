@@ -135,7 +135,7 @@ public final class MappedBaseReader: BaseReader {
     #endif
     let address = mmap(nil, end - start, PROT_READ, flags, descriptor.rawValue, off_t(start))
     guard let address, address != MAP_FAILED else {
-      throw FileHandleIO.error(path, start, "mmap", errno)
+      throw FileHandleIO.error(path, start, "mmap")
     }
     // Sequential access: the kernel reads ahead and may drop pages behind us.
     _ = madvise(address, end - start, Int32(MADV_SEQUENTIAL))

@@ -1,5 +1,6 @@
 import BaseFormat
 import ByteCoding
+import PhoneNormalization
 
 /// The forms a dataset can be written in: our base, a raw dump, and each article's own file.
 public enum DatasetFormat: String, CaseIterable, Sendable {
@@ -92,11 +93,8 @@ extension DatasetGenerator {
   /// A region code for a number: its country code and the first three national digits (an area
   /// or mobile code), such as `7-495`.
   public static func region(of number: Int64) -> String {
-    let digits = String(number)
-    let countryDigits = digits.hasPrefix("1") ? 1 : (digits.hasPrefix("7") ? 1 : 2)
-    let country = digits.prefix(countryDigits)
-    let area = digits.dropFirst(countryDigits).prefix(3)
-    return "\(country)-\(area)"
+    guard let (code, national) = CallingCode.split(number) else { return String(number) }
+    return "\(code)-\(national.prefix(3))"
   }
 }
 

@@ -1,11 +1,5 @@
 import BaseFormat
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The container's list of bases: what the app downloaded, what the extension may install, and
 /// what is installed. Plain tab-separated text so the extension reads it without Foundation:
 ///
@@ -225,21 +219,8 @@ public struct ManifestError: Error, Equatable, CustomStringConvertible {
   public var description: String { line > 0 ? "manifest line \(line): \(problem)" : problem }
 }
 
-/// A whole small text file, or nil.
+/// A whole small text file, or nil when it cannot be opened, read, or is not UTF-8.
 func readTextFile(_ path: String) -> String? {
-  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-  guard descriptor >= 0 else { return nil }
-  defer { close(descriptor) }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 8192)
-  while true {
-    let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    if count < 0 {
-      if errno == EINTR { continue }
-      return nil
-    }
-    if count == 0 { break }
-    bytes.append(contentsOf: chunk[..<count])
-  }
+  guard let bytes = try? readWholeFile(path) else { return nil }
   return String(validating: bytes, as: UTF8.self)
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// SHA-256 (FIPS 180-4), streaming.
 ///
 /// Written by hand because the extension must verify bases without Foundation, and swift-crypto
@@ -143,20 +137,11 @@ public struct SHA256: Sendable {
   /// The digest of a file, read through one 64 KiB buffer.
   /// - Returns: nil when the file cannot be opened or read.
   public static func hexDigest(ofFile path: String) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    defer { buffer.deallocate() }
     var hash = SHA256()
-    while true {
-      let count = read(descriptor, buffer.baseAddress, buffer.count)
-      if count < 0 {
-        if errno == EINTR { continue }
-        return nil
-      }
-      if count == 0 { break }
-      hash.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+    do {
+      try forEachChunk(ofFile: path) { hash.update($0) }
+    } catch {
+      return nil
     }
     return hash.hexDigest()
   }

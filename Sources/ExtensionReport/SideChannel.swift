@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
 
 /// The descriptor a measured extension writes its ``LoadReport`` to.
 public enum SideChannel {
@@ -11,20 +7,15 @@ public enum SideChannel {
   public static let descriptor: Int32 = 3
 
   /// Writes `report` and a newline to ``descriptor`` when it is open, else to stdout.
+  /// swift-system's `writeAll` retries interrupted and short writes.
   public static func send(_ report: LoadReport) {
-    let line = report.encoded() + "\n"
-    let target = fcntl(descriptor, F_GETFD) >= 0 ? descriptor : STDOUT_FILENO
-    var bytes = Array(line.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { raw in
-        write(target, raw.baseAddress! + offset, raw.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += written
+    let bytes = Array((report.encoded() + "\n").utf8)
+    do {
+      _ = try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+    } catch Errno.badFileDescriptor {
+      _ = try? FileDescriptor.standardOutput.writeAll(bytes)
+    } catch {
+      // The harness went away: nobody is left to read the report.
     }
   }
 }

@@ -8,8 +8,9 @@
 /// prefix of the default country such as `00` or `810`) or national (trunk prefix dropped, the
 /// default country's code added), and check its length against the country's plan.
 public struct PhoneNormalizer: Sendable {
-  /// The country national numbers belong to.
-  public let plan: NumberingPlan
+  /// The country national numbers belong to; nil when there is none and every number is read
+  /// as international, with or without its `+` (CallKit's digits).
+  public let plan: NumberingPlan?
 
   /// A normalizer for `country` (ISO code, case-insensitive).
   /// - Throws: ``NormalizationError/unknownCountry(_:)``.
@@ -18,6 +19,18 @@ public struct PhoneNormalizer: Sendable {
       throw .unknownCountry(country)
     }
     self.plan = plan
+  }
+
+  /// A normalizer without a country: `+7 (495) 123-45-67` and `74951234567` are read; a national
+  /// form (`8 495 …`) is read as international digits too, so give a country to read those.
+  public init() {
+    self.plan = nil
+  }
+
+  /// A normalizer for `country` when one is given, else the one without a country.
+  /// - Throws: ``NormalizationError/unknownCountry(_:)``.
+  public init(country: String?) throws(NormalizationError) {
+    if let country { try self.init(country: country) } else { self.init() }
   }
 
   /// E.164: at most 15 digits with the country code.
@@ -57,6 +70,7 @@ public struct PhoneNormalizer: Sendable {
     }
     guard !digits.isEmpty else { throw .noDigits }
     var number = String(decoding: digits, as: UTF8.self)
+    guard let plan else { return try Self.checkInternational(number) }
     if !international {
       for prefix in plan.internationalPrefixes where number.hasPrefix(prefix) {
         number.removeFirst(prefix.count)
@@ -65,10 +79,12 @@ public struct PhoneNormalizer: Sendable {
       }
     }
     if international { return try Self.checkInternational(number) }
-    return try checkNational(number)
+    return try Self.checkNational(number, plan: plan)
   }
 
-  private func checkNational(_ written: String) throws(NormalizationError) -> Int64 {
+  private static func checkNational(_ written: String, plan: NumberingPlan)
+    throws(NormalizationError) -> Int64
+  {
     var national = written
     let code = String(plan.callingCode)
     if let trunk = plan.trunkPrefix, national.hasPrefix(trunk),
@@ -81,14 +97,14 @@ public struct PhoneNormalizer: Sendable {
       // national number of valid length: national numbers here are written with their trunk
       // prefix (8, 0, 1) or start with a digit no country code of these plans starts with (a CN
       // mobile's 1).
-      return try Self.checkInternational(national)
+      return try checkInternational(national)
     }
     guard national.first != "0" else { throw .leadingZero(national) }
     guard plan.nationalLengths.contains(national.count) else {
       throw .wrongLength(
         country: plan.country, digits: national.count, expected: plan.nationalLengths)
     }
-    if plan.callingCode == 1 { try Self.checkNANP(national) }
+    if plan.callingCode == 1 { try checkNANP(national) }
     return Int64(code + national)!
   }
 

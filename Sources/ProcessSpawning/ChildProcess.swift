@@ -1,5 +1,6 @@
 import Foundation
 import ProcessMetrics
+import SystemPackage
 
 #if canImport(Glibc)
   import Glibc
@@ -193,7 +194,8 @@ public enum ChildProcess {
       }
       let reaped = wait4(processID, &waitStatus, WNOHANG, &usage)
       if reaped == processID { break }
-      if reaped < 0 && errno != EINTR { break }
+      // WNOHANG never blocks, so no signal can interrupt it: an error here is ECHILD.
+      if reaped < 0 { break }
       if let wake = io.wakeDescriptor {
         var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
         let milliseconds = max(1, Int32(limits.sampleIntervalMicroseconds / 1000))
@@ -232,14 +234,16 @@ public enum ChildProcess {
     return outcome
   }
 
-  /// The first line on `descriptor`, read to EOF (the child has exited, so EOF comes at once).
+  /// The first line on `descriptor`, read to EOF (the child has exited, so EOF comes at once);
+  /// at most ``reportByteLimit`` bytes. swift-system's `read` retries interrupted calls.
   private static func readFirstLine(_ descriptor: Int32) -> String? {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
-    while bytes.count < 65536 {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      if count <= 0 { break }
+    while bytes.count < reportByteLimit {
+      let count = chunk.withUnsafeMutableBytes {
+        (try? FileDescriptor(rawValue: descriptor).read(into: $0)) ?? 0
+      }
+      if count == 0 { break }
       bytes.append(contentsOf: chunk[..<count])
     }
     guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
@@ -247,4 +251,7 @@ public enum ChildProcess {
     }
     return String(decoding: bytes[..<newline], as: UTF8.self)
   }
+
+  /// A report is one line of a few hundred bytes; more is a misbehaving child, not read further.
+  static let reportByteLimit = 65536
 }

@@ -153,13 +153,30 @@ struct HostCommand: ParsableCommand {
 
   struct Lookup: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "What an incoming call from a number shows: its label, blocked, or unknown.")
-    @Argument(help: "CallKit digits (74951234567) or a + form (+7 495 123-45-67).") var number:
-      String
+      abstract: "What an incoming call from a number shows: its label, blocked, or unknown.",
+      discussion: """
+        The number is read as `calldir normalize` reads it: separators are ignored, an extension \
+        is dropped, +CC and the country's international prefixes are international forms. \
+        Without --country every number is international (CallKit digits or a + form); with it, \
+        national forms too (8 495 123-45-67 with RU).
+        """)
+    @Argument(
+      help:
+        "The number as written: 74951234567, +7 495 123-45-67, or with --country 8 (495) 123-45-67."
+    )
+    var number: String
+    @Option(
+      help: "The country national forms belong to (ISO code); none: international forms only.")
+    var country: String?
     @OptionGroup var options: HostOptions
 
     func run() throws {
-      let parsed = try PhoneNumberText.parse(number)
+      let parsed: Int64
+      do {
+        parsed = try PhoneNormalizer(country: country).normalize(number)
+      } catch {
+        throw ValidationError("'\(number)' is not a phone number: \(error)")
+      }
       print(try options.system().lookup(parsed))
     }
   }

@@ -1,5 +1,6 @@
 import BaseFormat
 import Foundation
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -55,7 +56,7 @@ struct CorruptionTests {
   @Test(arguments: ReaderKind.allCases)
   func aMissingFileNamesTheSystemError(reader: ReaderKind) throws {
     let (_, error) = readUntilError(reader, "/nonexistent/base.cdb")
-    #expect(error?.problem == .system(call: "open", errno: ENOENT))
+    #expect(error?.problem == .system(call: "open", errno: .noSuchFileOrDirectory))
   }
 
   @Test(arguments: ReaderKind.allCases)

@@ -83,3 +83,42 @@ struct CompileCommandTests {
     #expect(text == "8675512345678\n8618512348497\nerror: no digits\n")
   }
 }
+
+@Suite("calldir host lookup reads numbers as normalize does")
+struct LookupCommandTests {
+  @Test func nationalFormsNeedACountryAndBadNumbersAreOneLine() throws {
+    let samples = DatasetProfile.profilesDirectory().appendingPathComponent("samples").path
+    let folder = try TemporaryFolder()
+    let calldir = try builtExecutable("calldir")
+    let box = folder.path("box")
+    let host = ["--host-dir", folder.path("host")]
+    #expect(
+      try runProcess(calldir, ["compile", samples + "/sample.tsv", "--out", box]).status == 0)
+    let enabled = try runProcess(
+      calldir, ["host", "enable", "com.example.lookup", "--container", box] + host)
+    #expect(enabled.status == 0, "\(enabled.stderr)")
+    func lookup(_ arguments: [String]) throws -> ProcessRun {
+      try runProcess(calldir, ["host", "lookup"] + arguments + host)
+    }
+    // The seed set holds the highest-ranked number, 74951234567.
+    for written in ["74951234567", "+7 (495) 123-45-67", "+7 495 123 45 67 доб. 12"] {
+      let run = try lookup([written])
+      #expect(run.stdout == "Аптека Ригла\n", "\(written): \(run.stderr)")
+    }
+    let national = try lookup(["8 (495) 123-45-67", "--country", "ru"])
+    #expect(national.stdout == "Аптека Ригла\n", "\(national.stderr)")
+    let international = try lookup(["810 7 495 123-45-67", "--country", "RU"])
+    #expect(international.stdout == "Аптека Ригла\n", "\(international.stderr)")
+    for bad in [
+      ["+7 495 x"], ["0"], ["abc"], ["123456789012345678901"], ["8 495", "--country", "RU"],
+    ] {
+      let run = try lookup(bad)
+      #expect(run.status == 1, "\(bad)")
+      #expect(run.stderr.hasPrefix("calldir: '"), "\(bad): \(run.stderr)")
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(bad): \(run.stderr)")
+    }
+    let unknownCountry = try lookup(["84951234567", "--country", "XX"])
+    #expect(unknownCountry.status == 1)
+    #expect(unknownCountry.stderr.contains("unknown country 'XX'"), "\(unknownCountry.stderr)")
+  }
+}

@@ -96,4 +96,27 @@ struct PhoneNormalizerTests {
   @Test func anUnknownCountryIsNamed() {
     #expect(throws: NormalizationError.unknownCountry("XX")) { try PhoneNormalizer(country: "XX") }
   }
+
+  @Test func withoutACountryEveryNumberIsInternational() throws {
+    let normalizer = PhoneNormalizer()
+    #expect(try normalizer.normalize("74951234567") == 74_951_234_567)
+    #expect(try normalizer.normalize("+7 (495) 123-45-67") == 74_951_234_567)
+    #expect(try normalizer.normalize("+86 755 1234.5678") == 8_675_512_345_678)
+    #expect(try normalizer.normalize("+44 (0)20 7946 0018") == 442_079_460_018)
+    for bad in ["", "+", "abc", "+7 495 x", "0", "123456789012345678901"] {
+      #expect(throws: NormalizationError.self, "\(bad)") { try normalizer.normalize(bad) }
+    }
+  }
+
+  @Test(
+    arguments: [
+      (74_951_234_567, 7, "4951234567"), (8_675_512_345_678, 86, "75512345678"),
+      (12_025_550_123, 1, "2025550123"), (380_441_234_567, 380, "441234567"),
+      (442_079_460_018, 44, "2079460018"),
+    ] as [(Int64, Int64, String)])
+  func callingCodesArePrefixFree(number: Int64, code: Int64, national: String) {
+    let split = CallingCode.split(number)
+    #expect(split?.code == code)
+    #expect(split?.national == national)
+  }
 }

@@ -1,0 +1,37 @@
+import SystemPackage
+
+/// The size of the one buffer whole-file readers use: large enough that a read is rarely
+/// shorter than the kernel's readahead, small enough for the extension's memory limit.
+let fileChunkByteCount = 64 * 1024
+
+/// Runs a swift-system call, whose `throws` is untyped but only ever throws `Errno`.
+@inline(__always)
+func systemCall<T>(_ body: () throws -> T) throws(Errno) -> T {
+  do { return try body() } catch let error as Errno { throw error } catch { throw Errno.ioError }
+}
+
+/// Calls `body` with each chunk of a file, in order, through one buffer of
+/// ``fileChunkByteCount`` bytes. swift-system's `read` retries interrupted calls.
+/// - Throws: `Errno` when the file cannot be opened or read.
+func forEachChunk(ofFile path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Errno) {
+  let descriptor = try systemCall {
+    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+  }
+  defer { try? descriptor.close() }
+  let buffer = UnsafeMutableRawBufferPointer.allocate(
+    byteCount: fileChunkByteCount, alignment: 16)
+  defer { buffer.deallocate() }
+  while true {
+    let count = try systemCall { try descriptor.read(into: buffer) }
+    if count == 0 { return }
+    body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+  }
+}
+
+/// A whole (small) file's bytes.
+/// - Throws: `Errno` when the file cannot be opened or read.
+func readWholeFile(_ path: String) throws(Errno) -> [UInt8] {
+  var bytes: [UInt8] = []
+  try forEachChunk(ofFile: path) { bytes.append(contentsOf: $0) }
+  return bytes
+}
