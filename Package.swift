@@ -24,10 +24,11 @@ import PackageDescription
 // Foundation allowed:
 //   ProcessMetrics ← ProcessSpawning (posix_spawn, limits, the /proc sampler, the allocator)
 //   ProcessSpawning, SystemChannel, CSQLite ← CallDirectoryHost (the simulated system)
-//   CallDirectoryHost, CallDirectoryLoader ← CallDirectoryApp (the app's side of the container)
+//   CallDirectoryCore, CallDirectoryLoader ← CallDirectoryApp (the app's side of the container,
+//     driving the system through CallDirectoryManaging, as an app drives CXCallDirectoryManager)
 //   BaseFormat, DirectoryContainer, PhoneNormalization, CZlib ← DirectoryCompiler
 //   DirectoryCompiler ← Datasets (generated profiles and two-phase containers)
-//   Datasets, CallDirectoryApp, ProcessSpawning, ExtensionReport ← BenchHarness
+//   Datasets, CallDirectoryHost, CallDirectoryApp, ProcessSpawning, ExtensionReport ← BenchHarness
 //   everything ← calldir (the command line, with ArgumentParser)
 
 let package = Package(
@@ -108,7 +109,7 @@ let package = Package(
     .target(
       name: "CallDirectoryApp",
       dependencies: [
-        "CallDirectoryHost", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat",
+        "CallDirectoryCore", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat",
       ]),
 
     // MARK: The compiler (Foundation allowed)
@@ -147,7 +148,7 @@ let package = Package(
       ]),
 
     // MARK: Tests
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["ProcessSpawning"], path: "Tests/TestSupport"),
     .executableTarget(
       name: "calldir-misbehaving-extension", dependencies: ["CallDirectoryCore", "SystemChannel"],
       path: "Tests/Fixtures/MisbehavingExtension"),
@@ -155,7 +156,8 @@ let package = Package(
       name: "CallDirectoryHostTests",
       dependencies: [
         "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "BaseFormat", "Datasets",
-        "TestSupport", "calldir-misbehaving-extension", "DirectoryCompiler",
+        "TestSupport", "calldir-misbehaving-extension", "DirectoryCompiler", "BenchHarness",
+        "ProcessSpawning", .product(name: "SystemPackage", package: "swift-system"),
       ]),
     .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
     .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),

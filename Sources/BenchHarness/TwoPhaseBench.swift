@@ -89,7 +89,7 @@ public struct TwoPhaseBench {
         row.hostIngestPerSecond = result.ingestRate
         row.status =
           result.succeeded
-          ? .ok : (result.detail.contains("memory limit") ? .killedMemory : .failed)
+          ? .ok : (result.killedFor == .memory ? .killedMemory : .failed)
         row.errorCode = result.error?.code
         row.detail = result.detail
         return row

@@ -1,5 +1,5 @@
 import BaseFormat
-import CallDirectoryHost
+import CallDirectoryCore
 import CallDirectoryLoader
 import DirectoryContainer
 import Foundation
@@ -22,7 +22,7 @@ public struct ContainerApp {
     do {
       return try Manifest.read(container: container)
     } catch {
-      throw HostError.input(error.description)
+      throw ContainerAppError(error.description)
     }
   }
 
@@ -31,7 +31,7 @@ public struct ContainerApp {
       try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
       try manifest.write(container: container)
     } catch let error as BaseFormatError {
-      throw HostError.input(error.description)
+      throw ContainerAppError(error.description)
     }
   }
 
@@ -39,7 +39,7 @@ public struct ContainerApp {
   /// to verify it and marks it ready. A new version of an installed base keeps the installed
   /// file, so an incremental load can send the difference.
   /// - Returns: the base's manifest entry.
-  /// - Throws: ``CallDirectoryHost/HostError`` naming the file and the problem; the manifest is
+  /// - Throws: ``ContainerAppError`` naming the file and the problem; the manifest is
   ///   then unchanged.
   @discardableResult
   public func stage(
@@ -48,19 +48,19 @@ public struct ContainerApp {
   ) throws -> Manifest.Base {
     guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
     else {
-      throw HostError.input("base name '\(name)' must be letters, digits, '-', '_' or '.'")
+      throw ContainerAppError("base name '\(name)' must be letters, digits, '-', '_' or '.'")
     }
-    if role == .region && region == nil { throw HostError.input("a region base needs --region") }
+    if role == .region && region == nil { throw ContainerAppError("a region base needs --region") }
     let header: BaseHeader
     do {
       let reader = try MappedBaseReader(path: file, validatesLabels: true)
       header = reader.header
       while try reader.next() != nil {}
     } catch {
-      throw HostError.input("\(error)")
+      throw ContainerAppError("\(error)")
     }
     if role == .blocking && header.kind != .blocking {
-      throw HostError.input(
+      throw ContainerAppError(
         "\(file): a blocking list must be a blocking base, this one is \(header.kind)")
     }
     let relative = "bases/\(name).v\(version).cdb"
@@ -69,7 +69,7 @@ public struct ContainerApp {
       atPath: container + "/bases", withIntermediateDirectories: true)
     try copyAtomically(from: file, to: destination)
     guard let digest = SHA256.hexDigest(ofFile: destination) else {
-      throw HostError.input("cannot read \(destination)")
+      throw ContainerAppError("cannot read \(destination)")
     }
     var manifest = try manifest()
     let previous = manifest.bases.firstIndex { $0.name == name }
@@ -90,7 +90,7 @@ public struct ContainerApp {
 
   private func copyAtomically(from source: String, to destination: String) throws {
     guard let input = FileHandle(forReadingAtPath: source) else {
-      throw HostError.input("cannot read \(source)")
+      throw ContainerAppError("cannot read \(source)")
     }
     defer { try? input.close() }
     do {
@@ -100,7 +100,7 @@ public struct ContainerApp {
       }
       try writer.commit()
     } catch let error as BaseFormatError {
-      throw HostError.input(error.description)
+      throw ContainerAppError(error.description)
     }
   }
 
@@ -109,7 +109,7 @@ public struct ContainerApp {
     var manifest = try manifest()
     let known = Set(manifest.bases.compactMap(\.region))
     for region in regions where !known.contains(region) {
-      throw HostError.input(
+      throw ContainerAppError(
         "no base for region '\(region)' (known: \(known.sorted().joined(separator: ", ")))")
     }
     manifest.chosenRegions = regions
@@ -145,16 +145,17 @@ public struct ContainerApp {
   /// the extension is enabled. Phase two first (the full set with a complete reload), then an
   /// incremental reload for anything newer than what is installed.
   /// - Returns: the requests made, in order (none when the extension is disabled or up to date).
-  public func sync(
-    system: SimulatedSystem, bundleID: String, executable: String
-  ) throws -> [RequestResult] {
-    guard try system.store.state(of: bundleID) == .enabled else { return [] }
+  /// - Throws: ``ContainerAppError`` when the manifest cannot be read or written; what `manager`
+  ///   throws when the system itself fails.
+  public func sync<Manager: CallDirectoryManaging>(manager: Manager, bundleID: String) throws
+    -> [Manager.ReloadOutcome]
+  {
+    guard try manager.enabledStatus(ofExtension: bundleID) == .enabled else { return [] }
     var manifest = try manifest()
-    let runner = SimulatedSystem.Runner.process(executable: executable, container: container)
     if !manifest.fullSetRequested {
       try requestFullSet()
-      let result = try system.reload(bundleID, incremental: false, runner: runner)
-      if result.succeeded { try markInstalled() } else { try requestFullSet(false) }
+      let result = try manager.reloadExtension(bundleID, incremental: false)
+      if result.error == nil { try markInstalled() } else { try requestFullSet(false) }
       return [result]
     }
     manifest = try self.manifest()
@@ -165,19 +166,17 @@ public struct ContainerApp {
         base.installedFile == nil || selected.contains { $0.name == base.name }
       }
     if upToDate { return [] }
-    let result = try system.reload(bundleID, incremental: true, runner: runner)
-    if result.succeeded { try markInstalled() }
+    let result = try manager.reloadExtension(bundleID, incremental: true)
+    if result.error == nil { try markInstalled() }
     return [result]
   }
+}
 
-  /// Enables the extension (a complete load: the seed set, or the full set if already requested)
-  /// and records what was installed.
-  public func enable(system: SimulatedSystem, bundleID: String, executable: String) throws
-    -> RequestResult
-  {
-    let result = try system.enable(
-      bundleID, runner: .process(executable: executable, container: container))
-    if result.succeeded { try markInstalled() }
-    return result
-  }
+/// Why the app could not change its container: one line naming the file or argument and the
+/// problem. The container is as it was before the call.
+public struct ContainerAppError: Error, CustomStringConvertible, Equatable {
+  /// The line.
+  public let description: String
+
+  init(_ description: String) { self.description = description }
 }

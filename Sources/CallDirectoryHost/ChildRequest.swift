@@ -119,6 +119,7 @@ struct ChildRequest {
     result.committedAt = committedAt
     if completed { return result }
     ingest.transaction.rollback()
+    result.killedFor = outcome.killedFor
     let stderrLine = outcome.standardError.split(separator: "\n").last.map(String.init) ?? ""
     switch outcome.killedFor {
     case .memory?:

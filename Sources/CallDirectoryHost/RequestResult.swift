@@ -1,9 +1,10 @@
 import CallDirectoryCore
 import Foundation
+import ProcessSpawning
 
 /// How one request to an extension ended, as the app's `reloadExtension` completion would see it,
 /// with what the system measured.
-public struct RequestResult: Sendable {
+public struct RequestResult: Sendable, CallDirectoryReloadOutcome {
   /// Nil when the request completed and was committed; else iOS's error.
   public var error: CallDirectoryError?
   /// One line on what happened (empty on success).
@@ -24,9 +25,20 @@ public struct RequestResult: Sendable {
   public var footprintPeakBytes: Int
   /// The extension's highest sampled VmHWM, in bytes; 0 in-process.
   public var peakRSSBytes: Int
+  /// Why the system killed the extension, when it did (memory, time, or a contract breach).
+  public var killedFor: ChildProcess.KillReason?
 
   /// Whether the request completed and was committed.
   public var succeeded: Bool { error == nil }
   /// Entries per second into SQLite.
   public var ingestRate: Double { ingestSeconds > 0 ? Double(entries) / ingestSeconds : 0 }
+}
+
+extension RequestResult {
+  /// A request the system refused before starting the extension (6 disabled, 7 loading).
+  public init(refused error: CallDirectoryError, detail: String, incremental: Bool) {
+    self.init(
+      error: error, detail: detail, entries: 0, incremental: incremental, wallSeconds: 0,
+      ingestSeconds: 0, footprintPeakBytes: 0, peakRSSBytes: 0)
+  }
 }

@@ -26,6 +26,9 @@ public enum ChildProcess {
     public var timeoutSeconds: Double
     /// Pause between two samples, in microseconds (the read itself takes some tens more).
     public var sampleIntervalMicroseconds: UInt32
+    /// The clock the time limit is measured on: the system's, or a test's that advances by
+    /// sample rather than by second, so a timeout test does not depend on the machine's speed.
+    public var clock: MonotonicClock = .system
 
     /// Creates limits.
     public init(
@@ -166,7 +169,7 @@ public enum ChildProcess {
       maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
       sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
     let statusReader = MemoryStatusReader(processID: processID)
-    let deadline = started + UInt64(limits.timeoutSeconds * 1e9)
+    let deadline = limits.clock.nanoseconds() + UInt64(limits.timeoutSeconds * 1e9)
     var waitStatus: Int32 = 0
     var usage = rusage()
     while true {
@@ -183,7 +186,7 @@ public enum ChildProcess {
           outcome.killedFor = .memory
         }
       }
-      if outcome.killedFor == nil, DispatchTime.now().uptimeNanoseconds > deadline {
+      if outcome.killedFor == nil, limits.clock.nanoseconds() > deadline {
         kill(processID, SIGKILL)
         outcome.killedFor = .timeout
       }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchHarness
 import CallDirectoryApp
 import CallDirectoryHost
 import CallDirectoryLoader

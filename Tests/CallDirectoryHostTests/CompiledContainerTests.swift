@@ -1,3 +1,4 @@
+import BenchHarness
 import CallDirectoryApp
 import CallDirectoryHost
 import Datasets

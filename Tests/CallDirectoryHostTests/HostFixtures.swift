@@ -3,6 +3,8 @@ import CallDirectoryApp
 import CallDirectoryHost
 import CallDirectoryLoader
 import Foundation
+import ProcessSpawning
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -56,4 +58,29 @@ struct HostFixture {
 /// Numbers of one made-up region: `count` numbers from `first`, step `step`, labelled `label N`.
 func regionEntries(first: Int64, count: Int, step: Int64 = 3, label: String) -> [(Int64, String)] {
   (0..<count).map { (first + Int64($0) * step, "\(label) \($0 % 50)") }
+}
+
+/// A named pipe one process waits on and another signals through, one byte at a time. The test's
+/// end is opened read-write, so neither side's `open` waits for the other.
+struct Rendezvous {
+  let path: String
+  private let descriptor: FileDescriptor
+
+  init(_ path: String) throws {
+    guard mkfifo(path, 0o600) == 0 else { throw Errno(rawValue: errno) }
+    self.path = path
+    descriptor = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec])
+  }
+
+  /// Blocks until the other side writes a byte.
+  func awaitByte() throws {
+    var byte: UInt8 = 0
+    let count = try withUnsafeMutableBytes(of: &byte) { try descriptor.read(into: $0) }
+    #expect(count == 1)
+  }
+
+  /// Lets the other side, blocked in its read, go on.
+  func sendByte() throws {
+    _ = try descriptor.writeAll([1 as UInt8])
+  }
 }

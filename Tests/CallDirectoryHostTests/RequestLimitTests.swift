@@ -1,6 +1,7 @@
 import CallDirectoryCore
 import CallDirectoryHost
 import Foundation
+import ProcessSpawning
 import TestSupport
 import Testing
 
@@ -68,13 +69,16 @@ struct RequestLimitTests {
 
   @Test func aHangingExtensionTimesOutAndLeavesTheStore() throws {
     let (fixture, before) = try installedFixture()
+    // Time as the sampler sees it: 0.1 s a reading, so the 0.5 s limit passes after a fixed
+    // number of samples however fast the machine is.
     fixture.system.limits.timeoutSeconds = 0.5
+    fixture.system.limits.clock = SteppingClock(step: 100_000_000).clock
     let result = try fixture.system.reload(
       fixture.bundleID, incremental: false,
-      runner: fixture.misbehaving(["add-ids:1000:20000", "sleep:30", "complete"]))
+      runner: fixture.misbehaving(["add-ids:1000:20000", "hang", "complete"]))
     #expect(result.error == .loadingInterrupted)
     #expect(result.detail.contains("still loading"))
-    #expect(result.wallSeconds < 20)
+    #expect(result.killedFor == .timeout)
     #expect(try fixture.contents() == before)
   }
 
@@ -82,10 +86,10 @@ struct RequestLimitTests {
     let (fixture, before) = try installedFixture()
     let result = try fixture.system.reload(
       fixture.bundleID, incremental: false,
-      runner: fixture.misbehaving(["add-ids:1000:1000", "allocate:16777216", "sleep:5", "complete"])
-    )
+      runner: fixture.misbehaving(["add-ids:1000:1000", "allocate:16777216", "hang", "complete"]))
     #expect(result.error == .loadingInterrupted)
     #expect(result.detail.contains("memory limit"))
+    #expect(result.killedFor == .memory)
     #expect(result.footprintPeakBytes > 5 * 1024 * 1024)
     #expect(try fixture.contents() == before)
   }
@@ -102,31 +106,37 @@ struct RequestLimitTests {
 
   @Test func aSecondReloadDuringALoadGets7() throws {
     let (fixture, _) = try installedFixture()
-    let slowStarted = DispatchSemaphore(value: 0)
-    let slowDone = DispatchSemaphore(value: 0)
     let system = fixture.system
     let bundleID = fixture.bundleID
     let hostDirectory = system.hostDirectory
     let misbehaving = builtExecutablePath("calldir-misbehaving-extension")
+    // The slow load says when it is running (and so holds the extension's lock), then waits
+    // until this test lets it complete: no sleeping.
+    let ready = try Rendezvous(fixture.folder.path("ready"))
+    let go = try Rendezvous(fixture.folder.path("go"))
+    let slowDone = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var slowResult: RequestResult?
     Thread.detachNewThread {
       // A second connection: the first load holds the extension's lock for its whole request.
       let other = try! SimulatedSystem(hostDirectory: hostDirectory)
-      slowStarted.signal()
       slowResult = try? other.reload(
         bundleID, incremental: false,
         runner: .process(
           executable: misbehaving, container: hostDirectory,
-          extraArguments: ["add-id:300:x", "sleep:3", "complete"]))
+          extraArguments: ["add-id:300:x", "ready:\(ready.path)", "wait:\(go.path)", "complete"]))
       slowDone.signal()
     }
-    slowStarted.wait()
-    usleep(700_000)
+    try ready.awaitByte()
     #expect(
       throws: HostError.callDirectory(.currentlyLoading, detail: "\(bundleID) is already loading")
     ) {
       try system.reload(bundleID, incremental: false, runner: fixture.misbehaving(["complete"]))
     }
+    // Through the app's manager surface, the refusal is the completion's error, not a throw.
+    let manager = SimulatedCallDirectoryManager(
+      system: system, executable: misbehaving, container: hostDirectory)
+    #expect(try manager.reloadExtension(bundleID, incremental: false).error == .currentlyLoading)
+    try go.sendByte()
     slowDone.wait()
     #expect(slowResult?.succeeded == true)
   }

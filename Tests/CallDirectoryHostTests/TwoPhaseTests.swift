@@ -1,4 +1,5 @@
 import BaseFormat
+import BenchHarness
 import CallDirectoryApp
 import CallDirectoryCore
 import CallDirectoryHost

@@ -4,7 +4,10 @@
 // usage: calldir-misbehaving-extension --request complete|incremental [--container DIR] STEP...
 // steps: add-id:NUMBER:LABEL  add-block:NUMBER  add-ids:FIRST:COUNT  remove-id:NUMBER
 //        remove-block:NUMBER  remove-all-id  remove-all-block  complete  cancel
-//        kill-after-entries:N (SIGKILL itself once N entries were added)  sleep:SECONDS
+//        kill-after-entries:N (SIGKILL itself once N entries were added)
+//        hang (waits for a signal: the system's kill)
+//        ready:FIFO (writes a byte to FIFO: tells the test it got this far)
+//        wait:FIFO (reads a byte from FIFO: waits for the test to let it go on)
 //        allocate:BYTES (touches that much private memory)
 
 import CallDirectoryCore
@@ -58,7 +61,18 @@ for step in steps {
     struct Cancelled: Error {}
     context.cancelRequest(withError: Cancelled())
   case "kill-after-entries": killAfter = Int(parts[1])!
-  case "sleep": usleep(UInt32(Double(parts[1])! * 1_000_000))
+  case "hang":
+    while true { pause() }
+  case "ready":
+    let fifo = open(parts[1], O_WRONLY)
+    var byte: UInt8 = 1
+    guard fifo >= 0, write(fifo, &byte, 1) == 1 else { exit(2) }
+    close(fifo)
+  case "wait":
+    let fifo = open(parts[1], O_RDONLY)
+    var byte: UInt8 = 0
+    guard fifo >= 0, read(fifo, &byte, 1) == 1 else { exit(2) }
+    close(fifo)
   case "allocate":
     let bytes = Int(parts[1])!
     let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 4096)

@@ -1,0 +1,37 @@
+/// Whether the user has turned an extension on in Settings (`CXCallDirectoryManager.EnabledStatus`).
+public enum ExtensionEnabledStatus: Sendable, Equatable {
+  /// The system could not say.
+  case unknown
+  /// Off in Settings: its entries are kept but not used.
+  case disabled
+  /// On in Settings.
+  case enabled
+}
+
+/// How a reload ended, as the app's completion handler sees it.
+public protocol CallDirectoryReloadOutcome {
+  /// Nil when the system took the request's entries; else iOS's error.
+  var error: CallDirectoryError? { get }
+}
+
+/// What the app asks of the system's call directory manager: the surface of
+/// `CXCallDirectoryManager` the app uses (reload an extension, read its enabled status). The
+/// simulated system implements it; an adapter over `CXCallDirectoryManager.sharedInstance`
+/// would too, so the same app code drives either.
+///
+/// On iOS the system decides whether a request is incremental (`context.isIncremental`, true once
+/// the extension has loaded); `incremental` is the app's wish, honoured by the simulated system
+/// and left to the extension (which can start over with `removeAll…`) on a device.
+public protocol CallDirectoryManaging {
+  /// What a reload returns: iOS's error, and whatever the system measured.
+  associatedtype ReloadOutcome: CallDirectoryReloadOutcome
+
+  /// `getEnabledStatusForExtension(withIdentifier:)`.
+  /// - Throws: when the system cannot be asked (the simulated system's store failing).
+  func enabledStatus(ofExtension identifier: String) throws -> ExtensionEnabledStatus
+
+  /// `reloadExtension(withIdentifier:)`: runs a request of the extension and returns how it ended;
+  /// the errors iOS reports through the completion handler are in the outcome, not thrown.
+  /// - Throws: when the system itself fails (the simulated system's store or spawner).
+  func reloadExtension(_ identifier: String, incremental: Bool) throws -> ReloadOutcome
+}

@@ -1,0 +1,38 @@
+import CallDirectoryCore
+
+/// The simulated system seen through the app's ``CallDirectoryManaging`` surface: reloads spawn
+/// `executable` with `container`, as iOS runs the extension of the app's bundle.
+public struct SimulatedCallDirectoryManager: CallDirectoryManaging {
+  /// The simulated system.
+  public let system: SimulatedSystem
+  /// The extension executable requests run.
+  public let executable: String
+  /// The App Group container the extension reads.
+  public let container: String
+
+  /// Creates a manager for the app whose extension is `executable`, reading `container`.
+  public init(system: SimulatedSystem, executable: String, container: String) {
+    self.system = system
+    self.executable = executable
+    self.container = container
+  }
+
+  /// The extension's state in the store (an extension never enabled is disabled).
+  /// - Throws: ``HostError/store(_:)``.
+  public func enabledStatus(ofExtension identifier: String) throws -> ExtensionEnabledStatus {
+    try system.store.state(of: identifier) == .enabled ? .enabled : .disabled
+  }
+
+  /// A request of the extension. iOS's refusals (6 disabled, 7 currently loading) come back in
+  /// the result, as the completion handler receives them.
+  /// - Throws: ``HostError`` when the store or the spawner fails.
+  public func reloadExtension(_ identifier: String, incremental: Bool) throws -> RequestResult {
+    do {
+      return try system.reload(
+        identifier, incremental: incremental,
+        runner: .process(executable: executable, container: container))
+    } catch HostError.callDirectory(let error, let detail) {
+      return RequestResult(refused: error, detail: detail, incremental: incremental)
+    }
+  }
+}

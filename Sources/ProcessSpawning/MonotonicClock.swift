@@ -1,0 +1,15 @@
+import Foundation
+
+/// A monotonic clock in nanoseconds: the system's uptime clock, or one a test drives.
+public struct MonotonicClock: Sendable {
+  /// The current reading, in nanoseconds from an arbitrary origin; never decreases.
+  public let nanoseconds: @Sendable () -> UInt64
+
+  /// A clock read by calling `nanoseconds`.
+  public init(nanoseconds: @escaping @Sendable () -> UInt64) {
+    self.nanoseconds = nanoseconds
+  }
+
+  /// The system's monotonic clock (`DispatchTime`, uptime).
+  public static let system = MonotonicClock { DispatchTime.now().uptimeNanoseconds }
+}
