@@ -60,7 +60,7 @@ public struct StrategySummary: Sendable {
   }
 
   /// Whether the strategy is an article's reader.
-  public var isBaseline: Bool { strategy.hasPrefix("baseline-") }
+  public var isBaseline: Bool { BenchStrategy(rawValue: strategy)?.isBaseline ?? false }
 
   /// One summary per strategy (per strategy and phase for two-phase runs), in the order they
   /// first appear in `records`.

@@ -36,8 +36,6 @@ public struct CompileOptions: Sendable {
   /// Also measure `gzip -9` of the inputs, for the report (costs a pass of deflate).
   public var compareGzip = false
 
-  /// Marks rows read from a blocking base, whatever the categories say.
-  static let blockingMarker = "\u{1}blocking"
   /// Manifest priorities: the seed set above blocking lists above regions.
   public static let seedPriority = 100
   public static let blockingPriority = 90

@@ -5,7 +5,7 @@ public struct CompileReport: Sendable {
   public var linesRead = 0
   public var accepted = 0
   /// Rejected lines by reason, with the first few `file:line` places.
-  public var rejected: [String: (count: Int, places: [String])] = [:]
+  public var rejected: [RejectionReason: (count: Int, places: [String])] = [:]
   public var duplicatesDropped = 0
   public var entriesPerRegion: [String: Int] = [:]
   public var seedEntries = 0
@@ -22,7 +22,7 @@ public struct CompileReport: Sendable {
   /// How many places are kept per reason.
   static let placesPerReason = 5
 
-  mutating func reject(_ reason: String, place: String) {
+  mutating func reject(_ reason: RejectionReason, place: String) {
     var entry = rejected[reason] ?? (0, [])
     entry.count += 1
     if entry.places.count < Self.placesPerReason { entry.places.append(place) }

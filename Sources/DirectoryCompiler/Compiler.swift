@@ -49,7 +49,7 @@ public struct Compiler {
     for (path, format) in options.inputs {
       let name = (path as NSString).lastPathComponent
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-      var rejectedHere: [(String, Int)] = []
+      var rejectedHere: [(RejectionReason, Int)] = []
       let reader = try RowReader(path: path, format: format, columns: options.columns) {
         rejectedHere.append(($0, $1))
       }
@@ -63,20 +63,19 @@ public struct Compiler {
         do {
           number = try normalizer.normalize(row.numberText)
         } catch {
-          report.reject(error.reason, place: place)
+          report.reject(.number(error.reason), place: place)
           continue
         }
         let blocking =
-          row.category == CompileOptions.blockingMarker
-          || row.category.map(options.blockingCategories.contains) == true
+          row.fromBlockingBase || row.category.map(options.blockingCategories.contains) == true
         let label = row.label.trimmingCharacters(in: .whitespaces)
         if !blocking {
           guard !label.isEmpty else {
-            report.reject("empty label", place: place)
+            report.reject(.emptyLabel, place: place)
             continue
           }
           guard label.utf8.count <= BaseHeader.maximumLabelByteCount else {
-            report.reject("label too long", place: place)
+            report.reject(.labelTooLong, place: place)
             continue
           }
         }
@@ -87,7 +86,7 @@ public struct Compiler {
           SortRecord(
             number: number, rank: row.rank ?? 0, sequence: sequence, label: label, region: region,
             category: blocking
-              ? (row.category == CompileOptions.blockingMarker ? "blocking" : row.category!) : ""))
+              ? (row.fromBlockingBase ? Self.blockingBaseCategory : row.category!) : ""))
         sequence += 1
         report.accepted += 1
         if report.accepted % 100_000 == 0 { progress(report.inputBytes, report.accepted) }
@@ -242,6 +241,9 @@ public struct Compiler {
     }
     try emit()
   }
+
+  /// The category, and so the base (`blocking-blocking`), of numbers read from a blocking base.
+  static let blockingBaseCategory = "blocking"
 
   static func fileSafe(_ text: String) -> String {
     String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })

@@ -38,6 +38,8 @@ struct InputRow {
   var rank: Int64?
   var category: String?
   var line: Int
+  /// Read from a blocking base: blocked whatever the categories say.
+  var fromBlockingBase = false
 }
 
 /// Which columns hold what, by header name or 1-based index.

@@ -10,7 +10,7 @@ final class RowReader {
   private let base: MappedBaseReader?
   private var columns: ResolvedColumns?
   private let selection: ColumnSelection
-  private let reject: (String, Int) -> Void
+  private let reject: (RejectionReason, Int) -> Void
   private var truncationReported = false
   /// The longest record a quoted field may spread over before the line is called badly quoted.
   private static let maximumJoinedRecordByteCount = 64 * 1024
@@ -18,7 +18,7 @@ final class RowReader {
 
   init(
     path: String, format: InputFormat, columns: ColumnSelection,
-    reject: @escaping (String, Int) -> Void
+    reject: @escaping (RejectionReason, Int) -> Void
   ) throws {
     self.path = path
     self.format = format
@@ -47,8 +47,7 @@ final class RowReader {
         guard let entry = try base.next() else { return nil }
         return InputRow(
           numberText: "+\(entry.number)", label: entry.label, region: nil, rank: nil,
-          category: base.header.kind == .blocking ? CompileOptions.blockingMarker : nil,
-          line: 0)
+          category: nil, line: 0, fromBlockingBase: base.header.kind == .blocking)
       } catch {
         throw CompileError.unreadable(path, error.problemDescription)
       }
@@ -67,7 +66,7 @@ final class RowReader {
           joined.append(UInt8(ascii: "\n"))
           joined.append(contentsOf: bytes)
           if joined.count > Self.maximumJoinedRecordByteCount {
-            reject("bad quoting", lines.lineNumber)
+            reject(.badQuoting, lines.lineNumber)
             closed = true
             return
           }
@@ -79,7 +78,7 @@ final class RowReader {
         }
         if closed { break }
         if !continued {
-          reject("bad quoting", lines.lineNumber)
+          reject(.badQuoting, lines.lineNumber)
           break
         }
         pending = joined
@@ -87,7 +86,7 @@ final class RowReader {
       if !more {
         if let error = lines.streamError, !truncationReported {
           truncationReported = true
-          reject("truncated or corrupt gzip (\(error))", lines.lineNumber)
+          reject(.damagedGzip(error), lines.lineNumber)
         }
         return nil
       }
@@ -108,10 +107,10 @@ final class RowReader {
         pending = [UInt8](bytes)
         return nil
       case .badQuoting:
-        reject("bad quoting", line)
+        reject(.badQuoting, line)
         return nil
       case .badUTF8:
-        reject("bad UTF-8", line)
+        reject(.badUTF8, line)
         return nil
       case .fields(let fields):
         guard let columns else {
@@ -120,7 +119,7 @@ final class RowReader {
         }
         if fields.count == 1 && fields[0].isEmpty { return nil }  // blank line
         guard fields.count > columns.highest else {
-          reject("missing column", line)
+          reject(.missingColumn, line)
           return nil
         }
         return InputRow(
@@ -132,13 +131,13 @@ final class RowReader {
       }
     case .russian:
       guard let text = String(validating: bytes, as: UTF8.self) else {
-        reject("bad UTF-8", line)
+        reject(.badUTF8, line)
         return nil
       }
       if text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
       let parts = text.components(separatedBy: Self.russianSeparator)
       guard parts.count >= 2 else {
-        reject("missing column", line)
+        reject(.missingColumn, line)
         return nil
       }
       return InputRow(
@@ -147,7 +146,7 @@ final class RowReader {
         rank: nil, category: nil, line: line)
     case .jsonl, .chinese:
       guard let text = String(validating: bytes, as: UTF8.self) else {
-        reject("bad UTF-8", line)
+        reject(.badUTF8, line)
         return nil
       }
       var trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -160,13 +159,13 @@ final class RowReader {
       guard
         let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any]
       else {
-        reject("bad JSON", line)
+        reject(.badJSON, line)
         return nil
       }
       if format == .chinese {
         guard object.count == 1, let (number, value) = object.first, let label = value as? String
         else {
-          reject("missing column", line)
+          reject(.missingColumn, line)
           return nil
         }
         return InputRow(
@@ -179,7 +178,7 @@ final class RowReader {
         return nil
       }
       guard let number = field(selection.number) ?? field("phone") else {
-        reject("missing column", line)
+        reject(.missingColumn, line)
         return nil
       }
       return InputRow(

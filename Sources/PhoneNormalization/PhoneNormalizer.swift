@@ -152,16 +152,28 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
   case tooShort(digits: Int)
   case invalidNANP(String)
 
-  /// A short, stable reason, for counting rejected lines by kind.
-  public var reason: String {
+  /// The kind of error without its details, for counting rejected lines by kind; its raw value
+  /// is the short text reports print.
+  public enum Reason: String, Hashable, Sendable, CaseIterable {
+    case unknownCountry = "unknown country"
+    case noDigits = "no digits"
+    case leadingZero = "leading zero"
+    case wrongLength = "wrong length"
+    case tooLong = "too long"
+    case tooShort = "too short"
+    case invalidNANP = "invalid NANP number"
+  }
+
+  /// The kind of error, without its details.
+  public var reason: Reason {
     switch self {
-    case .unknownCountry: "unknown country"
-    case .noDigits: "no digits"
-    case .leadingZero: "leading zero"
-    case .wrongLength: "wrong length"
-    case .tooLong: "too long"
-    case .tooShort: "too short"
-    case .invalidNANP: "invalid NANP number"
+    case .unknownCountry: .unknownCountry
+    case .noDigits: .noDigits
+    case .leadingZero: .leadingZero
+    case .wrongLength: .wrongLength
+    case .tooLong: .tooLong
+    case .tooShort: .tooShort
+    case .invalidNANP: .invalidNANP
     }
   }
 

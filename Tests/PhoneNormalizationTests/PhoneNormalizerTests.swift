@@ -87,7 +87,7 @@ struct PhoneNormalizerTests {
       let number = try normalize(text, country)
       Issue.record("\(text) → \(number), expected \(reason)")
     } catch let error as NormalizationError {
-      #expect(error.reason == reason, "\(text): \(error)")
+      #expect(error.reason.rawValue == reason, "\(text): \(error)")
     } catch {
       Issue.record("\(error)")
     }

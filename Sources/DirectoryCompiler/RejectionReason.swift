@@ -1,0 +1,35 @@
+import PhoneNormalization
+
+/// Why the compiler left out an input line: the report counts lines by reason.
+public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
+  /// A quoted CSV/TSV field never closes, or closes mid-field.
+  case badQuoting
+  /// The line's bytes are not UTF-8.
+  case badUTF8
+  /// The line has fewer fields than the columns the header names.
+  case missingColumn
+  /// A JSON Lines line that is not a JSON object of strings and numbers.
+  case badJSON
+  /// An identification entry without a label.
+  case emptyLabel
+  /// A label longer than a base allows (``BaseFormat/BaseHeader/maximumLabelByteCount``).
+  case labelTooLong
+  /// A gzip input ends early or fails its check; the lines read before it count.
+  case damagedGzip(String)
+  /// The number cannot be normalized.
+  case number(NormalizationError.Reason)
+
+  /// The short text the report prints (`wrong length`, `bad quoting`).
+  public var description: String {
+    switch self {
+    case .badQuoting: "bad quoting"
+    case .badUTF8: "bad UTF-8"
+    case .missingColumn: "missing column"
+    case .badJSON: "bad JSON"
+    case .emptyLabel: "empty label"
+    case .labelTooLong: "label too long"
+    case .damagedGzip(let why): "truncated or corrupt gzip (\(why))"
+    case .number(let reason): reason.rawValue
+    }
+  }
+}
