@@ -152,13 +152,33 @@ let package = Package(
     .executableTarget(
       name: "calldir-misbehaving-extension", dependencies: ["CallDirectoryCore", "SystemChannel"],
       path: "Tests/Fixtures/MisbehavingExtension"),
+    .target(
+      name: "HostTestSupport",
+      dependencies: [
+        "CallDirectoryHost", "CallDirectoryApp", "BaseFormat", "ProcessSpawning", "TestSupport",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ],
+      path: "Tests/HostTestSupport"),
     .testTarget(
       name: "CallDirectoryHostTests",
       dependencies: [
-        "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "BaseFormat", "Datasets",
-        "TestSupport", "calldir-misbehaving-extension", "DirectoryCompiler", "BenchHarness",
-        "ProcessSpawning", .product(name: "SystemPackage", package: "swift-system"),
+        "CallDirectoryHost", "CallDirectoryCore", "ProcessSpawning", "HostTestSupport",
+        "TestSupport", "calldir-misbehaving-extension",
       ]),
+    .testTarget(
+      name: "CallDirectoryAppTests",
+      dependencies: [
+        "CallDirectoryApp", "CallDirectoryHost", "CallDirectoryCore", "CallDirectoryLoader",
+        "BaseFormat", "BenchHarness", "Datasets", "DirectoryCompiler", "HostTestSupport",
+        "TestSupport", "calldir-extension",
+      ]),
+    .testTarget(
+      name: "CallDirectoryLoaderTests",
+      dependencies: ["CallDirectoryLoader", "DirectoryContainer", "BaseFormat", "TestSupport"]),
+    .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "BaseFormat", "TestSupport"]),
+    .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
+    .testTarget(
+      name: "ExtensionReportTests", dependencies: ["ExtensionReport", "CallDirectoryCore"]),
     .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
     .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
     // Runs the built `calldir`: listed so that `swift test` builds it first.

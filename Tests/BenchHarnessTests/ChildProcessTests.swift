@@ -143,36 +143,4 @@ struct ChildProcessTests {
       #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
   }
-
-  @Test func memoryStatusParsesProcStatus() {
-    let text = """
-      Name:\tcalldir-extensi
-      VmPeak:\t   10000 kB
-      VmHWM:\t    10816 kB
-      VmRSS:\t    10700 kB
-      RssAnon:\t     1108 kB
-      RssFile:\t     9592 kB
-      RssShmem:\t        4 kB
-      """
-    let status = Array(text.utf8).withUnsafeBytes { MemoryStatus(parsing: $0) }
-    #expect(status.peakResidentBytes == 10_816 * 1024)
-    #expect(status.residentBytes == 10_700 * 1024)
-    #expect(status.anonymousBytes == 1_108 * 1024)
-    #expect(status.fileBytes == 9_592 * 1024)
-    #expect(status.footprintBytes == (1_108 + 4) * 1024)
-    #expect(MemoryStatusReader.current()?.peakResidentBytes ?? 0 > 0)
-  }
-
-  @Test func loadReportsRoundTrip() {
-    var report = LoadReport()
-    report.entries = 12
-    report.loadNanoseconds = 3_000
-    report.heapPeakBytes = 100
-    report.allocator = "jemalloc"
-    report.outcome = "failed"
-    report.errorCode = 5
-    report.message = "maximum entries exceeded: the system allows fewer than 2000000 (code 5)"
-    #expect(LoadReport(parsing: report.encoded()) == report)
-    #expect(LoadReport(parsing: "garbage") == nil)
-  }
 }

@@ -2,6 +2,7 @@ import CallDirectoryApp
 import CallDirectoryCore
 import CallDirectoryHost
 import CallDirectoryLoader
+import HostTestSupport
 import Testing
 
 @Suite("The in-process host: same checks, same store, no child process")

@@ -1,6 +1,7 @@
 import CallDirectoryCore
 import CallDirectoryHost
 import Foundation
+import HostTestSupport
 import ProcessSpawning
 import TestSupport
 import Testing

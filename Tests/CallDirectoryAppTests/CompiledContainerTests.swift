@@ -4,6 +4,7 @@ import CallDirectoryHost
 import Datasets
 import DirectoryCompiler
 import Foundation
+import HostTestSupport
 import Testing
 
 @Suite("From a directory dump to lookups: compile, enable, sync")

@@ -3,6 +3,7 @@ import CallDirectoryApp
 import CallDirectoryHost
 import DirectoryCompiler
 import Foundation
+import HostTestSupport
 import TestSupport
 import Testing
 

@@ -6,37 +6,38 @@ import Foundation
 import ProcessSpawning
 import SystemPackage
 import TestSupport
-import Testing
 
 /// A host folder, a container and the executables, for one test.
-struct HostFixture {
-  let folder: TemporaryFolder
-  let system: SimulatedSystem
-  let app: ContainerApp
-  let bundleID = "com.example.callerid.directory"
+public struct HostFixture {
+  public let folder: TemporaryFolder
+  public let system: SimulatedSystem
+  public let app: ContainerApp
+  public let bundleID = "com.example.callerid.directory"
 
-  init() throws {
+  public init() throws {
     folder = try TemporaryFolder()
     system = try SimulatedSystem(hostDirectory: folder.path("host"))
     app = ContainerApp(container: folder.path("container"))
   }
 
-  var extensionPath: String { builtExecutablePath("calldir-extension") }
+  public var extensionPath: String { builtExecutablePath("calldir-extension") }
 
   /// The misbehaving extension, doing `steps`.
-  func misbehaving(_ steps: [String]) -> SimulatedSystem.Runner {
+  public func misbehaving(_ steps: [String]) -> SimulatedSystem.Runner {
     .process(
       executable: builtExecutablePath("calldir-misbehaving-extension"),
       container: folder.path("none"),
       extraArguments: steps)
   }
 
-  var realExtension: SimulatedSystem.Runner {
+  public var realExtension: SimulatedSystem.Runner {
     .process(executable: extensionPath, container: app.container)
   }
 
   /// Writes a base from entries into the fixture folder and returns its path.
-  func writeBase(_ name: String, kind: BaseKind = .identification, _ entries: [(Int64, String)])
+  public func writeBase(
+    _ name: String, kind: BaseKind = .identification, _ entries: [(Int64, String)]
+  )
     throws -> String
   {
     let path = folder.path(name + ".cdb")
@@ -49,38 +50,40 @@ struct HostFixture {
   }
 
   /// Everything the store holds for the extension, comparable.
-  func contents() throws -> [String] {
+  public func contents() throws -> [String] {
     let (identification, blocking) = try system.store.contents(of: bundleID)
     return identification.map { "id \($0.0) \($0.1)" } + blocking.map { "block \($0)" }
   }
 }
 
 /// Numbers of one made-up region: `count` numbers from `first`, step `step`, labelled `label N`.
-func regionEntries(first: Int64, count: Int, step: Int64 = 3, label: String) -> [(Int64, String)] {
+public func regionEntries(first: Int64, count: Int, step: Int64 = 3, label: String) -> [(
+  Int64, String
+)] {
   (0..<count).map { (first + Int64($0) * step, "\(label) \($0 % 50)") }
 }
 
 /// A named pipe one process waits on and another signals through, one byte at a time. The test's
 /// end is opened read-write, so neither side's `open` waits for the other.
-struct Rendezvous {
-  let path: String
+public struct Rendezvous: Sendable {
+  public let path: String
   private let descriptor: FileDescriptor
 
-  init(_ path: String) throws {
+  public init(_ path: String) throws {
     guard mkfifo(path, 0o600) == 0 else { throw Errno(rawValue: errno) }
     self.path = path
     descriptor = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec])
   }
 
   /// Blocks until the other side writes a byte.
-  func awaitByte() throws {
+  public func awaitByte() throws {
     var byte: UInt8 = 0
     let count = try withUnsafeMutableBytes(of: &byte) { try descriptor.read(into: $0) }
-    #expect(count == 1)
+    guard count == 1 else { throw Errno.ioError }
   }
 
   /// Lets the other side, blocked in its read, go on.
-  func sendByte() throws {
+  public func sendByte() throws {
     _ = try descriptor.writeAll([1 as UInt8])
   }
 }

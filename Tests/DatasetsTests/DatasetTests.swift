@@ -56,7 +56,11 @@ struct DatasetTests {
 
   @Test func everyFormatHoldsTheSameEntries() throws {
     let folder = try TemporaryFolder()
-    let dataset = try smallDataset(folder)
+    let parameters = DatasetParameters(
+      entries: 5_000, kind: "identification", plans: ["RU", "CN"], labels: .cyrillic,
+      duplicateShare: 0.1, seed: 9)
+    let dataset = try DatasetCache(root: folder.path("cache")).ensure(
+      parameters, formats: DatasetFormat.allCases)
     let generator = try DatasetGenerator(parameters: dataset.parameters)
     let base = try MappedBaseReader(path: dataset.path(.base)).readAll()
     #expect(base.map(\.number) == generator.numbers)

@@ -1,10 +1,9 @@
-import ProcessMetrics
 import Testing
 
 @testable import BenchHarness
 
-@Suite("CSV and sizes")
-struct CSVAndSizeTests {
+@Suite("CSV files")
+struct CSVTests {
   func sampleRecord(_ strategy: String, status: RunRecord.Status = .ok) -> RunRecord {
     var record = RunRecord()
     record.timestamp = "2026-11-22T04:00:00Z"
@@ -74,20 +73,5 @@ struct CSVAndSizeTests {
     } catch {
       #expect(error.description.contains("'entries'"))
     }
-  }
-
-  @Test func sizesParseInBinaryAndDecimalUnits() throws {
-    #expect(try ByteCount.parse("5MiB") == 5 * 1024 * 1024)
-    #expect(try ByteCount.parse("1MiB") == 1_048_576)
-    #expect(try ByteCount.parse("512KiB") == 524_288)
-    #expect(try ByteCount.parse("1.5GiB") == 1_610_612_736)
-    #expect(try ByteCount.parse("5MB") == 5_000_000)
-    #expect(try ByteCount.parse("4096") == 4096)
-    #expect(try ByteCount.parse("64K") == 65_536)
-    for bad in ["5XB", "", "MiB", "-1MiB", "5 MiB extra", "1e3MiB", "five"] {
-      #expect(throws: ByteCountError.self, "\(bad)") { try ByteCount.parse(bad) }
-    }
-    #expect(ByteCount.format(5 * 1024 * 1024) == "5.0 MiB")
-    #expect(ByteCount.format(512) == "512 B")
   }
 }

@@ -5,6 +5,7 @@ import CallDirectoryCore
 import CallDirectoryHost
 import CallDirectoryLoader
 import Foundation
+import HostTestSupport
 import TestSupport
 import Testing
 
