@@ -29,24 +29,15 @@ public final class BufferedBaseReader: BaseReader {
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
   public init(path: String, validatesLabels: Bool = false) throws(BaseFormatError) {
     self.path = path
-    descriptor = try FileHandleIO.openForReading(path)
-    buffer = UnsafeMutableRawPointer.allocate(
-      byteCount: Self.bufferByteCount, alignment: MemoryLayout<UInt64>.alignment)
-    let opened: OpenedBase
-    do throws(BaseFormatError) {
-      opened = try OpenedBase(
-        descriptor: descriptor, path: path, validatesLabels: validatesLabels)
-    } catch {
-      buffer.deallocate()
-      try? descriptor.close()
-      throw error
-    }
+    let opened = try OpenedBase(path: path, validatesLabels: validatesLabels)
+    descriptor = opened.descriptor
     header = opened.header
     unreadFileBytes = header.payloadByteCount
     // A compact base's dictionary is mapped, not read into the buffer: its pages are
     // file-backed, so the reader's private memory stays this one 8 KiB buffer.
-    decoder = BlockDecoder(
-      header: header, dictionary: opened.dictionary, path: path, validatesLabels: validatesLabels)
+    decoder = opened.decoder(path: path, validatesLabels: validatesLabels)
+    buffer = UnsafeMutableRawPointer.allocate(
+      byteCount: Self.bufferByteCount, alignment: MemoryLayout<UInt64>.alignment)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).

@@ -53,20 +53,12 @@ public final class MappedBaseReader: BaseReader {
   ) throws(BaseFormatError) {
     self.path = path
     self.windowByteCount = max(Self.minimumWindowByteCount, windowByteCount)
-    descriptor = try FileHandleIO.openForReading(path)
     pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
-    let opened: OpenedBase
-    do throws(BaseFormatError) {
-      opened = try OpenedBase(
-        descriptor: descriptor, path: path, validatesLabels: validatesLabels)
-    } catch {
-      try? descriptor.close()
-      throw error
-    }
+    let opened = try OpenedBase(path: path, validatesLabels: validatesLabels)
+    descriptor = opened.descriptor
     header = opened.header
     payloadEnd = header.payloadEndOffset
-    decoder = BlockDecoder(
-      header: header, dictionary: opened.dictionary, path: path, validatesLabels: validatesLabels)
+    decoder = opened.decoder(path: path, validatesLabels: validatesLabels)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).

@@ -4,14 +4,35 @@ import SystemPackage
 /// base's dictionary section, and check that the file's size is exactly what they describe, so
 /// that both accept and reject the same files.
 struct OpenedBase {
+  /// The open file (the reader closes it).
+  let descriptor: FileDescriptor
   /// The validated header.
   let header: BaseHeader
   /// A compact base's label dictionary (nil for fixed-width bases).
   let dictionary: LabelDictionary?
 
+  /// Opens `path` and validates what opening needs; the descriptor is closed again on error.
+  /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
+  init(path: String, validatesLabels: Bool) throws(BaseFormatError) {
+    let descriptor = try FileHandleIO.openForReading(path)
+    do throws(BaseFormatError) {
+      try self.init(descriptor: descriptor, path: path, validatesLabels: validatesLabels)
+    } catch {
+      try? descriptor.close()
+      throw error
+    }
+  }
+
+  /// A decoder of this base's blocks.
+  func decoder(path: String, validatesLabels: Bool) -> BlockDecoder {
+    BlockDecoder(
+      header: header, dictionary: dictionary, path: path, validatesLabels: validatesLabels)
+  }
+
   /// Reads what opening needs from `descriptor`.
   /// - Throws: ``BaseFormatError`` for a foreign, truncated or corrupt file.
   init(descriptor: FileDescriptor, path: String, validatesLabels: Bool) throws(BaseFormatError) {
+    self.descriptor = descriptor
     let fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
     let headerBytes = UnsafeMutableRawBufferPointer.allocate(
       byteCount: BaseHeader.byteCount, alignment: MemoryLayout<UInt64>.alignment)

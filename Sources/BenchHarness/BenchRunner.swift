@@ -134,16 +134,10 @@ public struct BenchRunner {
     } catch {
       throw BenchError("\(error)")
     }
-    var record = RunRecord()
-    record.timestamp = environment["timestamp"] ?? ""
-    record.commit = environment["commit"] ?? ""
-    record.host = environment["host"] ?? ""
-    record.profile = configuration.profileName
+    var record = RunRecord(environment: environment, configuration: configuration)
     record.fileBytes = fileBytes
     record.strategy = strategy.rawValue
     record.binary = strategy.binary
-    record.memoryLimitBytes = configuration.memoryLimitBytes
-    record.allocator = configuration.allocator.description
     Self.fill(&record, from: outcome)
     return record
   }

@@ -86,6 +86,18 @@ public struct RunRecord: Equatable, Sendable {
 
   public init() {}
 
+  /// A row stamped with the run's environment (`timestamp`, `commit`, `host`, from
+  /// ``BenchRunner/environmentFields()``) and the configuration's profile, memory limit and
+  /// allocator.
+  init(environment: [String: String], configuration: BenchConfiguration) {
+    timestamp = environment["timestamp"] ?? ""
+    commit = environment["commit"] ?? ""
+    host = environment["host"] ?? ""
+    profile = configuration.profileName
+    memoryLimitBytes = configuration.memoryLimitBytes
+    allocator = configuration.allocator.description
+  }
+
   /// Peak RSS over the binary's idle peak, in bytes.
   public var rssOverIdleBytes: Int { peakRSSBytes - idleRSSBytes }
 

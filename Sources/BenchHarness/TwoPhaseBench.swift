@@ -66,11 +66,7 @@ public struct TwoPhaseBench {
       let app = ContainerApp(container: container)
 
       func record(_ phase: String, _ result: RequestResult) -> RunRecord {
-        var row = RunRecord()
-        row.timestamp = environment["timestamp"] ?? ""
-        row.commit = environment["commit"] ?? ""
-        row.host = environment["host"] ?? ""
-        row.profile = configuration.profileName
+        var row = RunRecord(environment: environment, configuration: configuration)
         row.strategy = "two-phase-r\(regions)"
         row.binary = BenchStrategy.extensionBinary
         row.repeatIndex = repeatIndex
@@ -84,8 +80,6 @@ public struct TwoPhaseBench {
         row.idleRSSBytes = idle
         row.footprintPeakBytes = result.footprintPeakBytes
         row.sampledFootprintPeakBytes = result.footprintPeakBytes
-        row.memoryLimitBytes = configuration.memoryLimitBytes
-        row.allocator = configuration.allocator.description
         row.hostIngestPerSecond = result.ingestRate
         row.status =
           result.succeeded

@@ -1,20 +1,14 @@
 import CallDirectoryCore
 
-/// The simulated system seen through the app's ``CallDirectoryManaging`` surface: reloads spawn
-/// `executable` with `container`, as iOS runs the extension of the app's bundle.
+/// The simulated system seen through the app's ``CallDirectoryManaging`` surface: reloads run the
+/// app's extension through `runner`, as iOS runs the extension of the app's bundle.
 public struct SimulatedCallDirectoryManager: CallDirectoryManaging {
-  /// The simulated system.
-  public let system: SimulatedSystem
-  /// The extension executable requests run.
-  public let executable: String
-  /// The App Group container the extension reads.
-  public let container: String
+  let system: SimulatedSystem
+  let runner: SimulatedSystem.Runner
 
-  /// Creates a manager for the app whose extension is `executable`, reading `container`.
+  /// A manager whose reloads run the extension executable `executable`, which reads `container`.
   public init(system: SimulatedSystem, executable: String, container: String) {
-    self.system = system
-    self.executable = executable
-    self.container = container
+    (self.system, runner) = (system, .process(executable: executable, container: container))
   }
 
   /// The extension's state in the store (an extension never enabled is disabled).
@@ -28,9 +22,7 @@ public struct SimulatedCallDirectoryManager: CallDirectoryManaging {
   /// - Throws: ``HostError`` when the store or the spawner fails.
   public func reloadExtension(_ identifier: String, incremental: Bool) throws -> RequestResult {
     do {
-      return try system.reload(
-        identifier, incremental: incremental,
-        runner: .process(executable: executable, container: container))
+      return try system.reload(identifier, incremental: incremental, runner: runner)
     } catch HostError.callDirectory(let error, let detail) {
       return RequestResult(refused: error, detail: detail, incremental: incremental)
     }

@@ -63,13 +63,12 @@ struct AppCommand: ParsableCommand {
   struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")
-    @Argument(help: "The extension's bundle identifier.") var bundleID: String
-    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
-      String
+    @OptionGroup var target: ExtensionTarget
     @OptionGroup var options: HostOptions
 
     func run() throws {
-      let results = try ContainerApp(container: container).sync(
+      let bundleID = target.bundleID
+      let results = try ContainerApp(container: target.container).sync(
         system: try options.system(), bundleID: bundleID, executable: try options.extensionPath())
       if results.isEmpty { print("\(bundleID): nothing to do (up to date, or not enabled)") }
       for result in results { try report(result, what: "sync \(bundleID)") }

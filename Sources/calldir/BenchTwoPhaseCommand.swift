@@ -30,11 +30,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   @Flag(name: .long, help: "Compile fixed-width bases instead of the compiler's compact ones.")
   var fixedWidth = false
 
-  @Option(name: .long, help: "Entries in the seed set.")
-  var seedEntries: Int = 100_000
-
-  @Option(name: .long, help: "Entries in the blocking list.")
-  var blockingEntries: Int = 100_000
+  @OptionGroup var shape: ContainerShapeOptions
 
   @Option(name: .long, help: "The gate: the most the median time to enabled may take, in seconds.")
   var maxTimeToEnabled: Double = 1.0
@@ -45,7 +41,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   var out: String = "Results/two-phase.csv"
 
   func validate() throws {
-    guard !regionCounts.isEmpty, seedEntries >= 1, blockingEntries >= 0 else {
+    guard !regionCounts.isEmpty, shape.seedEntries >= 1, shape.blockingEntries >= 0 else {
       throw ValidationError(
         "--regions takes whole numbers of at least 1 (3 or 3,27,108), --seed-entries at least 1, --blocking-entries 0 or more; got --regions '\(regions)'"
       )
@@ -66,13 +62,13 @@ struct BenchTwoPhaseCommand: ParsableCommand {
     var records: [RunRecord] = []
     for regionCount in regionCounts {
       records += try TwoPhaseBench(
-        configuration: configuration, regions: regionCount, seedEntries: seedEntries,
-        blockingEntries: blockingEntries, compact: !fixedWidth, log: options.log
+        configuration: configuration, regions: regionCount, seedEntries: shape.seedEntries,
+        blockingEntries: shape.blockingEntries, compact: !fixedWidth, log: options.log
       ).run()
     }
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
     let title =
-      "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(seedEntries), blocking \(blockingEntries), \(configuration.repeats) repeats"
+      "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(shape.seedEntries), blocking \(shape.blockingEntries), \(configuration.repeats) repeats"
     print(TwoPhaseReport.render(records, title: title), terminator: "")
     print("\nwrote \(out)")
     try options.finishGate(

@@ -60,3 +60,13 @@ struct DatasetOptions: ParsableArguments {
     return (loaded.name, parameters)
   }
 }
+
+/// The lists a generated two-phase container holds besides its regions (`generate --format
+/// container` and `bench two-phase`).
+struct ContainerShapeOptions: ParsableArguments {
+  @Option(name: .long, help: "Entries in a generated container's seed set.")
+  var seedEntries: Int = 100_000
+
+  @Option(name: .long, help: "Entries in a generated container's blocking list.")
+  var blockingEntries: Int = 100_000
+}

@@ -23,11 +23,7 @@ struct GenerateCommand: ParsableCommand {
   @Option(name: .long, help: "container: regions the entries are split into.")
   var regions: Int = 3
 
-  @Option(name: .long, help: "container: entries in the seed set.")
-  var seedEntries: Int = 100_000
-
-  @Option(name: .long, help: "container: entries in the blocking list.")
-  var blockingEntries: Int = 100_000
+  @OptionGroup var shape: ContainerShapeOptions
 
   @Option(name: .long, help: "The file to write (replaced atomically).", completion: .file())
   var out: String
@@ -40,8 +36,8 @@ struct GenerateCommand: ParsableCommand {
       }
       let work = out + "/.work"
       let files = try TwoPhaseDataset(
-        parameters: parameters, regions: regions, seedEntries: seedEntries,
-        blockingEntries: blockingEntries
+        parameters: parameters, regions: regions, seedEntries: shape.seedEntries,
+        blockingEntries: shape.blockingEntries
       ).write(root: work, container: out, reuse: false) {
         FileHandle.standardError.write(Data(($0 + "\n").utf8))
       }

@@ -82,6 +82,14 @@ func report(_ result: RequestResult, what: String) throws {
       result.wallSeconds, result.ingestRate, ByteCount.format(result.footprintPeakBytes)))
 }
 
+/// An extension and the App Group container it reads.
+struct ExtensionTarget: ParsableArguments {
+  @Argument(help: "The extension's bundle identifier.") var bundleID: String
+  @Option(
+    name: .long, help: "The App Group container the extension reads.", completion: .directory)
+  var container: String
+}
+
 struct HostCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "host",
@@ -97,17 +105,14 @@ struct HostCommand: ParsableCommand {
   struct Enable: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Turn an extension on in Settings: a complete load follows.")
-    @Argument(help: "The extension's bundle identifier.") var bundleID: String
-    @Option(
-      name: .long, help: "The App Group container the extension reads.", completion: .directory)
-    var container: String
+    @OptionGroup var target: ExtensionTarget
     @OptionGroup var options: HostOptions
 
     func run() throws {
-      let system = try options.system()
-      let result = try ContainerApp(container: container).enable(
-        system: system, bundleID: bundleID, executable: try options.extensionPath())
-      try report(result, what: "enable \(bundleID)")
+      let result = try ContainerApp(container: target.container).enable(
+        system: try options.system(), bundleID: target.bundleID,
+        executable: try options.extensionPath())
+      try report(result, what: "enable \(target.bundleID)")
     }
   }
 
@@ -126,28 +131,19 @@ struct HostCommand: ParsableCommand {
   struct Reload: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "reloadExtension(withIdentifier:): a new request to an enabled extension.")
-    @Argument(help: "The extension's bundle identifier.") var bundleID: String
-    @Option(
-      name: .long, help: "The App Group container the extension reads.", completion: .directory)
-    var container: String
+    @OptionGroup var target: ExtensionTarget
     @Flag(
       name: .long, help: "Ask for an incremental request (granted once a complete load succeeded).")
     var incremental = false
     @OptionGroup var options: HostOptions
 
     func run() throws {
-      let system = try options.system()
-      do {
-        let result = try system.reload(
-          bundleID, incremental: incremental,
-          runner: .process(executable: try options.extensionPath(), container: container))
-        if result.succeeded { try ContainerApp(container: container).markInstalled() }
-        try report(result, what: "reload \(bundleID)")
-      } catch HostError.callDirectory(let error, let detail) {
-        FileHandle.standardError.write(
-          Data("calldir: reload \(bundleID) failed: \(detail) (code \(error.code))\n".utf8))
-        throw ExitStatus.requestFailed.exitCode
-      }
+      let manager = SimulatedCallDirectoryManager(
+        system: try options.system(), executable: try options.extensionPath(),
+        container: target.container)
+      let result = try manager.reloadExtension(target.bundleID, incremental: incremental)
+      if result.succeeded { try ContainerApp(container: target.container).markInstalled() }
+      try report(result, what: "reload \(target.bundleID)")
     }
   }
 
