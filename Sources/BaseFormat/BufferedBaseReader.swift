@@ -29,15 +29,24 @@ public final class BufferedBaseReader: BaseReader {
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
   public init(path: String, validatesLabels: Bool = false) throws(BaseFormatError) {
     self.path = path
-    let opened = try OpenedBase(path: path, validatesLabels: validatesLabels)
+    // The buffer first, as before the readers shared OpenedBase: allocated after it, the buffer
+    // landed elsewhere in the heap and the load ran 6% slower (measured, same instructions).
+    let buffer = UnsafeMutableRawPointer.allocate(
+      byteCount: Self.bufferByteCount, alignment: MemoryLayout<UInt64>.alignment)
+    let opened: OpenedBase
+    do throws(BaseFormatError) {
+      opened = try OpenedBase(path: path, validatesLabels: validatesLabels)
+    } catch {
+      buffer.deallocate()
+      throw error
+    }
+    self.buffer = buffer
     descriptor = opened.descriptor
     header = opened.header
     unreadFileBytes = header.payloadByteCount
     // A compact base's dictionary is mapped, not read into the buffer: its pages are
     // file-backed, so the reader's private memory stays this one 8 KiB buffer.
     decoder = opened.decoder(path: path, validatesLabels: validatesLabels)
-    buffer = UnsafeMutableRawPointer.allocate(
-      byteCount: Self.bufferByteCount, alignment: MemoryLayout<UInt64>.alignment)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).
