@@ -133,7 +133,7 @@ let package = Package(
       name: "BenchHarness",
       dependencies: [
         "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
-        "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
+        "DirectoryContainer", "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
       ]),
     .executableTarget(
       name: "calldir",
@@ -169,7 +169,8 @@ let package = Package(
       name: "CallDirectoryAppTests",
       dependencies: [
         "CallDirectoryApp", "CallDirectoryHost", "CallDirectoryCore", "CallDirectoryLoader",
-        "BaseFormat", "BenchHarness", "Datasets", "DirectoryCompiler", "HostTestSupport",
+        "BaseFormat", "BenchHarness", "Datasets", "DirectoryCompiler", "DirectoryContainer",
+        "HostTestSupport",
         "TestSupport", "calldir-extension",
       ]),
     .testTarget(
@@ -205,8 +206,7 @@ let package = Package(
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
-        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning",
-        "ProcessMetrics", "ProcessSpawning", "DirectoryContainer", "ExtensionReport", "TestSupport",
+        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport",
       ]),
   ]
 )

@@ -80,12 +80,14 @@ public final class AtomicFileWriter {
     }
   }
 
-  /// Flushes, syncs and renames the temporary file over the destination.
+  /// Flushes, syncs and renames the temporary file over the destination, then syncs the
+  /// directory. Each of the three is a durable step (``FaultInjection``).
   /// - Throws: ``BaseFormatError`` with `.system` naming the failed call.
   public func commit() throws(BaseFormatError) {
     try flush()
     guard let descriptor else { return }
     self.descriptor = nil
+    FaultInjection.beforeDurableStep("fsync \(temporaryPath)")
     if fsync(descriptor.rawValue) != 0 {
       let failure = FileHandleIO.error(temporaryPath, 0, "fsync")
       try? descriptor.close()
@@ -93,12 +95,20 @@ public final class AtomicFileWriter {
       throw failure
     }
     try? descriptor.close()
-    if rename(temporaryPath, path) != 0 {
-      let failure = FileHandleIO.error(path, 0, "rename")
-      unlink(temporaryPath)
+    try Self.moveDurably(temporaryPath, to: path)
+  }
+
+  /// Renames `source` over `destination` (a durable step), then syncs the destination's
+  /// directory so the rename survives a crash.
+  /// - Throws: ``BaseFormatError`` naming `rename`; `source` is removed then.
+  public static func moveDurably(_ source: String, to destination: String) throws(BaseFormatError) {
+    FaultInjection.beforeDurableStep("rename \(source) → \(destination)")
+    if rename(source, destination) != 0 {
+      let failure = FileHandleIO.error(destination, 0, "rename")
+      unlink(source)
       throw failure
     }
-    Self.syncDirectory(containing: path)
+    syncDirectory(containing: destination)
   }
 
   /// Abandons the write: the destination is left as it was.
@@ -109,8 +119,9 @@ public final class AtomicFileWriter {
     unlink(temporaryPath)
   }
 
-  /// Flushes the directory entry so the rename itself survives a crash (best effort).
-  private static func syncDirectory(containing path: String) {
+  /// Flushes the directory entry so the rename itself survives a crash (best effort; a durable
+  /// step).
+  public static func syncDirectory(containing path: String) {
     var directory = path
     if let slash = directory.lastIndex(of: "/") {
       directory = String(directory[..<slash])
@@ -118,7 +129,13 @@ public final class AtomicFileWriter {
     } else {
       directory = "."
     }
-    let descriptor = open(directory, O_RDONLY | O_DIRECTORY)
+    syncDirectory(directory)
+  }
+
+  /// Flushes a directory's entries (best effort; a durable step).
+  public static func syncDirectory(_ directory: String) {
+    FaultInjection.beforeDurableStep("fsync \(directory)/")
+    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor >= 0 {
       _ = fsync(descriptor)
       close(descriptor)

@@ -1,6 +1,7 @@
 import CallDirectoryApp
 import CallDirectoryHost
 import Datasets
+import DirectoryContainer
 import Foundation
 import ProcessMetrics
 
@@ -142,8 +143,7 @@ public struct TwoPhaseBench {
   /// The extension's peak RSS serving an empty container.
   func idlePeak(executable: String, scratch: String) throws -> Int {
     let container = scratch + "/empty-container"
-    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
-    try ContainerApp(container: container).requestFullSet(false)
+    try ContainerTransaction(container: container).commit(Manifest())
     var peaks: [Double] = []
     for index in 0..<3 {
       let system = try SimulatedSystem(hostDirectory: scratch + "/idle-host-\(index)")

@@ -15,6 +15,7 @@ public struct ContainerApp {
   public init(container: String) { self.container = container }
 
   /// The manifest, or an empty one when the container is new.
+  /// - Throws: ``ContainerAppError`` when a manifest exists but cannot be read.
   public func manifest() throws -> Manifest {
     guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
       return Manifest()
@@ -26,21 +27,40 @@ public struct ContainerApp {
     }
   }
 
-  func save(_ manifest: Manifest) throws {
+  /// Changes the manifest as one transaction (``DirectoryContainer/ContainerTransaction``): other
+  /// writers wait, and the change is live only once `body` returns and the manifest is renamed
+  /// into place. A container without a manifest is an error unless `creating`.
+  /// - Throws: ``ContainerAppError``; what `body` throws. The container is then as it was.
+  @discardableResult
+  func change<Result>(
+    creating: Bool = false, _ body: (inout Manifest, ContainerTransaction) throws -> Result
+  ) throws -> Result {
+    let transaction: ContainerTransaction
     do {
-      try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
-      try manifest.write(container: container)
-    } catch let error as BaseFormatError {
+      transaction = try ContainerTransaction(container: container)
+    } catch {
       throw ContainerAppError(error.description)
     }
+    guard var manifest = transaction.current ?? (creating ? Manifest() : nil) else {
+      throw ContainerAppError(
+        "\(container) has no \(Manifest.fileName): compile or stage bases into it first")
+    }
+    let result = try body(&manifest, transaction)
+    do {
+      try transaction.commit(manifest)
+    } catch {
+      throw ContainerAppError(error.description)
+    }
+    return result
   }
 
-  /// Stages a base: copies `file` into `bases/` atomically, records its hash, then reads it whole
-  /// to verify it and marks it ready. A new version of an installed base keeps the installed
-  /// file, so an incremental load can send the difference.
+  /// Stages a base: copies `file` into the container, reads the copy whole to verify it (what is
+  /// verified is what is installed: the source may change meanwhile), moves it into `bases/`
+  /// under its hash and records it ready, in one transaction. A new version of an installed base
+  /// keeps the installed file, so an incremental load can send the difference.
   /// - Returns: the base's manifest entry.
-  /// - Throws: ``ContainerAppError`` naming the file and the problem; the manifest is
-  ///   then unchanged.
+  /// - Throws: ``ContainerAppError`` naming the file and the problem; the container is then as
+  ///   it was.
   @discardableResult
   public func stage(
     file: String, name: String, role: Manifest.Role, region: String? = nil, priority: Int,
@@ -51,44 +71,50 @@ public struct ContainerApp {
       throw ContainerAppError("base name '\(name)' must be letters, digits, '-', '_' or '.'")
     }
     if role == .region && region == nil { throw ContainerAppError("a region base needs --region") }
-    let header: BaseHeader
-    do {
-      let reader = try MappedBaseReader(path: file, validatesLabels: true)
-      header = reader.header
-      while try reader.next() != nil {}
-    } catch {
-      throw ContainerAppError("\(error)")
+    if let region, !Self.isPlainField(region) {
+      throw ContainerAppError("region '\(region)' must not hold a tab, a comma or a line break")
     }
-    if role == .blocking && header.kind != .blocking {
-      throw ContainerAppError(
-        "\(file): a blocking list must be a blocking base, this one is \(header.kind)")
+    return try change(creating: true) { manifest, transaction in
+      let copy = container + "/.stage-\(getpid()).cdb"
+      defer { unlink(copy) }
+      try Self.copy(from: file, to: copy)
+      let header: BaseHeader
+      do throws(BaseFormatError) {
+        let reader = try MappedBaseReader(path: copy, validatesLabels: true)
+        header = reader.header
+        while try reader.next() != nil {}
+      } catch {
+        throw ContainerAppError("\(file): \(error.problemDescription)")
+      }
+      if role == .blocking && header.kind != .blocking {
+        throw ContainerAppError(
+          "\(file): a blocking list must be a blocking base, this one is \(header.kind)")
+      }
+      let adopted: ContainerTransaction.AdoptedFile
+      do throws(ContainerError) {
+        adopted = try transaction.adopt(copy, name: name)
+      } catch {
+        throw ContainerAppError(error.description)
+      }
+      let previous = manifest.bases.firstIndex { $0.name == name }
+      let installed = previous.flatMap { manifest.bases[$0].installedFile }
+      let base = Manifest.Base(
+        name: name, role: role, kind: header.kind, region: region, priority: priority,
+        version: version, entries: header.entryCount, sha256: adopted.sha256,
+        state: installed == adopted.file ? .installed : .ready, file: adopted.file,
+        installedFile: installed, byteCount: adopted.byteCount)
+      if let previous { manifest.bases[previous] = base } else { manifest.bases.append(base) }
+      return base
     }
-    let relative = "bases/\(name).v\(version).cdb"
-    let destination = container + "/" + relative
-    try FileManager.default.createDirectory(
-      atPath: container + "/bases", withIntermediateDirectories: true)
-    try copyAtomically(from: file, to: destination)
-    guard let digest = SHA256.hexDigest(ofFile: destination) else {
-      throw ContainerAppError("cannot read \(destination)")
-    }
-    var manifest = try manifest()
-    let previous = manifest.bases.firstIndex { $0.name == name }
-    var base = Manifest.Base(
-      name: name, role: role, kind: header.kind, region: region, priority: priority,
-      version: version, entries: header.entryCount, sha256: digest, state: .staged, file: relative,
-      installedFile: previous.flatMap { manifest.bases[$0].installedFile },
-      byteCount: (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int)
-        ?? nil)
-    if let previous { manifest.bases[previous] = base } else { manifest.bases.append(base) }
-    try save(manifest)
-    // The source was read whole and verified above, and the copy hashed: ready.
-    base.state = .ready
-    manifest.bases[manifest.bases.firstIndex { $0.name == name }!] = base
-    try save(manifest)
-    return base
   }
 
-  private func copyAtomically(from source: String, to destination: String) throws {
+  /// A manifest field that cannot break the manifest's lines or the chosen list.
+  static func isPlainField(_ text: String) -> Bool {
+    !text.isEmpty && text != "-" && !text.contains(where: { "\t\n\r,".contains($0) })
+  }
+
+  /// Copies `source` to `destination` atomically (temporary file, fsync, rename).
+  private static func copy(from source: String, to destination: String) throws {
     guard let input = FileHandle(forReadingAtPath: source) else {
       throw ContainerAppError("cannot read \(source)")
     }
@@ -105,40 +131,41 @@ public struct ContainerApp {
   }
 
   /// Sets the regions the user chose.
+  /// - Throws: ``ContainerAppError`` for a region no base has, or a container without manifest.
   public func choose(regions: [String]) throws {
-    var manifest = try manifest()
-    let known = Set(manifest.bases.compactMap(\.region))
-    for region in regions where !known.contains(region) {
-      throw ContainerAppError(
-        "no base for region '\(region)' (known: \(known.sorted().joined(separator: ", ")))")
+    try change { manifest, _ in
+      let known = Set(manifest.bases.filter { $0.state != .retired }.compactMap(\.region))
+      for region in regions where !known.contains(region) {
+        throw ContainerAppError(
+          "no base for region '\(region)' (known: \(known.sorted().joined(separator: ", ")))")
+      }
+      manifest.chosenRegions = regions
     }
-    manifest.chosenRegions = regions
-    try save(manifest)
   }
 
   /// Asks that the next complete load install the full set.
   public func requestFullSet(_ requested: Bool = true) throws {
-    var manifest = try manifest()
-    manifest.fullSetRequested = requested
-    try save(manifest)
+    try change { manifest, _ in manifest.fullSetRequested = requested }
   }
 
   /// Records that the system now holds exactly what a complete load installs now: those bases
   /// become installed (their current file is the installed one); bases no longer selected are no
   /// longer held.
   public func markInstalled() throws {
-    var manifest = try manifest()
-    let selected = Set(DirectoryLoader.selection(manifest).map(\.name))
-    for index in manifest.bases.indices {
-      if selected.contains(manifest.bases[index].name) {
-        manifest.bases[index].state = .installed
-        manifest.bases[index].installedFile = manifest.bases[index].file
-      } else {
-        manifest.bases[index].installedFile = nil
-        if manifest.bases[index].state == .installed { manifest.bases[index].state = .ready }
+    try change { manifest, _ in
+      let selected = Set(DirectoryLoader.selection(manifest).map(\.name))
+      for index in manifest.bases.indices {
+        if selected.contains(manifest.bases[index].name) {
+          manifest.bases[index].state = .installed
+          manifest.bases[index].installedFile = manifest.bases[index].file
+        } else {
+          manifest.bases[index].installedFile = nil
+          if manifest.bases[index].state == .installed { manifest.bases[index].state = .ready }
+        }
       }
+      // A retired base leaves once the system holds none of it.
+      manifest.bases.removeAll { $0.state == .retired && $0.installedFile == nil }
     }
-    try save(manifest)
   }
 
   /// Brings the system up to date, as the app does after a download or a region change: only when
@@ -151,6 +178,10 @@ public struct ContainerApp {
     -> [Manager.ReloadOutcome]
   {
     guard try manager.enabledStatus(ofExtension: bundleID) == .enabled else { return [] }
+    guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
+      throw ContainerAppError(
+        "\(container) has no \(Manifest.fileName): compile or stage bases into it first")
+    }
     var manifest = try manifest()
     if !manifest.fullSetRequested {
       try requestFullSet()

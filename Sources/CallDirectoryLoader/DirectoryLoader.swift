@@ -53,7 +53,7 @@ public struct DirectoryLoader {
   /// The bases a complete load installs now, per the manifest.
   public static func selection(_ manifest: Manifest) -> [Manifest.Base] {
     manifest.bases.filter { base in
-      guard base.state != .staged else { return false }
+      guard base.state != .staged, base.state != .retired else { return false }
       switch base.role {
       case .seed: return true
       case .region, .blocking:

@@ -68,9 +68,16 @@ public struct TwoPhaseDataset {
     let marker = root + "/ready"
     // The region updated in the incremental phase: the first one.
     let updatedCode = "R1"
-    let updated = root + "/update/bases/region-\(updatedCode).v2.cdb"
     func files(seedNumber: Int64) throws -> Files {
       let manifest = try Manifest.read(container: container)
+      let update = root + "/update"
+      guard
+        let updated = try Manifest.read(container: update).bases.first(where: {
+          $0.name == "region-\(updatedCode)"
+        })
+      else {
+        throw DatasetError("\(update) holds no region-\(updatedCode)")
+      }
       let bytes = manifest.bases.reduce(0) { total, base in
         total
           + ((try? FileManager.default.attributesOfItem(atPath: container + "/" + base.file)[.size]
@@ -78,7 +85,8 @@ public struct TwoPhaseDataset {
       }
       let entries = manifest.bases.filter { $0.role != .seed }.reduce(0) { $0 + $1.entries }
       return Files(
-        container: container, updatedRegionFile: updated, seedNumber: seedNumber,
+        container: container, updatedRegionFile: update + "/" + updated.file,
+        seedNumber: seedNumber,
         updatedRegion: ("region-\(updatedCode)", updatedCode, CompileOptions.regionPriority),
         baseBytesPerEntry: entries > 0 ? Double(bytes) / Double(entries) : 0)
     }

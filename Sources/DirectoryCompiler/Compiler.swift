@@ -30,11 +30,12 @@ public struct Compiler {
     }
     let prefixes = try loadRegionPrefixes()
     let fileManager = FileManager.default
+    // Held to the end: other writers of this container wait; readers never do.
+    let transaction: ContainerTransaction
     do {
-      try fileManager.createDirectory(
-        atPath: options.output + "/bases", withIntermediateDirectories: true)
+      transaction = try ContainerTransaction(container: options.output)
     } catch {
-      throw CompileError.write("cannot create \(options.output): \(error.localizedDescription)")
+      throw CompileError.write(error.description)
     }
     let scratch = options.output + "/.compile-\(getpid())"
     try? fileManager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -126,9 +127,10 @@ public struct Compiler {
           output = existing
         } else {
           let kind: BaseKind = record.category.isEmpty ? .identification : .blocking
-          let file = "bases/\(key).v\(options.version).cdb"
+          // Written in the scratch folder, moved into bases/ under its hash once finished.
+          let file = scratch + "/" + key + ".cdb"
           output = OutputBase(
-            writer: try writer(options.output + "/" + file, kind), file: file, kind: kind,
+            writer: try writer(file, kind), file: file, kind: kind,
             role: kind == .identification ? .region : .blocking,
             region: kind == .identification ? record.region : nil)
           writers[key] = output
@@ -144,8 +146,8 @@ public struct Compiler {
     var seedFile: String?
     if seed.count > 0 {
       let chosen = seed.numbers()
-      let file = "bases/seed.v\(options.version).cdb"
-      let seedWriter = try writer(options.output + "/" + file, .identification)
+      let file = scratch + "/seed.cdb"
+      let seedWriter = try writer(file, .identification)
       var ignored = CompileReport()
       try forEachChosen(sorter, report: &ignored) { record in
         if record.category.isEmpty && chosen.contains(record.number) {
@@ -167,26 +169,24 @@ public struct Compiler {
       }
       manifest.bases.append(
         try manifestBase(
-          name: name, role: entry.role, kind: entry.kind, region: entry.region, file: entry.file,
-          entries: entry.count))
+          name: name, role: entry.role, kind: entry.kind, region: entry.region,
+          adopting: entry.file, entries: entry.count, into: transaction))
     }
     if let seedFile {
       manifest.bases.append(
         try manifestBase(
-          name: "seed", role: .seed, kind: .identification, region: nil, file: seedFile,
-          entries: report.seedEntries))
+          name: "seed", role: .seed, kind: .identification, region: nil, adopting: seedFile,
+          entries: report.seedEntries, into: transaction))
     }
     manifest.chosenRegions = manifest.bases.compactMap(\.region)
+    if let current = transaction.current { manifest.keepAppState(of: current) }
     do {
-      try manifest.write(container: options.output)
+      try transaction.commit(manifest)
     } catch {
       throw CompileError.write(error.description)
     }
-    for base in manifest.bases {
-      let size =
-        (try? fileManager.attributesOfItem(atPath: options.output + "/" + base.file)[.size] as? Int)
-        ?? 0
-      report.outputs.append((base.file, size))
+    for base in manifest.bases where base.state != .retired {
+      report.outputs.append((base.file, base.byteCount ?? 0))
     }
     report.seconds = Date().timeIntervalSince(started)
     if options.compareGzip {
@@ -196,11 +196,16 @@ public struct Compiler {
     return report
   }
 
+  /// Moves a finished base into the container's `bases/` under its hash and describes it.
   private func manifestBase(
-    name: String, role: Manifest.Role, kind: BaseKind, region: String?, file: String, entries: Int
+    name: String, role: Manifest.Role, kind: BaseKind, region: String?, adopting path: String,
+    entries: Int, into transaction: ContainerTransaction
   ) throws -> Manifest.Base {
-    guard let digest = SHA256.hexDigest(ofFile: options.output + "/" + file) else {
-      throw CompileError.write("cannot read back \(file)")
+    let adopted: ContainerTransaction.AdoptedFile
+    do {
+      adopted = try transaction.adopt(path, name: name)
+    } catch {
+      throw CompileError.write(error.description)
     }
     let priority =
       switch role {
@@ -208,13 +213,10 @@ public struct Compiler {
       case .blocking: CompileOptions.blockingPriority
       case .region: CompileOptions.regionPriority
       }
-    let size =
-      (try? FileManager.default.attributesOfItem(atPath: options.output + "/" + file)[.size] as? Int)
-      ?? nil
     return Manifest.Base(
       name: name, role: role, kind: kind, region: region, priority: priority,
-      version: options.version, entries: entries, sha256: digest, state: .ready, file: file,
-      byteCount: size)
+      version: options.version, entries: entries, sha256: adopted.sha256, state: .ready,
+      file: adopted.file, byteCount: adopted.byteCount)
   }
 
   /// Merges the sorted records and calls `body` with the one kept per number, per the policy.
@@ -245,8 +247,22 @@ public struct Compiler {
   /// The category, and so the base (`blocking-blocking`), of numbers read from a blocking base.
   static let blockingBaseCategory = "blocking"
 
+  /// A base name for a region or category value, one-to-one: ASCII letters, digits and `-` stay;
+  /// every other byte becomes `_` and two hex digits (`A B` → `A_20B`, `A_B` → `A_5FB`), so no two
+  /// values share a base and no value breaks the manifest's tab-separated lines.
   static func fileSafe(_ text: String) -> String {
-    String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+    var name = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+        name.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = String(byte, radix: 16, uppercase: true)
+        name += "_" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    return name
   }
 
   private func loadRegionPrefixes() throws -> RegionPrefixes {

@@ -38,6 +38,9 @@ public struct Manifest: Equatable, Sendable {
     case ready
     /// The system holds this version.
     case installed
+    /// No longer published (a recompile left it out): never selected, so the next load removes
+    /// its entries from the system; dropped from the manifest once the system holds none.
+    case retired
   }
 
   /// One base.
@@ -176,8 +179,9 @@ public struct Manifest: Equatable, Sendable {
     guard let state = State(rawValue: fields[9]) else {
       throw ManifestError(line: line, problem: "unknown state '\(fields[9])'")
     }
-    guard !fields[10].isEmpty, !fields[10].hasPrefix("/"), !fields[10].contains("..") else {
-      throw ManifestError(line: line, problem: "file must be a path inside the container")
+    for (field, what) in [(fields[10], "file"), (fields[11], "installed file")]
+    where !isInsideContainer(field) && !(what == "installed file" && field == "-") {
+      throw ManifestError(line: line, problem: "\(what) must be a path inside the container")
     }
     return Base(
       name: fields[1], role: role, kind: kind, region: fields[4] == "-" ? nil : fields[4],
@@ -206,6 +210,11 @@ public struct Manifest: Equatable, Sendable {
     try writer.write(encoded().utf8)
     try writer.commit()
   }
+}
+
+/// Whether a manifest's file path stays inside the container: relative, no `..` component.
+func isInsideContainer(_ path: String) -> Bool {
+  !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
 }
 
 /// A manifest that cannot be read, with its line.

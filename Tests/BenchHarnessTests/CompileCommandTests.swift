@@ -53,7 +53,10 @@ struct CompileCommandTests {
     let out = folder.path("box")
     _ = try runProcess(
       try builtExecutable("calldir"), ["compile", samples + "/sample.tsv", "--out", out])
-    let base = out + "/bases/region-RU-MOW.v1.cdb"
+    let base =
+      out + "/"
+      + (try #require(try Manifest.read(container: out).bases.first { $0.name == "region-RU-MOW" }))
+      .file
     let sound = try runProcess(try builtExecutable("calldir"), ["inspect", base])
     #expect(sound.status == 0)
     #expect(sound.stdout.contains("compact"))

@@ -2,6 +2,7 @@ import BenchHarness
 import CallDirectoryApp
 import CallDirectoryHost
 import DirectoryCompiler
+import DirectoryContainer
 import Foundation
 import HostTestSupport
 import TestSupport
@@ -65,7 +66,10 @@ struct ManyCompactRegionsTests {
     let recompiled = fixture.folder.path("recompiled")
     try compile(dump, into: recompiled)
     try fixture.app.stage(
-      file: recompiled + "/bases/region-R0.v1.cdb", name: "region-R0", role: .region,
+      file: recompiled + "/"
+        + (try #require(
+          try Manifest.read(container: recompiled).bases.first { $0.name == "region-R0" })).file,
+      name: "region-R0", role: .region,
       region: "R0", priority: 50, version: 2)
     let update = try #require(
       try fixture.app.sync(

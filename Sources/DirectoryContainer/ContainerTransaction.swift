@@ -1,0 +1,159 @@
+import BaseFormat
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One change to an App Group container, made as a whole: the only way writers (compile, stage,
+/// choose, sync bookkeeping) change a container.
+///
+/// - Writers serialize on an exclusive `flock` of `.lock` in the container, held from `init`
+///   until the transaction ends; readers (the extension) take no lock.
+/// - New bases never overwrite a file: ``adopt(_:name:)`` moves a finished file into `bases/`
+///   under a name that holds its SHA-256 (`region-RU-MOW.3f5a…c2.cdb`), so a file a manifest names
+///   never changes.
+/// - ``commit(_:)`` makes the change live with one atomic rename of `manifest.cdm` (temporary
+///   file, fsync, rename, directory fsync). A writer that dies before it leaves the old manifest
+///   and every file it names untouched.
+/// - After the rename, files that neither the new manifest nor the one it replaced name (the
+///   leftovers of killed writers included) are removed. The replaced manifest's files are kept
+///   one generation, for a reader that opened it just before the rename.
+public final class ContainerTransaction {
+  /// The container folder.
+  public let container: String
+  /// The manifest when the transaction began; nil in a container without one.
+  public let current: Manifest?
+  private let lock: FileDescriptor
+
+  /// The lock file's name inside the container.
+  public static let lockFileName = ".lock"
+  /// The folder, inside the container, that holds the bases.
+  public static let basesFolder = "bases"
+
+  /// Creates the container folder (and `bases/`) when missing, takes the writers' lock (waiting
+  /// for another writer to finish), and reads the current manifest.
+  /// - Throws: ``ContainerError`` when the folder cannot be created or locked, or the manifest
+  ///   exists but cannot be read.
+  public init(container: String) throws(ContainerError) {
+    guard !container.isEmpty else { throw ContainerError("the container path is empty") }
+    self.container = container
+    try ContainerFolder.create(container + "/" + Self.basesFolder)
+    let lockPath = container + "/" + Self.lockFileName
+    do {
+      lock = try FileDescriptor.open(
+        FilePath(lockPath), .readWrite, options: [.create, .closeOnExec],
+        permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    } catch {
+      throw ContainerError("cannot open \(lockPath): \(error)")
+    }
+    while flock(lock.rawValue, LOCK_EX) != 0 {
+      guard errno == EINTR else {  // flock is not wrapped by swift-system.
+        let failure = Errno(rawValue: errno)
+        try? lock.close()
+        throw ContainerError("cannot lock \(lockPath): \(failure)")
+      }
+    }
+    if access(container + "/" + Manifest.fileName, F_OK) == 0 {
+      do {
+        current = try Manifest.read(container: container)
+      } catch {
+        try? lock.close()
+        throw ContainerError(error.description)
+      }
+    } else {
+      current = nil
+    }
+  }
+
+  deinit {
+    try? lock.close()  // Closing the descriptor releases the flock.
+  }
+
+  /// A base file moved into `bases/`: its name relative to the container, hash and size.
+  public struct AdoptedFile: Sendable {
+    /// `bases/NAME.HASH16.cdb`, relative to the container.
+    public let file: String
+    /// SHA-256 of the bytes, 64 lowercase hex digits.
+    public let sha256: String
+    /// Size in bytes.
+    public let byteCount: Int
+  }
+
+  /// Hashes a finished (fsynced) file and moves it into `bases/` under its content-addressed
+  /// name. A file of that name already holds the same bytes; it is replaced by an identical one.
+  /// - Parameters:
+  ///   - temporaryPath: the file, on the container's file system (the move is a rename).
+  ///   - name: the base's name in the manifest: letters, digits, `-`, `_` and `.`.
+  /// - Throws: ``ContainerError`` when the file cannot be read or moved.
+  public func adopt(_ temporaryPath: String, name: String) throws(ContainerError) -> AdoptedFile {
+    guard let digest = SHA256.hexDigest(ofFile: temporaryPath) else {
+      throw ContainerError("cannot read back \(temporaryPath)")
+    }
+    let byteCount: Int
+    do {
+      byteCount = Int(try FilePath(temporaryPath).stat().size)
+    } catch {
+      throw ContainerError("cannot stat \(temporaryPath): \(error)")
+    }
+    let file = Self.basesFolder + "/" + name + "." + digest.prefix(16) + ".cdb"
+    do {
+      try AtomicFileWriter.moveDurably(temporaryPath, to: container + "/" + file)
+    } catch {
+      throw ContainerError(error.description)
+    }
+    return AdoptedFile(file: file, sha256: digest, byteCount: byteCount)
+  }
+
+  /// Makes `manifest` the container's, with one atomic rename, then removes the files no
+  /// manifest names any more. Every file `manifest` names must already be in place.
+  /// - Throws: ``ContainerError`` when the manifest cannot be written; the container is then as
+  ///   it was.
+  public func commit(_ manifest: Manifest) throws(ContainerError) {
+    do {
+      try manifest.write(container: container)
+    } catch {
+      throw ContainerError(error.description)
+    }
+    removeUnnamedFiles(keeping: [manifest, current].compactMap { $0 })
+  }
+
+  /// Removes from `bases/` every file the manifests do not name, and writers' leftovers (temporary
+  /// files and scratch folders of killed runs) from the container. Best effort: a file that
+  /// cannot be removed now is removed by a later writer.
+  private func removeUnnamedFiles(keeping manifests: [Manifest]) {
+    var named = Set<String>()
+    for manifest in manifests {
+      for base in manifest.bases {
+        named.insert(base.file)
+        if let installed = base.installedFile { named.insert(installed) }
+      }
+    }
+    for entry in ContainerFolder.entries(of: container + "/" + Self.basesFolder) {
+      let relative = Self.basesFolder + "/" + entry.name
+      if !named.contains(relative) { ContainerFolder.remove(container + "/" + relative, entry) }
+    }
+    for entry in ContainerFolder.entries(of: container) where Self.isLeftover(entry.name) {
+      ContainerFolder.remove(container + "/" + entry.name, entry)
+    }
+  }
+
+  /// Scratch folders and temporary files writers make in the container root. The lock is held,
+  /// so no writer that made one is still running; the caller's own scratch is removed by the
+  /// caller after the commit.
+  static func isLeftover(_ name: String) -> Bool {
+    name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".compile-")
+      || name.hasPrefix(".stage-")
+  }
+}
+
+/// Why a container could not be changed: one line. The container is as it was.
+public struct ContainerError: Error, CustomStringConvertible, Equatable {
+  /// The line.
+  public let description: String
+
+  /// An error saying `description`.
+  public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,33 @@
+extension Manifest {
+  /// Carries the app's state over from `previous` into a freshly compiled manifest, so that a
+  /// recompile does not undo the user's choices or what the system holds:
+  /// - the full-set request;
+  /// - the chosen regions (all of them again if the user had all of the previous ones, else
+  ///   those still published);
+  /// - for each base of the same name, the file the system holds (`installed` when the new file
+  ///   is the same, so the next incremental sync sends only the difference);
+  /// - bases the recompile left out but the system still holds, as `retired`, so the next load
+  ///   removes their entries.
+  public mutating func keepAppState(of previous: Manifest) {
+    fullSetRequested = previous.fullSetRequested
+    let previousRegions = Set(previous.bases.compactMap(\.region))
+    let regions = bases.compactMap(\.region)
+    if !previousRegions.isSubset(of: Set(previous.chosenRegions)) {
+      let chosen = Set(previous.chosenRegions)
+      chosenRegions = regions.filter(chosen.contains)
+    }
+    let previousByName = Dictionary(
+      previous.bases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    for index in bases.indices {
+      guard let installed = previousByName[bases[index].name]?.installedFile else { continue }
+      bases[index].installedFile = installed
+      if installed == bases[index].file { bases[index].state = .installed }
+    }
+    let names = Set(bases.map(\.name))
+    for old in previous.bases where !names.contains(old.name) && old.installedFile != nil {
+      var retired = old
+      retired.state = .retired
+      bases.append(retired)
+    }
+  }
+}
