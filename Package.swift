@@ -102,7 +102,7 @@ let package = Package(
     .target(
       name: "CallDirectoryHost",
       dependencies: [
-        "CSQLite", "CallDirectoryCore", "ProcessSpawning", "SystemChannel",
+        "CSQLite", "CallDirectoryCore", "ByteCoding", "ProcessSpawning", "SystemChannel",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
@@ -184,7 +184,9 @@ let package = Package(
     .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
     // Runs the built `calldir`: listed so that `swift test` builds it first.
     .testTarget(
-      name: "CommandLineTests", dependencies: ["TestSupport", "calldir"], exclude: ["Help"]),
+      name: "CommandLineTests",
+      dependencies: ["TestSupport", "calldir", "DirectoryContainer", "BaseFormat"],
+      exclude: ["Help"]),
     .testTarget(
       name: "SystemChannelTests",
       dependencies: ["SystemChannel", "CallDirectoryCore", "ByteCoding"]),

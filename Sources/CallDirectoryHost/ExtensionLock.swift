@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 
 /// One load at a time per extension, across processes: an exclusive `flock` on a file in the
@@ -11,8 +12,8 @@ final class ExtensionLock {
   init?(hostDirectory: String, bundleID: String) throws {
     let folder = hostDirectory + "/locks"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let safeName = bundleID.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-    let path = folder + "/" + String(safeName) + ".lock"
+    let path =
+      folder + "/" + FileSafeName.encode(bundleID, keeping: [UInt8(ascii: ".")]) + ".lock"
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw HostError.input("cannot create \(path): \(String(cString: strerror(errno)))")

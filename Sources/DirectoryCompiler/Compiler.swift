@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 import CallDirectoryLoader
 import DirectoryContainer
 import Foundation
@@ -247,23 +248,8 @@ public struct Compiler {
   /// The category, and so the base (`blocking-blocking`), of numbers read from a blocking base.
   static let blockingBaseCategory = "blocking"
 
-  /// A base name for a region or category value, one-to-one: ASCII letters, digits and `-` stay;
-  /// every other byte becomes `_` and two hex digits (`A B` → `A_20B`, `A_B` → `A_5FB`), so no two
-  /// values share a base and no value breaks the manifest's tab-separated lines.
-  static func fileSafe(_ text: String) -> String {
-    var name = ""
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-        name.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let hex = String(byte, radix: 16, uppercase: true)
-        name += "_" + (hex.count == 1 ? "0" + hex : hex)
-      }
-    }
-    return name
-  }
+  /// A base name for a region or category value, one-to-one (``ByteCoding/FileSafeName``).
+  static func fileSafe(_ text: String) -> String { FileSafeName.encode(text) }
 
   private func loadRegionPrefixes() throws -> RegionPrefixes {
     guard let path = options.regionsFile else { return RegionPrefixes(rules: [:]) }

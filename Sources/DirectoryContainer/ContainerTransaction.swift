@@ -26,7 +26,8 @@ public final class ContainerTransaction {
   public let container: String
   /// The manifest when the transaction began; nil in a container without one.
   public let current: Manifest?
-  private let lock: FileDescriptor
+  /// The writers' lock, held until ``commit(_:)`` or the end of the transaction.
+  private var lock: FileDescriptor?
 
   /// The lock file's name inside the container.
   public static let lockFileName = ".lock"
@@ -42,6 +43,7 @@ public final class ContainerTransaction {
     self.container = container
     try ContainerFolder.create(container + "/" + Self.basesFolder)
     let lockPath = container + "/" + Self.lockFileName
+    let lock: FileDescriptor
     do {
       lock = try FileDescriptor.open(
         FilePath(lockPath), .readWrite, options: [.create, .closeOnExec],
@@ -49,6 +51,7 @@ public final class ContainerTransaction {
     } catch {
       throw ContainerError("cannot open \(lockPath): \(error)")
     }
+    self.lock = lock
     while flock(lock.rawValue, LOCK_EX) != 0 {
       guard errno == EINTR else {  // flock is not wrapped by swift-system.
         let failure = Errno(rawValue: errno)
@@ -69,7 +72,7 @@ public final class ContainerTransaction {
   }
 
   deinit {
-    try? lock.close()  // Closing the descriptor releases the flock.
+    try? lock?.close()  // Closing the descriptor releases the flock.
   }
 
   /// A base file moved into `bases/`: its name relative to the container, hash and size.
@@ -112,6 +115,11 @@ public final class ContainerTransaction {
   /// - Throws: ``ContainerError`` when the manifest cannot be written; the container is then as
   ///   it was.
   public func commit(_ manifest: Manifest) throws(ContainerError) {
+    guard let lock else { throw ContainerError("\(container): this change was already committed") }
+    defer {
+      try? lock.close()
+      self.lock = nil
+    }
     do {
       try manifest.write(container: container)
     } catch {

@@ -1,0 +1,67 @@
+import BaseFormat
+import DirectoryContainer
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Writers of one container, on the command line")
+struct ContainerWritersTests {
+  let calldir = builtExecutablePath("calldir")
+
+  func blockingBase(_ path: String, _ numbers: [Int64]) throws {
+    let writer = try BaseWriter(path: path, kind: .blocking)
+    for number in numbers { try writer.append(number, label: "") }
+    try writer.finish()
+  }
+
+  @Test func stagesRunningAtOnceKeepEveryBase() throws {
+    let folder = try TemporaryFolder()
+    let box = folder.path("box")
+    let count = 6
+    // Started together by one shell (many Foundation Process objects at once are not reliable
+    // on Linux); `wait` collects them, and the shell fails if any of them did.
+    var script = "status=0\n"
+    for index in 0..<count {
+      let file = folder.path("list-\(index).cdb")
+      try blockingBase(file, [74_950_000_000 + Int64(index)])
+      script +=
+        "'\(calldir)' app stage '\(file)' --name list-\(index) --role blocking --priority 90 --container '\(box)' &\n"
+    }
+    script += "for job in $(jobs -p); do wait $job || status=1; done\nexit $status\n"
+    let run = try runProcess("/bin/sh", ["-c", script])
+    #expect(run.status == 0, "\(run.stderr)")
+    let manifest = try Manifest.read(container: box)
+    #expect(Set(manifest.bases.map(\.name)) == Set((0..<count).map { "list-\($0)" }))
+    for base in manifest.bases {
+      #expect(SHA256.hexDigest(ofFile: box + "/" + base.file) == base.sha256)
+    }
+  }
+
+  @Test func aContainerWithoutManifestIsAnErrorNotAnEmptySet() throws {
+    let folder = try TemporaryFolder()
+    let box = folder.path("box")
+    try FileManager.default.createDirectory(atPath: box, withIntermediateDirectories: true)
+    let host = ["--host-dir", folder.path("host")]
+    for arguments in [
+      ["app", "choose", "R1", "--container", box],
+      ["host", "enable", "com.example.box", "--container", box] + host,
+    ] {
+      let run = try runProcess(calldir, arguments)
+      #expect(run.status != 0, "\(arguments)")
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+    }
+    let sync = try runProcess(
+      calldir, ["app", "sync", "com.example.box", "--container", box] + host)
+    #expect(sync.status != 0 || sync.stdout.contains("nothing to do"), "\(sync.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: box + "/" + Manifest.fileName))
+  }
+
+  @Test func anEmptyOutputPathIsAUsageError() throws {
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Datasets/samples/sample.tsv").path
+    let run = try runProcess(calldir, ["compile", samples, "--out", ""])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("empty"), "\(run.stderr)")
+  }
+}

@@ -1,0 +1,107 @@
+import BaseFormat
+import DirectoryContainer
+import Foundation
+import TestSupport
+import Testing
+
+@testable import DirectoryCompiler
+
+@Suite("A recompile keeps the app's state; names from input stay apart")
+struct RecompileTests {
+  func compile(_ tsv: String, into out: String) throws -> Manifest {
+    var options = CompileOptions(inputs: [(tsv, .tsv)], output: out)
+    options.seedSize = 0
+    _ = try Compiler(options: options).run()
+    return try Manifest.read(container: out)
+  }
+
+  func write(_ rows: [String], to path: String) throws {
+    try Data((["number\tlabel\tregion"] + rows).joined(separator: "\n").utf8).write(
+      to: URL(fileURLWithPath: path))
+  }
+
+  @Test func chosenRegionsInstalledFilesAndTheFullSetRequestSurviveARecompile() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.path("box")
+    let dump = folder.path("dump.tsv")
+    try write(
+      ["+74951234567\tАптека\tMOW", "+78125550102\tКафе\tSPE", "+73832000000\tТакси\tNSK"],
+      to: dump)
+    _ = try compile(dump, into: out)
+    // The app chose one region, asked for the full set, and the system installed it. The
+    // transaction (and its lock) ends with the function.
+    func appState() throws -> Manifest {
+      let transaction = try ContainerTransaction(container: out)
+      var app = try #require(transaction.current)
+      app.chosenRegions = ["SPE"]
+      app.fullSetRequested = true
+      for index in app.bases.indices where app.bases[index].region != "MOW" {
+        app.bases[index].installedFile = app.bases[index].file
+        app.bases[index].state = .installed
+      }
+      try transaction.commit(app)
+      return app
+    }
+    let app = try appState()
+
+    let same = try compile(dump, into: out)
+    #expect(same.chosenRegions == ["SPE"])
+    #expect(same.fullSetRequested)
+    #expect(same.bases == app.bases, "same input: same files, still installed")
+
+    // NSK is left out of the next dump: the system still holds it, so it retires.
+    try write(["+74951234567\tАптека\tMOW", "+78125550102\tКафе 2\tSPE"], to: dump)
+    let next = try compile(dump, into: out)
+    #expect(next.chosenRegions == ["SPE"])
+    let spe = try #require(next.bases.first { $0.region == "SPE" })
+    #expect(spe.state == .ready, "a new file: not installed yet")
+    #expect(spe.installedFile == app.bases.first { $0.region == "SPE" }?.file)
+    let nsk = try #require(next.bases.first { $0.region == "NSK" })
+    #expect(nsk.state == .retired)
+    #expect(FileManager.default.fileExists(atPath: out + "/" + nsk.file))
+  }
+
+  @Test func regionsThatDifferOnlyInUnsafeCharactersGetTheirOwnBases() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("dump.tsv")
+    try write(
+      [
+        "+74951234567\tA\tA B", "+74951234568\tB\tA_B", "+74951234569\tC\tA/B",
+        "+74951234570\tD\tx.", "+74951234571\tE\tx,",
+      ], to: dump)
+    let manifest = try compile(dump, into: folder.path("box"))
+    let regions = manifest.bases.compactMap(\.region)
+    #expect(Set(regions) == ["A B", "A_B", "A/B", "x.", "x,"])
+    #expect(Set(manifest.bases.map(\.name)).count == 5)
+    #expect(manifest.bases.allSatisfy { $0.entries == 1 })
+    #expect(try Manifest(parsing: manifest.encoded()) == manifest)
+  }
+
+  @Test func leftoversOfKilledWritersAndUnnamedBasesGoWithTheNextWriter() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.path("box")
+    let dump = folder.path("dump.tsv")
+    try write(["+74951234567\tАптека\tMOW"], to: dump)
+    _ = try compile(dump, into: out)
+    let leftovers = [
+      ".compile-99999/run-0", "manifest.cdm.tmp-99999", ".stage-99999.cdb", "bases/junk.cdb",
+    ]
+    try FileManager.default.createDirectory(
+      atPath: out + "/.compile-99999", withIntermediateDirectories: true)
+    for leftover in leftovers {
+      #expect(FileManager.default.createFile(atPath: out + "/" + leftover, contents: Data([1])))
+    }
+    let manifest = try compile(dump, into: out)
+    for leftover in leftovers + [".compile-99999"] {
+      #expect(!FileManager.default.fileExists(atPath: out + "/" + leftover), "\(leftover)")
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: out + "/bases")
+    #expect(Set(files.map { "bases/" + $0 }) == Set(manifest.bases.map(\.file)))
+  }
+
+  @Test func anEmptyOutputPathIsRefused() {
+    #expect(throws: CompileError.self) {
+      _ = try compile("/dev/null", into: "")
+    }
+  }
+}
