@@ -20,6 +20,7 @@ import PackageDescription
 //   ProcessMetrics, HeapProbe, CallDirectoryCore ← ExtensionReport
 //   CallDirectoryLoader, ExtensionReport, SystemChannel ← calldir-extension
 //   ExtensionReport ← calldir-baselines
+//   BaseFormat, ByteCoding, DirectoryContainer, SystemChannel ← calldir-fuzz (the fuzz targets)
 //
 // Foundation allowed:
 //   ProcessMetrics ← ProcessSpawning (posix_spawn, limits, the /proc sampler, the allocator)
@@ -93,6 +94,10 @@ let package = Package(
         "CallDirectoryCore", "BaseFormat", "CallDirectoryLoader", "ExtensionReport",
         "SystemChannel",
       ]),
+    // The fuzz targets: replays inputs in a normal build, libFuzzer's driver in Scripts/fuzz.sh's.
+    .executableTarget(
+      name: "calldir-fuzz",
+      dependencies: ["BaseFormat", "ByteCoding", "DirectoryContainer", "SystemChannel"]),
     .executableTarget(
       name: "calldir-baselines",
       dependencies: ["CallDirectoryCore", "ExtensionReport"]),
@@ -185,7 +190,7 @@ let package = Package(
     // Runs the built `calldir`: listed so that `swift test` builds it first.
     .testTarget(
       name: "CommandLineTests",
-      dependencies: ["TestSupport", "calldir", "DirectoryContainer", "BaseFormat"],
+      dependencies: ["TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat"],
       exclude: ["Help"]),
     .testTarget(
       name: "SystemChannelTests",

@@ -161,10 +161,14 @@ public struct BaseHeader: Equatable, Sendable {
         ? (kind == .identification ? maximumCompactRecordByteCount : 10)
         : (kind == .identification ? maximumRecordByteCount : 8))
     let blockHeader = UInt64(blockHeaderByteCount)
+    // count ≤ payload / minimumRecord keeps the first product in range; the largest record can
+    // still overflow a forged count, so that bound saturates instead of trapping.
+    let (largest, productOverflowed) = count.multipliedReportingOverflow(by: maximumRecord)
+    let (maximumPayload, sumOverflowed) = largest.addingReportingOverflow(blocks * blockHeader)
     guard payload <= UInt64(Int.max - byteCount), count <= payload / minimumRecord,
       blocks <= count, (count == 0) == (blocks == 0),
       payload >= count * minimumRecord + blocks * blockHeader,
-      payload <= count * maximumRecord + blocks * blockHeader,
+      productOverflowed || sumOverflowed || payload <= maximumPayload,
       payload <= blocks * UInt64(maximumBlockByteCount)
     else {
       throw fail(

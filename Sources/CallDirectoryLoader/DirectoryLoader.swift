@@ -191,7 +191,11 @@ public struct DirectoryLoader {
   func capPlans(_ bases: [Manifest.Base], installed: Bool) throws(LoaderError) -> (
     identification: CapPlan, blocking: CapPlan
   ) {
-    let upperBound = bases.reduce(0) { $0 + $1.entries }
+    // Entry counts come from the manifest: add them without trapping on a forged one.
+    let upperBound = bases.reduce(0) { total, base in
+      let (sum, overflowed) = total.addingReportingOverflow(base.entries)
+      return overflowed ? Int.max : sum
+    }
     guard upperBound > maximumEntries else {
       return (.unlimited(total: upperBound), .unlimited(total: upperBound))
     }

@@ -128,4 +128,26 @@ struct CorruptionTests {
       #expect(error != nil, "\(reader)")
     }
   }
+
+  /// The header checksum is not cryptographic: a forged header with huge, consistent-looking
+  /// counts and a recomputed checksum is refused with an error, not a trap on overflow.
+  @Test func aForgedHeaderWithHugeCountsIsAnErrorNotATrap() throws {
+    var header = BaseHeader(
+      kind: .blocking, entryCount: 1 << 62, lowestNumber: 1, highestNumber: .max,
+      blockCount: Int(UInt32.max), payloadByteCount: Int.max - BaseHeader.byteCount,
+      blockChecksumsChecksum: 0)
+    header.version = BaseHeader.compactVersion
+    let bytes = header.encoded()
+    let decoded = bytes.withUnsafeBytes { raw in
+      Result { () throws(BaseFormatError) in try BaseHeader.decode(raw, path: "forged.cdb") }
+    }
+    switch decoded {
+    case .success: Issue.record("a forged header was accepted")
+    case .failure(let error):
+      guard case .inconsistentHeader = error.problem else {
+        Issue.record("\(error)")
+        return
+      }
+    }
+  }
 }

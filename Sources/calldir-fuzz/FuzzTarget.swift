@@ -1,0 +1,21 @@
+/// A fuzz target: a property every input must keep. A broken property is a crash
+/// (`preconditionFailure`), which is what libFuzzer reports and keeps.
+enum FuzzTarget: String, CaseIterable {
+  /// Any bytes as a base file: both readers give an error or entries that keep the format's
+  /// invariants, and they agree.
+  case base
+  /// Any bytes as a manifest: an error, or a manifest that survives encoding and parsing.
+  case manifest
+  /// Any bytes as the channel's frame stream, in two pieces: frames, then at most one malformed
+  /// verdict; entries of a frame keep their count and their labels' bounds.
+  case frame
+
+  /// Checks the property on one input.
+  func check(_ input: UnsafeRawBufferPointer) {
+    switch self {
+    case .base: BaseProperty.check(input)
+    case .manifest: ManifestProperty.check(input)
+    case .frame: FrameProperty.check(input)
+    }
+  }
+}
