@@ -7,7 +7,8 @@ import PackageDescription
 //   CallDirectoryCore   the CallKit contract: numbers, errors, the checking context
 //   ByteCoding          bounds-checked little-endian and LEB128 fields: the one room for raw bytes
 //   BaseFormat          base files: header, blocks, both readers, the writer
-//   DirectoryContainer  the App Group container: manifest, base names, SHA-256
+//   DirectoryContainer  the App Group container: manifest, SHA-256, and ContainerTransaction (the
+//                       writers' lock, content-addressed bases, one manifest rename)
 //   CallDirectoryLoader what the extension runs: merges, the cap, two-phase selection
 //   ProcessMetrics      /proc/self/status and sizes (ByteCount)
 //   HeapProbe           jemalloc's heap peak, found at run time
@@ -23,8 +24,9 @@ import PackageDescription
 //   BaseFormat, ByteCoding, DirectoryContainer, SystemChannel ← calldir-fuzz (the fuzz targets)
 //
 // Foundation allowed:
-//   ProcessMetrics ← ProcessSpawning (posix_spawn, limits, the /proc sampler, the allocator)
-//   ProcessSpawning, SystemChannel, CSQLite ← CallDirectoryHost (the simulated system)
+//   ProcessMetrics ← ProcessSpawning (posix_spawn, limits on a MonotonicClock, the /proc sampler,
+//     the allocator)
+//   ProcessSpawning, SystemChannel, ByteCoding, CSQLite ← CallDirectoryHost (the simulated system)
 //   CallDirectoryCore, CallDirectoryLoader ← CallDirectoryApp (the app's side of the container,
 //     driving the system through CallDirectoryManaging, as an app drives CXCallDirectoryManager)
 //   BaseFormat, DirectoryContainer, PhoneNormalization, CZlib ← DirectoryCompiler
