@@ -99,11 +99,15 @@ public struct Manifest: Equatable, Sendable {
   /// The manifest as text.
   public func encoded() -> String {
     var lines = [Self.header, "full-set\t" + (fullSetRequested ? "requested" : "not-requested")]
-    lines.append("chosen\t" + (chosenRegions.isEmpty ? "-" : chosenRegions.joined(separator: ",")))
+    lines.append(
+      "chosen\t"
+        + (chosenRegions.isEmpty
+          ? "-" : chosenRegions.map(ManifestField.escaped).joined(separator: ",")))
     for base in bases {
       lines.append(
         [
-          "base", base.name, base.role.rawValue, base.kind.description, base.region ?? "-",
+          "base", ManifestField.escaped(base.name), base.role.rawValue, base.kind.description,
+          base.region.map(ManifestField.escaped) ?? "-",
           String(base.priority), String(base.version), String(base.entries), base.sha256,
           base.state.rawValue, base.file, base.installedFile ?? "-",
         ].joined(separator: "\t") + (base.byteCount.map { "\t\($0)" } ?? ""))
@@ -115,10 +119,14 @@ public struct Manifest: Equatable, Sendable {
   /// - Throws: ``ManifestError`` naming the line and the field.
   public init(parsing text: String) throws(ManifestError) {
     var sawHeader = false
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+    // Lines split on the byte, not on Characters: "\r\n" is one Character, and a field must never
+    // run into the next line. A CRLF file's "\r" is dropped.
+    for (index, lineBytes) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
       .enumerated()
     {
       let line = index + 1
+      let rawLine = Substring(
+        decoding: lineBytes.last == 0x0D ? lineBytes.dropLast() : lineBytes[...], as: UTF8.self)
       if rawLine.isEmpty || rawLine.hasPrefix("#") { continue }
       let fields = rawLine.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       if !sawHeader {
@@ -139,7 +147,12 @@ public struct Manifest: Equatable, Sendable {
         guard fields.count == 2 else {
           throw ManifestError(line: line, problem: "chosen takes one field")
         }
-        chosenRegions = fields[1] == "-" ? [] : fields[1].split(separator: ",").map(String.init)
+        chosenRegions = []
+        if fields[1] != "-" {
+          for region in fields[1].split(separator: ",", omittingEmptySubsequences: false) {
+            chosenRegions.append(try ManifestField.unescaped(String(region), line: line))
+          }
+        }
       case "base":
         bases.append(try Self.parseBase(fields, line: line))
       default:
@@ -184,7 +197,8 @@ public struct Manifest: Equatable, Sendable {
       throw ManifestError(line: line, problem: "\(what) must be a path inside the container")
     }
     return Base(
-      name: fields[1], role: role, kind: kind, region: fields[4] == "-" ? nil : fields[4],
+      name: try ManifestField.unescaped(fields[1], line: line), role: role, kind: kind,
+      region: fields[4] == "-" ? nil : try ManifestField.unescaped(fields[4], line: line),
       priority: priority, version: version, entries: entries, sha256: fields[8], state: state,
       file: fields[10], installedFile: fields[11] == "-" ? nil : fields[11], byteCount: byteCount)
   }

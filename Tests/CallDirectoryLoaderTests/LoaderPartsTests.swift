@@ -110,3 +110,28 @@ struct LoaderPartsTests {
     #expect(result == ["1 low 1", "3 high 9", "4 high 9", "5 low 1"])
   }
 }
+
+@Suite("Manifest fields from input cannot break the manifest")
+struct ManifestFieldTests {
+  @Test func regionsWithSeparatorsAndLineBreaksReadBackAsWritten() throws {
+    let regions = ["a,b", "tab\there", "line\nbreak", "cr\r", "%41", "-", "Москва", ""]
+    let manifest = Manifest(
+      fullSetRequested: true, chosenRegions: regions,
+      bases: regions.enumerated().map { index, region in
+        Manifest.Base(
+          name: "region-\(index)", role: .region, kind: .identification, region: region,
+          priority: 50, version: 1, entries: 1, sha256: String(repeating: "a", count: 64),
+          state: .ready, file: "bases/r\(index).cdb")
+      })
+    #expect(try Manifest(parsing: manifest.encoded()) == manifest)
+    #expect(!manifest.encoded().contains("\r"))
+  }
+
+  @Test func aCRLFManifestReadsAndABadEscapeIsNamed() throws {
+    let text = "calldir-manifest\t1\r\nfull-set\trequested\r\nchosen\tR1,R%2C2\r\n"
+    #expect(try Manifest(parsing: text).chosenRegions == ["R1", "R,2"])
+    #expect(throws: ManifestError(line: 3, problem: "'%' must be followed by two hex digits")) {
+      try Manifest(parsing: "calldir-manifest\t1\nfull-set\trequested\nchosen\tR%G1\n")
+    }
+  }
+}

@@ -67,12 +67,14 @@ struct RecompileTests {
     try write(
       [
         "+74951234567\tA\tA B", "+74951234568\tB\tA_B", "+74951234569\tC\tA/B",
-        "+74951234570\tD\tx.", "+74951234571\tE\tx,",
+        "+74951234570\tD\tx.", "+74951234571\tE\tx,", "+74951234572\tF\t%2C", "+74951234573\tG\t-",
       ], to: dump)
     let manifest = try compile(dump, into: folder.path("box"))
     let regions = manifest.bases.compactMap(\.region)
-    #expect(Set(regions) == ["A B", "A_B", "A/B", "x.", "x,"])
-    #expect(Set(manifest.bases.map(\.name)).count == 5)
+    let expected: Set = ["A B", "A_B", "A/B", "x.", "x,", "%2C", "-"]
+    #expect(Set(regions) == expected)
+    #expect(Set(manifest.chosenRegions) == expected, "a comma, a % and a - stay names")
+    #expect(Set(manifest.bases.map(\.name)).count == 7)
     #expect(manifest.bases.allSatisfy { $0.entries == 1 })
     #expect(try Manifest(parsing: manifest.encoded()) == manifest)
   }
