@@ -28,6 +28,8 @@ public struct CompileOptions: Sendable {
   public var regionsFile: String?
   /// Fail on any rejected line.
   public var strict = false
+  /// How TSV and CSV fields are quoted; nil for the format's own (none for TSV, RFC 4180 for CSV).
+  public var quoting: Quoting?
   /// The version written into the manifest.
   public var version = 1
   /// Write compact bases (``BaseFormat/BaseHeader/compactVersion``): number deltas and a label

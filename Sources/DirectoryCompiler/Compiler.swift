@@ -52,7 +52,9 @@ public struct Compiler {
       let name = (path as NSString).lastPathComponent
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
       var rejectedHere: [(RejectionReason, Int)] = []
-      let reader = try RowReader(path: path, format: format, columns: options.columns) {
+      let reader = try RowReader(
+        path: path, format: format, columns: options.columns, quoting: options.quoting
+      ) {
         rejectedHere.append(($0, $1))
       }
       while let row = try reader.next() {

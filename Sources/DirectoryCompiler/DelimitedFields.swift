@@ -1,6 +1,16 @@
-/// Splits one line of TSV or CSV into fields with RFC 4180 quoting: a field may be wrapped in
-/// double quotes, inside which the delimiter and line ends are literal and `""` is one quote. A
-/// quoted field that does not end on its line continues on the next (the caller joins them).
+/// How a delimited file quotes its fields.
+public enum Quoting: String, Sendable, CaseIterable {
+  /// RFC 4180: a field may be wrapped in double quotes, inside which the delimiter and line ends
+  /// are literal and `""` is one quote. A quote inside an unquoted field is a character, as
+  /// Python's csv module and spreadsheet exports read it. CSV's default.
+  case rfc4180
+  /// No quoting: a double quote is a character (`ООО "Ромашка"`). TSV's default: the format
+  /// has no quoting, and Russian company names are full of quotes.
+  case none
+}
+
+/// Splits one line of TSV or CSV into fields (see ``Quoting``). A quoted field that does not end
+/// on its line continues on the next (the caller joins them).
 enum DelimitedFields {
   enum Result {
     case fields([String])
@@ -12,7 +22,8 @@ enum DelimitedFields {
     case badUTF8
   }
 
-  static func split(_ line: UnsafeRawBufferPointer, delimiter: UInt8) -> Result {
+  static func split(_ line: UnsafeRawBufferPointer, delimiter: UInt8, quoting: Quoting) -> Result {
+    if quoting == .none { return splitUnquoted(line, delimiter: delimiter) }
     var fields: [String] = []
     var field: [UInt8] = []
     var index = 0
@@ -40,8 +51,8 @@ enum DelimitedFields {
         guard closed else { return .needsMore }
         guard index == count || line[index] == delimiter else { return .badQuoting }
       } else {
+        // A quote inside an unquoted field is a character (RFC 4180 leaves it undefined).
         while index < count && line[index] != delimiter {
-          if line[index] == quote { return .badQuoting }
           field.append(line[index])
           index += 1
         }
@@ -55,5 +66,15 @@ enum DelimitedFields {
         return .fields(fields)
       }
     }
+  }
+
+  /// Fields separated by `delimiter`, quotes and all.
+  private static func splitUnquoted(_ line: UnsafeRawBufferPointer, delimiter: UInt8) -> Result {
+    var fields: [String] = []
+    for bytes in line.split(separator: delimiter, omittingEmptySubsequences: false) {
+      guard let text = String(validating: bytes, as: UTF8.self) else { return .badUTF8 }
+      fields.append(text)
+    }
+    return .fields(fields)
   }
 }

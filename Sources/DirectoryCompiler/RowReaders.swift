@@ -10,6 +10,8 @@ final class RowReader {
   private let base: MappedBaseReader?
   private var columns: ResolvedColumns?
   private let selection: ColumnSelection
+  /// The quoting of TSV and CSV lines; nil for the format's own (none for TSV, RFC 4180 for CSV).
+  private let quoting: Quoting?
   private let reject: (RejectionReason, Int) -> Void
   private var truncationReported = false
   /// The longest record a quoted field may spread over before the line is called badly quoted.
@@ -17,11 +19,12 @@ final class RowReader {
   static let russianSeparator = "\u{D7FF}"
 
   init(
-    path: String, format: InputFormat, columns: ColumnSelection,
+    path: String, format: InputFormat, columns: ColumnSelection, quoting: Quoting? = nil,
     reject: @escaping (RejectionReason, Int) -> Void
   ) throws {
     self.path = path
     self.format = format
+    self.quoting = quoting
     self.selection = columns
     self.reject = reject
     if format == .base {
@@ -102,7 +105,9 @@ final class RowReader {
     switch format {
     case .tsv, .csv:
       let delimiter = format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
-      switch DelimitedFields.split(bytes, delimiter: delimiter) {
+      switch DelimitedFields.split(
+        bytes, delimiter: delimiter, quoting: quoting ?? (format == .tsv ? .none : .rfc4180))
+      {
       case .needsMore:
         pending = [UInt8](bytes)
         return nil

@@ -43,3 +43,5 @@ struct ByteSize: ExpressibleByArgument, CustomStringConvertible {
     return "\(bytes)"
   }
 }
+
+extension Quoting: ExpressibleByArgument {}

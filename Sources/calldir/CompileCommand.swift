@@ -9,7 +9,8 @@ struct CompileCommand: ParsableCommand {
     commandName: "compile",
     abstract: "Compile directory dumps into bases, a seed set, blocking lists and a manifest.",
     discussion: """
-      Reads TSV/CSV (RFC 4180; columns by header name or 1-based index), JSON lines, the Chinese \
+      Reads TSV (no quoting: a quote is a character) and CSV (RFC 4180; a quote inside an unquoted \
+      field is a character), columns by header name or 1-based index, JSON lines, the Chinese \
       article's file, the Russian guide's lines and calldir bases, plain or gzip, with or without \
       a UTF-8 BOM. Numbers are normalized from --country; rows are sorted and deduplicated in \
       bounded memory (--memory), split by region (a region column or --regions-file prefixes), \
@@ -44,6 +45,12 @@ struct CompileCommand: ParsableCommand {
   var memory = ByteSize(bytes: 256 << 20)
   @Option(name: .long, help: "The version written into the manifest.") var baseVersion: Int = 1
   @Flag(name: .long, help: "Fail (exit 4) if any line is rejected.") var strict = false
+  @Option(
+    name: .long,
+    help:
+      "TSV/CSV quoting: rfc4180 or none (default: none for TSV, whose fields may hold quotes; rfc4180 for CSV)."
+  )
+  var quoting: Quoting?
   @Flag(
     name: .long,
     help: "Write fixed-width records instead of compact ones (deltas and a label dictionary).")
@@ -88,6 +95,7 @@ struct CompileCommand: ParsableCommand {
     }
     options.version = baseVersion
     options.strict = strict
+    options.quoting = quoting
     options.compact = !fixedWidth
     options.compareGzip = compareGzip
 

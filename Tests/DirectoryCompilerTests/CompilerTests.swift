@@ -113,9 +113,10 @@ struct CompilerTests {
 
   @Test func eachMalformedInputClassIsCountedByReason() throws {
     let folder = try TemporaryFolder()
-    var bytes = Array("number\tlabel\n".utf8)
-    bytes += Array("8 495 111 22 33\tok\n".utf8)
-    bytes += Array("8 495 111 22 34\t\"unterminated\n".utf8)  // bad quoting (never closes)
+    // TSV has no quoting, so the quoting class is checked in CSV.
+    var bytes = Array("number,label\n".utf8)
+    bytes += Array("8 495 111 22 33,ok\n".utf8)
+    bytes += Array("8 495 111 22 34,\"unterminated\n".utf8)  // bad quoting (never closes)
     let rest: [[UInt8]] = [
       Array("8 495 111 22 35\n".utf8),  // missing column
       Array("8 495 111 22 36\tbad ".utf8) + [0xFF, 0xFE] + Array("\n".utf8),  // bad UTF-8
@@ -125,11 +126,11 @@ struct CompilerTests {
     ]
     // The unterminated quote swallows the following lines, so check the other classes in a
     // second file.
-    let first = folder.path("quoting.tsv")
+    let first = folder.path("quoting.csv")
     try Data(bytes).write(to: URL(fileURLWithPath: first))
     let second = folder.path("classes.tsv")
     try Data(Array("number\tlabel\n".utf8) + rest.joined()).write(to: URL(fileURLWithPath: second))
-    let (report, _, _) = try compile([(first, .tsv), (second, .tsv)], folder: folder)
+    let (report, _, _) = try compile([(first, .csv), (second, .tsv)], folder: folder)
     for reason: RejectionReason in [
       .badQuoting, .missingColumn, .badUTF8, .emptyLabel, .labelTooLong, .number(.noDigits),
     ] {
@@ -209,5 +210,30 @@ struct CompilerTests {
       "\(generator.numbers[$0]) \(generator.label(at: $0))"
     }.sorted()
     #expect(try entries(out, manifest, role: .region) == expected)
+  }
+
+  /// Russian company names are full of quotes: TSV takes them as characters, CSV takes a quote
+  /// inside an unquoted field literally, and `--quoting` overrides either.
+  @Test func quotesInsideFieldsAreCharacters() throws {
+    let folder = try TemporaryFolder()
+    let tsv = folder.path("names.tsv")
+    try Data(
+      "number\tlabel\n8 495 111 22 33\tООО \"Ромашка\"\n8 495 111 22 34\t\"Вектор\" ИП\n".utf8
+    ).write(to: URL(fileURLWithPath: tsv))
+    let csv = folder.path("names.csv")
+    try Data(
+      "number,label\n8 495 111 22 35,ООО \"Ромашка\"\n8 495 111 22 36,\"ИП \"\"Вектор\"\", Москва\"\n"
+        .utf8
+    ).write(to: URL(fileURLWithPath: csv))
+    let (report, manifest, out) = try compile([(tsv, .tsv), (csv, .csv)], folder: folder)
+    #expect(report.rejectedCount == 0, "\(report.rejected)")
+    #expect(
+      try entries(out, manifest, role: .region) == [
+        "74951112233 ООО \"Ромашка\"", "74951112234 \"Вектор\" ИП", "74951112235 ООО \"Ромашка\"",
+        "74951112236 ИП \"Вектор\", Москва",
+      ])
+    let quoted = try TemporaryFolder()
+    let (strict, _, _) = try compile([(tsv, .tsv)], folder: quoted) { $0.quoting = .rfc4180 }
+    #expect(strict.accepted == 1, "RFC 4180 on TSV: the opening quote of line 3 never closes")
   }
 }
