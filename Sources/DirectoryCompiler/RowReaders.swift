@@ -18,6 +18,14 @@ final class RowReader {
   private static let maximumJoinedRecordByteCount = 64 * 1024
   static let russianSeparator = "\u{D7FF}"
 
+  /// The Chinese article's file and the Russian guide's lines hold numbers as CallKit takes them
+  /// (country code first, no `+`): read them as international numbers, never as national ones
+  /// (`861095614` must not become `86861095614`).
+  static func callKitDigits(_ text: String) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    return trimmed.hasPrefix("+") ? trimmed : "+" + trimmed
+  }
+
   init(
     path: String, format: InputFormat, columns: ColumnSelection, quoting: Quoting? = nil,
     reject: @escaping (RejectionReason, Int) -> Void
@@ -146,7 +154,8 @@ final class RowReader {
         return nil
       }
       return InputRow(
-        numberText: parts[0], label: parts[1...].joined(separator: Self.russianSeparator),
+        numberText: Self.callKitDigits(parts[0]),
+        label: parts[1...].joined(separator: Self.russianSeparator),
         region: nil,
         rank: nil, category: nil, line: line)
     case .jsonl, .chinese:
@@ -174,7 +183,8 @@ final class RowReader {
           return nil
         }
         return InputRow(
-          numberText: number, label: label, region: nil, rank: nil, category: nil, line: line)
+          numberText: Self.callKitDigits(number), label: label, region: nil, rank: nil,
+          category: nil, line: line)
       }
       func field(_ key: String?) -> String? {
         guard let key, let value = object[key] else { return nil }

@@ -236,4 +236,27 @@ struct CompilerTests {
     let (strict, _, _) = try compile([(tsv, .tsv)], folder: quoted) { $0.quoting = .rfc4180 }
     #expect(strict.accepted == 1, "RFC 4180 on TSV: the opening quote of line 3 never closes")
   }
+
+  /// Numbers in the Chinese article's file and the Russian guide's lines are CallKit digits: a
+  /// short one is checked as international (and rejected for its length), never prefixed again.
+  @Test func callKitDigitInputsAreNeverReadAsNationalNumbers() throws {
+    let folder = try TemporaryFolder()
+    let chinese = folder.path("short.json")
+    try Data("[\n{\"861095614\": \"short\"},\n{\"86196852102\": \"full\"},\n]\n".utf8).write(
+      to: URL(fileURLWithPath: chinese))
+    let russian = folder.path("short.txt")
+    try Data("7495123\u{D7FF}short\n79161112233\u{D7FF}full\n".utf8).write(
+      to: URL(fileURLWithPath: russian))
+    for (path, format, country, kept) in [
+      (chinese, InputFormat.chinese, "CN", "86196852102 full"),
+      (russian, .russian, "RU", "79161112233 full"),
+    ] {
+      let out = try TemporaryFolder()
+      let (report, manifest, box) = try compile([(path, format)], folder: out) {
+        $0.country = country
+      }
+      #expect(try entries(box, manifest, role: .region) == [kept], "\(format)")
+      #expect(report.rejected[.number(.wrongLength)]?.count == 1, "\(format): \(report.rejected)")
+    }
+  }
 }
