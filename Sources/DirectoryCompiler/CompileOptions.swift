@@ -20,8 +20,10 @@ public struct CompileOptions: Sendable {
   /// Bytes the sort may hold in memory before it spills to run files.
   public var memoryBudget = 256 * 1024 * 1024
   public var duplicates = DuplicatePolicy.first
-  /// Entries in the seed set (the top by rank); 0 for none.
+  /// Entries in the seed set; 0 for none.
   public var seedSize = 100_000
+  /// How the seed set is chosen.
+  public var seedBy = SeedChoice.auto
   /// Category values whose numbers go to a blocking list instead of identification.
   public var blockingCategories: Set<String> = ["spam"]
   /// A file of `PREFIX<TAB>REGION` lines (CallKit-digit prefixes), for inputs without a region.
@@ -47,4 +49,15 @@ public struct CompileOptions: Sendable {
     self.inputs = inputs
     self.output = output
   }
+}
+
+/// How the compiler chooses the seed set, the entries installed first so enabling is instant.
+public enum SeedChoice: String, Sendable, CaseIterable {
+  /// By rank when the inputs have a rank column, else spread.
+  case auto
+  /// The top `--seed-size` by rank; an input without ranks is an error (the set would be empty).
+  case rank
+  /// Every k-th identification entry in number order, `--seed-size` in all: a sample of every
+  /// region, for inputs without ranks.
+  case spread
 }

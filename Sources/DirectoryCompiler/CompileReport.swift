@@ -9,6 +9,8 @@ public struct CompileReport: Sendable {
   public var duplicatesDropped = 0
   public var entriesPerRegion: [String: Int] = [:]
   public var seedEntries = 0
+  /// How the seed set was chosen (`rank` or `spread`).
+  public var seedChoice = SeedChoice.rank
   public var blockingEntries: [String: Int] = [:]
   /// Written files, relative to the output folder, with their sizes in bytes.
   public var outputs: [(file: String, bytes: Int)] = []
@@ -43,7 +45,7 @@ public struct CompileReport: Sendable {
     }
     let identification = entriesPerRegion.values.reduce(0, +)
     lines.append(
-      "identification entries: \(identification) in \(entriesPerRegion.count) region bases; seed set: \(seedEntries); blocking: \(blockingEntries.values.reduce(0, +))"
+      "identification entries: \(identification) in \(entriesPerRegion.count) region bases; seed set: \(seedEntries) (\(seedChoice == .rank ? "top by rank" : "spread evenly: the inputs have no rank column")); blocking: \(blockingEntries.values.reduce(0, +))"
     )
     for (region, count) in entriesPerRegion.sorted(by: { $0.key < $1.key }).prefix(12) {
       lines.append("  \(region): \(count)")

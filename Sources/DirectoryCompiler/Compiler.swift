@@ -113,7 +113,15 @@ public struct Compiler {
     }
     // Pass 1: deduplicate, write region and blocking bases, choose the seed set.
     var writers: [String: OutputBase] = [:]
-    var seed = TopRanked(capacity: sawRank ? options.seedSize : 0)
+    let seedChoice: SeedChoice =
+      options.seedBy == .auto ? (sawRank ? .rank : .spread) : options.seedBy
+    if seedChoice == .rank && !sawRank && options.seedSize > 0 {
+      throw CompileError.usage(
+        "--seed-by rank: the inputs have no rank column (--rank-column), so the seed set would be empty; use --seed-by spread or --seed-size 0"
+      )
+    }
+    var seed = TopRanked(capacity: seedChoice == .rank ? options.seedSize : 0)
+    var identificationEntries = 0
     // Records come sorted by number, so a region's (or a category's) records are mostly
     // contiguous: the last output is reused without hashing its name (String hashing showed in
     // profiles).
@@ -140,20 +148,33 @@ public struct Compiler {
         }
         last = (record.region, record.category, output)
       }
-      if output.kind == .identification { seed.consider(number: record.number, rank: record.rank) }
+      if output.kind == .identification {
+        seed.consider(number: record.number, rank: record.rank)
+        identificationEntries += 1
+      }
       try output.writer.append(
         record.number, label: output.kind == .identification ? record.label : "")
       output.count += 1
     }
-    // Pass 2: the seed set, the chosen entries whose rank is in the top N.
+    // Pass 2: the seed set: the chosen entries whose rank is in the top N, or every k-th.
     var seedFile: String?
-    if seed.count > 0 {
+    let spreadStride = max(1, identificationEntries / max(1, options.seedSize))
+    if seed.count > 0
+      || (seedChoice == .spread && options.seedSize > 0 && identificationEntries > 0)
+    {
       let chosen = seed.numbers()
       let file = scratch + "/seed.cdb"
       let seedWriter = try writer(file, .identification)
       var ignored = CompileReport()
+      var index = 0
       try forEachChosen(sorter, report: &ignored) { record in
-        if record.category.isEmpty && chosen.contains(record.number) {
+        guard record.category.isEmpty else { return }
+        defer { index += 1 }
+        let picked =
+          seedChoice == .rank
+          ? chosen.contains(record.number)
+          : index % spreadStride == 0 && report.seedEntries < options.seedSize
+        if picked {
           try seedWriter.append(record.number, label: record.label)
           report.seedEntries += 1
         }
@@ -161,6 +182,7 @@ public struct Compiler {
       try seedWriter.finish()
       seedFile = file
     }
+    report.seedChoice = seedChoice
 
     var manifest = Manifest()
     for (name, entry) in writers.sorted(by: { $0.key < $1.key }) {

@@ -45,3 +45,5 @@ struct ByteSize: ExpressibleByArgument, CustomStringConvertible {
 }
 
 extension Quoting: ExpressibleByArgument {}
+
+extension SeedChoice: ExpressibleByArgument {}

@@ -35,8 +35,13 @@ struct CompileCommand: ParsableCommand {
   @Option(name: .long, help: "The category column.") var categoryColumn: String?
   @Option(name: .long, help: "PREFIX<TAB>REGION lines for inputs without a region column.")
   var regionsFile: String?
-  @Option(name: .long, help: "Entries in the seed set (top by rank; 0 for none).") var seedSize:
-    Int = 100_000
+  @Option(
+    name: .long,
+    help:
+      "How the seed set is chosen: auto (rank when the inputs have a rank column, else spread), rank (top by rank), spread (every k-th entry)."
+  )
+  var seedBy: SeedChoice = .auto
+  @Option(name: .long, help: "Entries in the seed set (0 for none).") var seedSize: Int = 100_000
   @Option(name: .long, help: "Category values that go to blocking lists (comma-separated).")
   var blockingCategory: String = "spam"
   @Option(name: .long, help: "Which duplicate survives: first, last or priority (highest rank).")
@@ -87,6 +92,7 @@ struct CompileCommand: ParsableCommand {
     options.regionsFile = regionsFile
     guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
     options.seedSize = seedSize
+    options.seedBy = seedBy
     options.blockingCategories = Set(blockingCategory.split(separator: ",").map(String.init))
     options.duplicates = duplicates
     options.memoryBudget = memory.bytes

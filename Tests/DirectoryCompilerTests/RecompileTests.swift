@@ -106,4 +106,22 @@ struct RecompileTests {
       _ = try compile("/dev/null", into: "")
     }
   }
+
+  /// Without a rank column the seed set is spread over the numbers, and said so; asking for it
+  /// by rank is an error, not an empty seed set.
+  @Test func withoutRanksTheSeedSetIsSpreadNotEmpty() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("dump.tsv")
+    try write((0..<10).map { "+7495123450\($0)\tLabel \($0)\tMOW" }, to: dump)
+    var options = CompileOptions(inputs: [(dump, .tsv)], output: folder.path("box"))
+    options.seedSize = 3
+    let report = try Compiler(options: options).run()
+    #expect(report.seedEntries == 3)
+    #expect(report.seedChoice == .spread)
+    #expect(report.render().contains("seed set: 3 (spread evenly: the inputs have no rank column)"))
+    options.seedBy = .rank
+    options.output = folder.path("other")
+    #expect(throws: CompileError.self) { _ = try Compiler(options: options).run() }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("other") + "/manifest.cdm"))
+  }
 }
