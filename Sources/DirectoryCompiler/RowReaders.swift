@@ -16,6 +16,11 @@ final class RowReader {
   private var truncationReported = false
   /// The longest record a quoted field may spread over before the line is called badly quoted.
   private static let maximumJoinedRecordByteCount = 64 * 1024
+  /// The most physical lines a quoted field may continue over (a label with line breaks is a few
+  /// lines; an unbalanced quote would otherwise take every line after it).
+  private static let maximumQuotedLineCount = 16
+  /// Lines read past a quote that never closed, to be read again as records.
+  private var replay: [([UInt8], Int)] = []
   static let russianSeparator = "\u{D7FF}"
 
   /// The Chinese article's file and the Russian guide's lines hold numbers as CallKit takes them
@@ -67,33 +72,21 @@ final class RowReader {
     while true {
       var row: InputRow?
       var pending: [UInt8]?
-      let more = try lines.next { bytes in
-        row = try parse(bytes, line: lines.lineNumber, pending: &pending)
-      }
-      // A CSV/TSV record whose quoted field spans lines: join until it closes.
-      while var joined = pending {
-        var closed = false
-        let continued = try lines.next { bytes in
-          joined.append(UInt8(ascii: "\n"))
-          joined.append(contentsOf: bytes)
-          if joined.count > Self.maximumJoinedRecordByteCount {
-            reject(.badQuoting, lines.lineNumber)
-            closed = true
-            return
-          }
-          var again: [UInt8]?
-          row = try joined.withUnsafeBytes {
-            try parse($0, line: lines.lineNumber, pending: &again)
-          }
-          if again == nil { closed = true }
+      var opening = 0
+      let more: Bool
+      if replay.isEmpty {
+        // The hot path: each line parsed where it lies in the reader's buffer.
+        more = try lines.next { bytes in
+          opening = lines.lineNumber
+          row = try parse(bytes, line: opening, pending: &pending)
         }
-        if closed { break }
-        if !continued {
-          reject(.badQuoting, lines.lineNumber)
-          break
-        }
-        pending = joined
+      } else {
+        let (bytes, line) = replay.removeFirst()
+        opening = line
+        row = try bytes.withUnsafeBytes { try parse($0, line: line, pending: &pending) }
+        more = true
       }
+      if let joined = pending { row = try joinQuotedRecord(joined, openedAt: opening) }
       if !more {
         if let error = lines.streamError, !truncationReported {
           truncationReported = true
@@ -103,6 +96,39 @@ final class RowReader {
       }
       if let row { return row }
     }
+  }
+
+  /// A CSV record whose quoted field continues past its line: joins the following lines until
+  /// the field closes, within ``maximumQuotedLineCount`` lines and
+  /// ``maximumJoinedRecordByteCount`` bytes. A quote that does not close by then is rejected at
+  /// the line where it opened, and the lines after it are read again as records of their own:
+  /// one stray quote must not swallow the rows that follow it.
+  private func joinQuotedRecord(_ first: [UInt8], openedAt line: Int) throws -> InputRow? {
+    var joined = first
+    var span: [([UInt8], Int)] = []
+    while span.count < Self.maximumQuotedLineCount,
+      joined.count <= Self.maximumJoinedRecordByteCount,
+      let (bytes, number) = try nextPhysicalLine()
+    {
+      span.append((bytes, number))
+      joined.append(UInt8(ascii: "\n"))
+      joined.append(contentsOf: bytes)
+      var again: [UInt8]?
+      let row = try joined.withUnsafeBytes { try parse($0, line: line, pending: &again) }
+      if again == nil { return row }
+    }
+    reject(.badQuoting, line)
+    replay.insert(contentsOf: span, at: 0)
+    return nil
+  }
+
+  /// The next physical line and its number: lines put back for another reading first.
+  private func nextPhysicalLine() throws -> ([UInt8], Int)? {
+    if !replay.isEmpty { return replay.removeFirst() }
+    guard let lines else { return nil }
+    var line: ([UInt8], Int)?
+    _ = lines.next { bytes in line = (Array(bytes), lines.lineNumber) }
+    return line
   }
 
   /// Parses one line; returns nil for a skipped or rejected line, and sets `pending` to the bytes

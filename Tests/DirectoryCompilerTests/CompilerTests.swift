@@ -259,4 +259,22 @@ struct CompilerTests {
       #expect(report.rejected[.number(.wrongLength)]?.count == 1, "\(format): \(report.rejected)")
     }
   }
+
+  /// One stray quote rejects its own line, named where the quote opened; the rows after it are
+  /// read as rows (they used to disappear, uncounted, into the unclosed field).
+  @Test func anUnbalancedQuoteRejectsOnlyItsLine() throws {
+    let folder = try TemporaryFolder()
+    let csv = folder.path("stray.csv")
+    var text = "number,label\n"
+    for index in 0..<1_000 {
+      let label = index == 9 ? "\"Unbalanced \(index)" : "Label \(index)"
+      text += "+7495\(String(1_000_000 + index)),\(label)\n"
+    }
+    text += "+74953000000,\"A label\nover two lines\"\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+    let (report, _, _) = try compile([(csv, .csv)], folder: folder)
+    #expect(report.accepted == 1_000, "999 single-line rows and the two-line one")
+    #expect(report.rejected[.badQuoting]?.count == 1)
+    #expect(report.rejected[.badQuoting]?.places == ["stray.csv:11"], "where the quote opened")
+  }
 }
