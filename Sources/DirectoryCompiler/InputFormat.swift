@@ -84,12 +84,16 @@ public struct ColumnSelection: Sendable {
       }
       return nil
     }
+    // A column named on the command line must exist; the default names are looked for. Without
+    // a category column (a blocking list) every row needs its label: a header without one is an
+    // error, not a container of rejected rows.
+    let category = try find(category, role: "category", required: category != "category")
     return ResolvedColumns(
       number: try find(number, role: "number", required: true)!,
-      label: try find(label, role: "label", required: false),
-      region: try find(region, role: "region", required: false),
-      rank: try find(rank, role: "rank", required: false),
-      category: try find(category, role: "category", required: false))
+      label: try find(label, role: "label", required: label != "label" || category == nil),
+      region: try find(region, role: "region", required: region != "region"),
+      rank: try find(rank, role: "rank", required: rank != "rank"),
+      category: category)
   }
 }
 

@@ -14,8 +14,6 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
   case emptyLabel
   /// A label longer than a base allows (``BaseFormat/BaseHeader/maximumLabelByteCount``).
   case labelTooLong
-  /// A gzip input ends early or fails its check; the lines read before it count.
-  case damagedGzip(String)
   /// The number cannot be normalized.
   case number(NormalizationError.Reason)
 
@@ -28,7 +26,6 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
     case .badJSON: "bad JSON"
     case .emptyLabel: "empty label"
     case .labelTooLong: "label too long"
-    case .damagedGzip(let why): "truncated or corrupt gzip (\(why))"
     case .number(let reason): reason.rawValue
     }
   }

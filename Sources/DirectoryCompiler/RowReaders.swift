@@ -13,7 +13,6 @@ final class RowReader {
   /// The quoting of TSV and CSV lines; nil for the format's own (none for TSV, RFC 4180 for CSV).
   private let quoting: Quoting?
   private let reject: (RejectionReason, Int) -> Void
-  private var truncationReported = false
   /// The longest record a quoted field may spread over before the line is called badly quoted.
   private static let maximumJoinedRecordByteCount = 64 * 1024
   /// The most physical lines a quoted field may continue over (a label with line breaks is a few
@@ -88,9 +87,11 @@ final class RowReader {
       }
       if let joined = pending { row = try joinQuotedRecord(joined, openedAt: opening) }
       if !more {
-        if let error = lines.streamError, !truncationReported {
-          truncationReported = true
-          reject(.damagedGzip(error), lines.lineNumber)
+        // A damaged input fails the whole run before anything is written: a truncated
+        // download must not replace a good container with part of itself.
+        if let error = lines.streamError {
+          throw CompileError.unreadable(
+            path, "truncated or corrupt gzip after line \(lines.lineNumber) (\(error))")
         }
         return nil
       }

@@ -138,17 +138,22 @@ struct CompilerTests {
     }
     #expect(report.accepted == 1)
 
-    // A gzip file cut short: its readable lines count, the truncation is a reason of its own.
+    // A gzip file cut short, or with a wrong CRC, fails the run: a good container stays as it was.
     let gzipped = try Data(contentsOf: URL(fileURLWithPath: Self.samples + "/sample.tsv.gz"))
     let truncated = folder.path("truncated.tsv.gz")
     try gzipped.prefix(gzipped.count - 12).write(to: URL(fileURLWithPath: truncated))
+    var badCRC = gzipped
+    badCRC[badCRC.count - 6] ^= 0xFF
+    let wrongCheck = folder.path("crc.tsv.gz")
+    try badCRC.write(to: URL(fileURLWithPath: wrongCheck))
     let other = try TemporaryFolder()
-    let (gzipReport, _, _) = try compile([(truncated, .tsv)], folder: other)
-    #expect(
-      gzipReport.rejected.keys.contains {
-        if case .damagedGzip = $0 { true } else { false }
-      },
-      "\(gzipReport.rejected)")
+    let (_, good, out) = try compile([(Self.samples + "/sample.tsv", .tsv)], folder: other)
+    for damaged in [truncated, wrongCheck] {
+      #expect(throws: CompileError.self, "\(damaged)") {
+        _ = try compile([(damaged, .tsv)], folder: other)
+      }
+      #expect(try Manifest.read(container: out) == good)
+    }
   }
 
   @Test(arguments: [DuplicatePolicy.first, .last, .priority])

@@ -124,4 +124,25 @@ struct RecompileTests {
     #expect(throws: CompileError.self) { _ = try Compiler(options: options).run() }
     #expect(!FileManager.default.fileExists(atPath: folder.path("other") + "/manifest.cdm"))
   }
+
+  /// A header without a label column (and no category column for a blocking list), or without a
+  /// column named on the command line, is an error naming the columns found: it used to compile
+  /// every row as rejected and replace a good container with an empty one.
+  @Test func aHeaderWithoutTheColumnsItNeedsIsAnError() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("dump.tsv")
+    try Data("number\tcomment\n+74951234567\tАптека\n".utf8).write(to: URL(fileURLWithPath: dump))
+    var options = CompileOptions(inputs: [(dump, .tsv)], output: folder.path("box"))
+    do {
+      _ = try Compiler(options: options).run()
+      Issue.record("compiled without a label column")
+    } catch let error as CompileError {
+      #expect("\(error)".contains("number, comment"), "\(error)")
+    }
+    options.columns.label = "comment"
+    options.columns.category = "kind"
+    #expect(throws: CompileError.self) { _ = try Compiler(options: options).run() }
+    options.columns.category = "category"
+    #expect(try Compiler(options: options).run().accepted == 1)
+  }
 }
