@@ -30,6 +30,10 @@ public struct CompileOptions: Sendable {
   public var regionsFile: String?
   /// Fail on any rejected line.
   public var strict = false
+  /// Lines longer than this many bytes are rejected ("line too long"), read in constant memory.
+  public var maximumLineByteCount = CompileOptions.defaultMaximumLineByteCount
+  /// 64 KiB: a directory row is a number and a label of at most 1,024 bytes, with room.
+  public static let defaultMaximumLineByteCount = 64 * 1024
   /// How TSV and CSV fields are quoted; nil for the format's own (none for TSV, RFC 4180 for CSV).
   public var quoting: Quoting?
   /// The version written into the manifest.

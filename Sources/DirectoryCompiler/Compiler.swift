@@ -53,7 +53,8 @@ public struct Compiler {
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
       var rejectedHere: [(RejectionReason, Int)] = []
       let reader = try RowReader(
-        path: path, format: format, columns: options.columns, quoting: options.quoting
+        path: path, format: format, columns: options.columns, quoting: options.quoting,
+        maximumLineByteCount: options.maximumLineByteCount
       ) {
         rejectedHere.append(($0, $1))
       }

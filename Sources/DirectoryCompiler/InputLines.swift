@@ -14,14 +14,31 @@ final class InputLines {
   private(set) var streamError: String?
   /// Lines returned so far (the number of the last one).
   private(set) var lineNumber = 0
+  /// Bytes read out of the file so far (decompressed when it is gzip).
+  private var decompressedByteCount = 0
+  /// A gzip stream may expand at most this much: dumps compress 5 to 10 times; zlib's ceiling is
+  /// about 1,000, which only a bomb reaches.
+  static let maximumExpansion = 200
+  /// The most bytes this file may give: ``maximumExpansion`` times its size for gzip, plus 16 MiB.
+  private let maximumDecompressedByteCount: Int
+  /// Whether the line just returned was over ``maximumLineByteCount`` and skipped.
+  private(set) var lastLineWasTooLong = false
+  /// The longest line read; longer ones are skipped and reported (``lastLineWasTooLong``).
+  let maximumLineByteCount: Int
   /// Compressed bytes consumed so far, for progress.
   var bytesConsumed: Int { Int(gzoffset(file)) }
   private static let chunkByteCount = 1 << 20
 
   /// Opens `path`.
   /// - Throws: ``CompileError/unreadable(_:_:)``.
-  init(path: String) throws {
+  init(path: String, maximumLineByteCount: Int = 64 * 1024) throws {
     self.path = path
+    self.maximumLineByteCount = maximumLineByteCount
+    let fileByteCount =
+      (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    maximumDecompressedByteCount =
+      fileByteCount.multipliedReportingOverflow(by: Self.maximumExpansion).overflow
+      ? Int.max : fileByteCount * Self.maximumExpansion + (16 << 20)
     guard let file = gzopen(path, "rb") else {
       throw CompileError.unreadable(path, String(cString: strerror(errno)))
     }
@@ -34,6 +51,23 @@ final class InputLines {
   }
 
   deinit { gzclose(file) }
+
+  /// Drops the rest of an overlong line, reading on until its line end, a chunk at a time.
+  private func skipRestOfLine() {
+    while true {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+      fill()
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        start = newline + 1
+        return
+      }
+      if atEnd {
+        start = buffer.count
+        return
+      }
+    }
+  }
 
   private func fill() {
     guard !atEnd else { return }
@@ -55,6 +89,13 @@ final class InputLines {
       return
     }
     buffer.removeLast(Self.chunkByteCount - Int(read))
+    decompressedByteCount += Int(read)
+    if decompressedByteCount > maximumDecompressedByteCount {
+      streamError =
+        "it decompresses to more than \(maximumDecompressedByteCount) bytes, \(Self.maximumExpansion) times its size: not a directory dump"
+      atEnd = true
+      return
+    }
     if read == 0 {
       atEnd = true
       // A gzip stream cut short reads as a clean end with gzread; gzerror tells.
@@ -66,16 +107,30 @@ final class InputLines {
     }
   }
 
-  /// Calls `body` with the next line's bytes (without its line end); false at the end.
+  /// Calls `body` with the next line's bytes (without its line end); false at the end. A line
+  /// longer than ``maximumLineByteCount`` is skipped in constant memory: `body` gets no bytes and
+  /// ``lastLineWasTooLong`` is set.
   func next(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
+    lastLineWasTooLong = false
     while true {
       let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n"))
       if let newline {
         var end = newline
         if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         lineNumber += 1
+        if end - start > maximumLineByteCount {
+          lastLineWasTooLong = true
+          end = start
+        }
         try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
         start = newline + 1
+        return true
+      }
+      if buffer.count - start > maximumLineByteCount {
+        skipRestOfLine()
+        lineNumber += 1
+        lastLineWasTooLong = true
+        try body(UnsafeRawBufferPointer(start: nil, count: 0))
         return true
       }
       if atEnd {

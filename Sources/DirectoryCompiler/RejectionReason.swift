@@ -6,6 +6,8 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
   case badQuoting
   /// The line's bytes are not UTF-8.
   case badUTF8
+  /// The line is longer than `--max-line` (skipped in constant memory).
+  case lineTooLong
   /// The line has fewer fields than the columns the header names.
   case missingColumn
   /// A JSON Lines line that is not a JSON object of strings and numbers.
@@ -22,6 +24,7 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .badQuoting: "bad quoting"
     case .badUTF8: "bad UTF-8"
+    case .lineTooLong: "line too long"
     case .missingColumn: "missing column"
     case .badJSON: "bad JSON"
     case .emptyLabel: "empty label"

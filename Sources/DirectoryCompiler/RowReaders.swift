@@ -32,6 +32,7 @@ final class RowReader {
 
   init(
     path: String, format: InputFormat, columns: ColumnSelection, quoting: Quoting? = nil,
+    maximumLineByteCount: Int = CompileOptions.defaultMaximumLineByteCount,
     reject: @escaping (RejectionReason, Int) -> Void
   ) throws {
     self.path = path
@@ -47,7 +48,7 @@ final class RowReader {
       }
       lines = nil
     } else {
-      lines = try InputLines(path: path)
+      lines = try InputLines(path: path, maximumLineByteCount: maximumLineByteCount)
       base = nil
     }
   }
@@ -77,6 +78,10 @@ final class RowReader {
         // The hot path: each line parsed where it lies in the reader's buffer.
         more = try lines.next { bytes in
           opening = lines.lineNumber
+          if lines.lastLineWasTooLong {
+            reject(.lineTooLong, opening)
+            return
+          }
           row = try parse(bytes, line: opening, pending: &pending)
         }
       } else {
@@ -128,8 +133,12 @@ final class RowReader {
     if !replay.isEmpty { return replay.removeFirst() }
     guard let lines else { return nil }
     var line: ([UInt8], Int)?
-    _ = lines.next { bytes in line = (Array(bytes), lines.lineNumber) }
-    return line
+    while true {
+      line = nil
+      guard lines.next({ bytes in line = (Array(bytes), lines.lineNumber) }) else { return nil }
+      guard lines.lastLineWasTooLong else { return line }
+      reject(.lineTooLong, lines.lineNumber)
+    }
   }
 
   /// Parses one line; returns nil for a skipped or rejected line, and sets `pending` to the bytes

@@ -28,10 +28,18 @@ func forEachChunk(ofFile path: String, _ body: (UnsafeRawBufferPointer) -> Void)
   }
 }
 
-/// A whole (small) file's bytes.
-/// - Throws: `Errno` when the file cannot be opened or read.
-func readWholeFile(_ path: String) throws(Errno) -> [UInt8] {
+/// A whole small file's bytes: a regular file of at most `maximumByteCount` bytes, so a
+/// manifest replaced by a link to /dev/zero or a huge file cannot take the memory.
+/// - Throws: `Errno` when the file cannot be opened or read; `.fileTooLarge` when it is larger;
+///   `.invalidArgument` when it is not a regular file.
+func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt8] {
+  let status = try FilePath(path).stat()
+  guard status.type == .regular else { throw Errno.invalidArgument }
+  guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
   var bytes: [UInt8] = []
-  try forEachChunk(ofFile: path) { bytes.append(contentsOf: $0) }
+  try forEachChunk(ofFile: path) { chunk in
+    if bytes.count <= maximumByteCount { bytes.append(contentsOf: chunk) }
+  }
+  guard bytes.count <= maximumByteCount else { throw Errno.fileTooLarge }  // grew meanwhile
   return bytes
 }

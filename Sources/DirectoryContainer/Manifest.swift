@@ -18,6 +18,9 @@ import BaseFormat
 public struct Manifest: Equatable, Sendable {
   /// The manifest's file name inside the container.
   public static let fileName = "manifest.cdm"
+  /// The largest manifest read, 1 MiB: about 4,000 bases, far past any directory's regions (2GIS
+  /// had 108), small enough that a hostile file cannot take the extension's 5 MiB.
+  public static let maximumByteCount = 1 << 20
   static let header = "calldir-manifest\t1"
 
   /// What a base is for.
@@ -207,9 +210,7 @@ public struct Manifest: Equatable, Sendable {
   /// - Throws: ``ManifestError`` (line 0 when the file cannot be read).
   public static func read(container: String) throws(ManifestError) -> Manifest {
     let path = container + "/" + fileName
-    guard let text = readTextFile(path) else {
-      throw ManifestError(line: 0, problem: "cannot read \(path)")
-    }
+    let text = try readTextFile(path, maximumByteCount: maximumByteCount).get()
     do {
       return try Manifest(parsing: text)
     } catch {
@@ -242,8 +243,22 @@ public struct ManifestError: Error, Equatable, CustomStringConvertible {
   public var description: String { line > 0 ? "manifest line \(line): \(problem)" : problem }
 }
 
-/// A whole small text file, or nil when it cannot be opened, read, or is not UTF-8.
-func readTextFile(_ path: String) -> String? {
-  guard let bytes = try? readWholeFile(path) else { return nil }
-  return String(validating: bytes, as: UTF8.self)
+/// A whole small text file, or why it cannot be read: not a regular file, over the size cap,
+/// unreadable, or not UTF-8.
+func readTextFile(_ path: String, maximumByteCount: Int) -> Result<String, ManifestError> {
+  let bytes: [UInt8]
+  do {
+    bytes = try readWholeFile(path, maximumByteCount: maximumByteCount)
+  } catch .fileTooLarge {
+    return .failure(
+      ManifestError(line: 0, problem: "\(path) is larger than \(maximumByteCount) bytes"))
+  } catch .invalidArgument {
+    return .failure(ManifestError(line: 0, problem: "\(path) is not a regular file"))
+  } catch {
+    return .failure(ManifestError(line: 0, problem: "cannot read \(path): \(error)"))
+  }
+  guard let text = String(validating: bytes, as: UTF8.self) else {
+    return .failure(ManifestError(line: 0, problem: "\(path) is not UTF-8"))
+  }
+  return .success(text)
 }

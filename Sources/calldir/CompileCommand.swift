@@ -56,6 +56,8 @@ struct CompileCommand: ParsableCommand {
       "TSV/CSV quoting: rfc4180 or none (default: none for TSV, whose fields may hold quotes; rfc4180 for CSV)."
   )
   var quoting: Quoting?
+  @Option(name: .long, help: "Lines longer than this are rejected, read in constant memory.")
+  var maxLine = ByteSize(bytes: CompileOptions.defaultMaximumLineByteCount)
   @Flag(
     name: .long,
     help: "Write fixed-width records instead of compact ones (deltas and a label dictionary).")
@@ -102,6 +104,8 @@ struct CompileCommand: ParsableCommand {
     options.version = baseVersion
     options.strict = strict
     options.quoting = quoting
+    guard maxLine.bytes >= 1024 else { throw ValidationError("--max-line must be at least 1KiB") }
+    options.maximumLineByteCount = maxLine.bytes
     options.compact = !fixedWidth
     options.compareGzip = compareGzip
 

@@ -135,3 +135,23 @@ struct ManifestFieldTests {
     }
   }
 }
+
+@Suite("The manifest is read within bounds")
+struct ManifestBoundsTests {
+  @Test func aManifestLinkedToDevZeroOrTooLargeIsAnErrorNotMemory() throws {
+    let folder = try TemporaryFolder()
+    let linked = folder.path("linked")
+    try FileManager.default.createDirectory(atPath: linked, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: linked + "/" + Manifest.fileName, withDestinationPath: "/dev/zero")
+    #expect(throws: ManifestError(line: 0, problem: linked + "/manifest.cdm is not a regular file"))
+    {
+      try Manifest.read(container: linked)
+    }
+    let large = folder.path("large")
+    try FileManager.default.createDirectory(atPath: large, withIntermediateDirectories: true)
+    let bytes = Data(count: Manifest.maximumByteCount + 1)
+    try bytes.write(to: URL(fileURLWithPath: large + "/" + Manifest.fileName))
+    #expect(throws: ManifestError.self) { try Manifest.read(container: large) }
+  }
+}

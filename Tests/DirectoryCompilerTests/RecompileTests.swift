@@ -145,4 +145,18 @@ struct RecompileTests {
     options.columns.category = "category"
     #expect(try Compiler(options: options).run().accepted == 1)
   }
+
+  /// A line over the limit is rejected and skipped in constant memory; the rows around it stay.
+  @Test func anOverlongLineIsRejectedAndTheRowsAroundItStay() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("dump.tsv")
+    var text = "number\tlabel\n+74951234567\tbefore\n+74951234568\t"
+    text += String(repeating: "x", count: 3 << 20) + "\n+74951234569\tafter\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: dump))
+    var options = CompileOptions(inputs: [(dump, .tsv)], output: folder.path("box"))
+    options.seedSize = 0
+    let report = try Compiler(options: options).run()
+    #expect(report.accepted == 2)
+    #expect(report.rejected[.lineTooLong]?.places == ["dump.tsv:3"])
+  }
 }
