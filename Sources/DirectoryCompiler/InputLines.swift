@@ -83,7 +83,7 @@ final class InputLines {
     }
     if read < 0 {
       var code: Int32 = 0
-      streamError = String(cString: gzerror(file, &code))
+      streamError = "truncated or corrupt gzip (\(String(cString: gzerror(file, &code))))"
       buffer.removeLast(Self.chunkByteCount)
       atEnd = true
       return
@@ -92,7 +92,7 @@ final class InputLines {
     decompressedByteCount += Int(read)
     if decompressedByteCount > maximumDecompressedByteCount {
       streamError =
-        "it decompresses to more than \(maximumDecompressedByteCount) bytes, \(Self.maximumExpansion) times its size: not a directory dump"
+        "gzip expands past \(maximumDecompressedByteCount) bytes, \(Self.maximumExpansion) times its size: not a directory dump"
       atEnd = true
       return
     }
@@ -102,7 +102,7 @@ final class InputLines {
       var code: Int32 = 0
       let message = gzerror(file, &code)
       if code != Z_OK && code != Z_STREAM_END, let message {
-        streamError = String(cString: message)
+        streamError = "truncated or corrupt gzip (\(String(cString: message)))"
       }
     }
   }

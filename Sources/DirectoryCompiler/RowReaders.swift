@@ -95,8 +95,7 @@ final class RowReader {
         // A damaged input fails the whole run before anything is written: a truncated
         // download must not replace a good container with part of itself.
         if let error = lines.streamError {
-          throw CompileError.unreadable(
-            path, "truncated or corrupt gzip after line \(lines.lineNumber) (\(error))")
+          throw CompileError.unreadable(path, "after line \(lines.lineNumber): \(error)")
         }
         return nil
       }

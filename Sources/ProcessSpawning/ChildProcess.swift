@@ -169,7 +169,12 @@ public enum ChildProcess {
       maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
       sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
     let statusReader = MemoryStatusReader(processID: processID)
-    let deadline = limits.clock.nanoseconds() + UInt64(limits.timeoutSeconds * 1e9)
+    // A limit from a flag may be huge or infinite: past about 300 years it is no limit, and the
+    // conversion to nanoseconds must not trap.
+    let timeoutNanoseconds =
+      limits.timeoutSeconds > 0 && limits.timeoutSeconds < 1e10
+      ? UInt64(limits.timeoutSeconds * 1e9) : (limits.timeoutSeconds > 0 ? UInt64.max / 2 : 0)
+    let deadline = limits.clock.nanoseconds() &+ timeoutNanoseconds
     var waitStatus: Int32 = 0
     var usage = rusage()
     while true {

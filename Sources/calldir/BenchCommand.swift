@@ -58,6 +58,7 @@ struct BenchRunOptions: ParsableArguments {
     var configuration = BenchConfiguration(profileName: name, parameters: parameters)
     configuration.repeats = repeats
     configuration.memoryLimitBytes = memoryLimit.bytes
+    guard timeout > 0 else { throw ValidationError("--timeout must be above 0 seconds") }
     configuration.timeoutSeconds = timeout
     configuration.maximumAllowedEntries = maxEntries
     configuration.cacheRoot = dataset.cache

@@ -41,6 +41,10 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   var out: String = "Results/two-phase.csv"
 
   func validate() throws {
+    guard maxTimeToEnabled >= 0 else {
+      throw ValidationError(
+        "--max-time-to-enabled must be 0 seconds or more, got \(maxTimeToEnabled)")
+    }
     guard !regionCounts.isEmpty, shape.seedEntries >= 1, shape.blockingEntries >= 0 else {
       throw ValidationError(
         "--regions takes whole numbers of at least 1 (3 or 3,27,108), --seed-entries at least 1, --blocking-entries 0 or more; got --regions '\(regions)'"

@@ -46,7 +46,12 @@ struct DatasetOptions: ParsableArguments {
       throw ValidationError(error.description)
     }
     var parameters = loaded.parameters
-    if let entries { parameters.entries = entries }
+    if let entries {
+      guard (1...100_000_000).contains(entries) else {
+        throw ValidationError("--entries must be from 1 to 100000000, got \(entries)")
+      }
+      parameters.entries = entries
+    }
     if let seed { parameters.seed = seed }
     if let kind { parameters.kind = kind }
     if let plans { parameters.plans = plans.split(separator: ",").map(String.init) }

@@ -28,6 +28,12 @@ struct GenerateCommand: ParsableCommand {
   @Option(name: .long, help: "The file to write (replaced atomically).", completion: .file())
   var out: String
 
+  func validate() throws {
+    guard (1...100_000).contains(regions) else {
+      throw ValidationError("--regions must be from 1 to 100000, got \(regions)")
+    }
+  }
+
   func run() throws {
     guard let outputFormat = format.datasetFormat else {
       let (_, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")

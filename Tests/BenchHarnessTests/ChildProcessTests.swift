@@ -66,6 +66,15 @@ struct ChildProcessTests {
     #expect(record(for: outcome).status == .timedOut)
   }
 
+  @Test(arguments: [Double.infinity, 1e300])
+  func anEndlessTimeoutIsNoLimitNotATrap(seconds: Double) throws {
+    let outcome = try ChildProcess.run(
+      executable: "/bin/true", arguments: [],
+      limits: .init(memoryLimitBytes: nil, timeoutSeconds: seconds))
+    #expect(outcome.exitCode == 0)
+    #expect(outcome.killedFor == nil)
+  }
+
   @Test func aCrashingChildIsRecordedWithItsSignal() throws {
     let outcome = try ChildProcess.run(
       executable: "/bin/sh", arguments: ["-c", "kill -SEGV $$"],

@@ -65,3 +65,24 @@ struct ContainerWritersTests {
     #expect(run.stderr.contains("empty"), "\(run.stderr)")
   }
 }
+
+@Suite("Numeric flags out of range are one-line usage errors")
+struct FlagRangeTests {
+  @Test(arguments: [
+    [
+      "generate", "--profile", "ci-smoke", "--format", "container", "--regions", "9999999999",
+      "--out", "x",
+    ],
+    ["bench", "two-phase", "--profile", "ci-smoke", "--max-time-to-enabled", "nan"],
+    ["bench", "--profile", "ci-smoke", "--entries", "0"],
+    ["bench", "--profile", "ci-smoke", "--timeout", "nan"],
+    ["host", "lookup", "+74951234567", "--timeout", "nan"],
+  ])
+  func isRefusedWithOneLine(arguments: [String]) throws {
+    let folder = try TemporaryFolder()
+    let run = try runProcess(
+      builtExecutablePath("calldir"), arguments, directory: folder.url)
+    #expect(run.status == 1, "\(arguments): \(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+  }
+}
