@@ -177,7 +177,13 @@ public struct ContainerApp {
   public func sync<Manager: CallDirectoryManaging>(manager: Manager, bundleID: String) throws
     -> [Manager.ReloadOutcome]
   {
-    guard try manager.enabledStatus(ofExtension: bundleID) == .enabled else { return [] }
+    switch try manager.enabledStatus(ofExtension: bundleID) {
+    case .enabled: break
+    case .disabled: return []
+    case .unknown:
+      throw ContainerAppError(
+        "the system knows no extension \(bundleID): turn it on first (calldir host enable)")
+    }
     guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
       throw ContainerAppError(
         "\(container) has no \(Manifest.fileName): compile or stage bases into it first")

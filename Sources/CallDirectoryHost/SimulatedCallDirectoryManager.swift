@@ -11,10 +11,14 @@ public struct SimulatedCallDirectoryManager: CallDirectoryManaging {
     (self.system, runner) = (system, .process(executable: executable, container: container))
   }
 
-  /// The extension's state in the store (an extension never enabled is disabled).
+  /// The extension's state in the store; `unknown` for a bundle id the system has never seen.
   /// - Throws: ``HostError/store(_:)``.
   public func enabledStatus(ofExtension identifier: String) throws -> ExtensionEnabledStatus {
-    try system.store.state(of: identifier) == .enabled ? .enabled : .disabled
+    switch try system.store.state(of: identifier) {
+    case .enabled: .enabled
+    case .unknown: .unknown
+    default: .disabled
+    }
   }
 
   /// A request of the extension. iOS's refusals (6 disabled, 7 currently loading) come back in

@@ -59,6 +59,9 @@ public final class SimulatedSystem {
 
   /// Turns the extension off: lookups ignore it; its entries stay in the store.
   public func disable(_ bundleID: String) throws {
+    guard try store.state(of: bundleID) != .unknown else {
+      throw HostError.input("no extension \(bundleID): nothing to turn off")
+    }
     try store.setState(.disabled, of: bundleID)
   }
 

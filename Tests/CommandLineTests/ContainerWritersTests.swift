@@ -56,6 +56,20 @@ struct ContainerWritersTests {
     #expect(!FileManager.default.fileExists(atPath: box + "/" + Manifest.fileName))
   }
 
+  @Test func anUnknownBundleIdIsAnErrorAndLeavesNoPhantom() throws {
+    let folder = try TemporaryFolder()
+    let host = ["--host-dir", folder.path("host")]
+    let sync = try runProcess(
+      calldir, ["app", "sync", "com.typo", "--container", folder.path("box")] + host)
+    #expect(sync.status == 1, "\(sync.stdout)")
+    #expect(sync.stderr.contains("knows no extension com.typo"), "\(sync.stderr)")
+    let disable = try runProcess(calldir, ["host", "disable", "com.never"] + host)
+    #expect(disable.status == 1)
+    #expect(disable.stderr.split(separator: "\n").count == 1, "\(disable.stderr)")
+    let status = try runProcess(calldir, ["host", "status"] + host)
+    #expect(!status.stdout.contains("com.never"), "\(status.stdout)")
+  }
+
   @Test func anEmptyOutputPathIsAUsageError() throws {
     let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
