@@ -38,6 +38,8 @@ public struct Compiler {
     } catch {
       throw CompileError.write(error.description)
     }
+    // Held to the end of the run, after the scratch folder is gone (defers run last to first).
+    defer { withExtendedLifetime(transaction) {} }
     let scratch = options.output + "/.compile-\(getpid())"
     try? fileManager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? fileManager.removeItem(atPath: scratch) }

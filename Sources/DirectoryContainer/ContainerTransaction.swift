@@ -28,6 +28,9 @@ public final class ContainerTransaction {
   public let current: Manifest?
   /// The writers' lock, held until ``commit(_:)`` or the end of the transaction.
   private var lock: FileDescriptor?
+  /// Whether this transaction made the container folder: one that ends without a commit removes
+  /// it again, so a failed first run leaves nothing behind.
+  private let createdContainer: Bool
 
   /// The lock file's name inside the container.
   public static let lockFileName = ".lock"
@@ -41,6 +44,7 @@ public final class ContainerTransaction {
   public init(container: String) throws(ContainerError) {
     guard !container.isEmpty else { throw ContainerError("the container path is empty") }
     self.container = container
+    createdContainer = access(container, F_OK) != 0
     try ContainerFolder.create(container + "/" + Self.basesFolder)
     let lockPath = container + "/" + Self.lockFileName
     let lock: FileDescriptor
@@ -72,7 +76,14 @@ public final class ContainerTransaction {
   }
 
   deinit {
-    try? lock?.close()  // Closing the descriptor releases the flock.
+    guard let lock else { return }
+    if createdContainer {
+      // Only what init made, and only if still empty (rmdir refuses otherwise).
+      unlink(container + "/" + Self.lockFileName)
+      rmdir(container + "/" + Self.basesFolder)
+      rmdir(container)
+    }
+    try? lock.close()  // Closing the descriptor releases the flock.
   }
 
   /// A base file moved into `bases/`: its name relative to the container, hash and size.

@@ -72,6 +72,14 @@ struct LoaderPartsTests {
     }
     broken = manifest.encoded().replacingOccurrences(of: "bases/spam.v1.cdb", with: "../etc/passwd")
     #expect(throws: ManifestError.self) { try Manifest(parsing: broken) }
+    // The installed file too: it is read by the incremental diff.
+    broken = manifest.encoded().replacingOccurrences(
+      of: "\tbases/seed.v3.cdb\n", with: "\t../../outside/x.cdb\n")
+    #expect(
+      throws: ManifestError(line: 4, problem: "installed file must be a path inside the container")
+    ) {
+      try Manifest(parsing: broken)
+    }
     #expect(throws: ManifestError.self) { try Manifest(parsing: "hello\n") }
   }
 
