@@ -45,9 +45,11 @@ public enum BenchChart {
     svg.text(
       20, top, "Throughput: entries/s (median, bar; min–max, whisker; log scale)", size: 14,
       weight: "bold")
+    // Only positive, finite rates have a place on a log scale: a run of 0 entries (rate 0) made
+    // the decades start at -infinity and the axis loop never end.
     let rates =
-      summaries.compactMap(\.minimumEntriesPerSecond)
-      + summaries.compactMap(\.maximumEntriesPerSecond)
+      (summaries.compactMap(\.minimumEntriesPerSecond)
+      + summaries.compactMap(\.maximumEntriesPerSecond)).filter { $0.isFinite && $0 > 0 }
     let lowDecade = floor(log10(min(rates.min() ?? 1e4, chineseArticleEntriesPerSecond) * 0.8))
     let highDecade = ceil(log10(max(rates.max() ?? 1e7, twoGISEntriesPerSecond) * 1.2))
     func xRate(_ rate: Double) -> Double {

@@ -23,6 +23,15 @@ struct GateAndCommandTests {
 
   let gate = BenchGate(rssBudgetBytes: 1 << 20, minimumEntriesPerSecond: 200_000)
 
+  /// A run of 0 entries has a rate of 0: the chart used to loop forever on log10(0).
+  @Test(arguments: [0.0, Double.infinity, Double.nan])
+  func aChartOfUnplottableRatesStillDraws(rate: Double) {
+    let svg = BenchChart.svg(
+      records: [run("mmap", rate: rate), run("buffered", rate: 1e6)], title: "t")
+    #expect(svg.hasPrefix("<svg") || svg.contains("<svg"))
+    #expect(svg.contains("</svg>"))
+  }
+
   @Test func aHealthyRunPasses() {
     let records = [
       run("mmap", rate: 2e7), run("mmap", rate: 1.5e7), run("baseline-2gis", rate: 1e6),
