@@ -30,7 +30,7 @@ public final class AtomicFileWriter {
         FilePath(temporaryPath), .writeOnly, options: [.create, .truncate, .closeOnExec],
         permissions: [.ownerReadWrite, .groupRead, .otherRead])
     } catch {
-      throw FileHandleIO.error(temporaryPath, 0, "open", FileHandleIO.errnoValue(of: error))
+      throw FileHandleIO.error(temporaryPath, 0, "open", Errno(thrownBy: error))
     }
     buffer.reserveCapacity(Self.bufferByteCount)
   }
@@ -63,7 +63,7 @@ public final class AtomicFileWriter {
       _ = try buffer.withUnsafeBytes { try descriptor.writeAll($0) }
     } catch {
       throw FileHandleIO.error(
-        temporaryPath, writtenByteCount, "write", FileHandleIO.errnoValue(of: error))
+        temporaryPath, writtenByteCount, "write", Errno(thrownBy: error))
     }
     writtenByteCount += buffer.count
     buffer.removeAll(keepingCapacity: true)
@@ -76,7 +76,7 @@ public final class AtomicFileWriter {
     do {
       _ = try bytes.withUnsafeBytes { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), $0) }
     } catch {
-      throw FileHandleIO.error(temporaryPath, offset, "pwrite", FileHandleIO.errnoValue(of: error))
+      throw FileHandleIO.error(temporaryPath, offset, "pwrite", Errno(thrownBy: error))
     }
   }
 

@@ -102,7 +102,7 @@ public final class BufferedBaseReader: BaseReader {
       // position is never relied on.
       read = try descriptor.read(fromAbsoluteOffset: Int64(offset), into: target)
     } catch {
-      throw FileHandleIO.error(path, offset, "pread", FileHandleIO.errnoValue(of: error))
+      throw FileHandleIO.error(path, offset, "pread", Errno(thrownBy: error))
     }
     guard read > 0 || wanted == 0 else {
       // The file shrank after it was opened.

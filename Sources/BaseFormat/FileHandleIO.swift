@@ -20,14 +20,11 @@ enum FileHandleIO {
     error(path, offset, call, Errno(rawValue: errno))
   }
 
-  /// The `Errno` a swift-system call threw (its `throws` is untyped but only throws `Errno`).
-  static func errnoValue(of error: any Error) -> Errno { error as? Errno ?? .ioError }
-
   static func openForReading(_ path: String) throws(BaseFormatError) -> FileDescriptor {
     do {
       return try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
     } catch {
-      throw Self.error(path, 0, "open", Self.errnoValue(of: error))
+      throw Self.error(path, 0, "open", Errno(thrownBy: error))
     }
   }
 
@@ -53,11 +50,16 @@ enum FileHandleIO {
       do {
         count = try descriptor.read(fromAbsoluteOffset: Int64(offset + total), into: chunk)
       } catch {
-        throw Self.error(path, offset + total, "pread", Self.errnoValue(of: error))
+        throw Self.error(path, offset + total, "pread", Errno(thrownBy: error))
       }
       if count == 0 { break }
       total += count
     }
     return total
   }
+}
+
+extension Errno {
+  /// The `Errno` a swift-system call threw: its `throws` is untyped but only ever throws `Errno`.
+  public init(thrownBy error: any Error) { self = error as? Errno ?? .ioError }
 }

@@ -136,7 +136,8 @@ public struct Compiler {
       } else {
         let key =
           record.category.isEmpty
-          ? "region-" + Self.fileSafe(record.region) : "blocking-" + Self.fileSafe(record.category)
+          ? "region-" + FileSafeName.encode(record.region)
+          : "blocking-" + FileSafeName.encode(record.category)
         if let existing = writers[key] {
           output = existing
         } else {
@@ -274,9 +275,6 @@ public struct Compiler {
 
   /// The category, and so the base (`blocking-blocking`), of numbers read from a blocking base.
   static let blockingBaseCategory = "blocking"
-
-  /// A base name for a region or category value, one-to-one (``ByteCoding/FileSafeName``).
-  static func fileSafe(_ text: String) -> String { FileSafeName.encode(text) }
 
   private func loadRegionPrefixes() throws -> RegionPrefixes {
     guard let path = options.regionsFile else { return RegionPrefixes(rules: [:]) }

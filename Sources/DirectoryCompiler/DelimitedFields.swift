@@ -16,7 +16,7 @@ enum DelimitedFields {
     case fields([String])
     /// The line ends inside a quoted field: join it with the next line and split again.
     case needsMore
-    /// A quote in the middle of an unquoted field, or text after a closing quote.
+    /// Text after a closing quote (RFC 4180 quoting only).
     case badQuoting
     /// The bytes are not UTF-8.
     case badUTF8

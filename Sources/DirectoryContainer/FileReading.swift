@@ -1,3 +1,4 @@
+import BaseFormat
 import SystemPackage
 
 /// The size of the one buffer whole-file readers use: large enough that a read is rarely
@@ -7,7 +8,7 @@ let fileChunkByteCount = 64 * 1024
 /// Runs a swift-system call, whose `throws` is untyped but only ever throws `Errno`.
 @inline(__always)
 func systemCall<T>(_ body: () throws -> T) throws(Errno) -> T {
-  do { return try body() } catch let error as Errno { throw error } catch { throw Errno.ioError }
+  do { return try body() } catch { throw Errno(thrownBy: error) }
 }
 
 /// Calls `body` with each chunk of a file, in order, through one buffer of
