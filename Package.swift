@@ -109,8 +109,8 @@ let package = Package(
     .target(
       name: "CallDirectoryHost",
       dependencies: [
-        "CSQLite", "CallDirectoryCore", "ByteCoding", "ProcessSpawning", "SystemChannel",
-        .product(name: "SystemPackage", package: "swift-system"),
+        "CSQLite", "CallDirectoryCore", "ByteCoding", "BaseFormat", "ProcessSpawning",
+        "SystemChannel", .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
     .target(
@@ -192,7 +192,10 @@ let package = Package(
     // Runs the built `calldir`: listed so that `swift test` builds it first.
     .testTarget(
       name: "CommandLineTests",
-      dependencies: ["TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat"],
+      dependencies: [
+        "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
+        "CallDirectoryHost",
+      ],
       exclude: ["Help"]),
     .testTarget(
       name: "SystemChannelTests",

@@ -117,6 +117,7 @@ struct ChildRequest {
       peakRSSBytes: outcome.sampledPeakResidentBytes)
     result.commitSeconds = commitSeconds
     result.committedAt = committedAt
+    result.removals = ingest.removalCount
     if completed { return result }
     ingest.transaction.rollback()
     result.killedFor = outcome.killedFor

@@ -9,6 +9,8 @@ final class RequestIngest {
   let transaction: StoreTransaction
   /// Entries written to the transaction.
   private(set) var entryCount = 0
+  /// Entries removed one by one from the transaction (incremental requests).
+  private(set) var removalCount = 0
 
   init(transaction: StoreTransaction, configuration: CheckingContext.Configuration) {
     self.transaction = transaction
@@ -41,12 +43,14 @@ final class RequestIngest {
     checker.removeIdentificationEntry(withPhoneNumber: number)
     guard checker.failure == nil else { return }
     try transaction.removeIdentification(number)
+    removalCount += 1
   }
 
   func removeBlocking(_ number: Int64) throws {
     checker.removeBlockingEntry(withPhoneNumber: number)
     guard checker.failure == nil else { return }
     try transaction.removeBlocking(number)
+    removalCount += 1
   }
 
   func removeAllIdentification() throws {

@@ -11,6 +11,8 @@ public struct RequestResult: Sendable, CallDirectoryReloadOutcome {
   public var detail: String
   /// Entries written (additions) by the request.
   public var entries: Int
+  /// Entries removed one by one by the request (an incremental request's removals).
+  public var removals = 0
   /// Whether the request was incremental.
   public var incremental: Bool
   /// Request start to commit (or failure), in seconds.

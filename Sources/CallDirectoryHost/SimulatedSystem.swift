@@ -52,9 +52,14 @@ public final class SimulatedSystem {
   }
 
   /// Turns the extension on, as the Settings switch does, and runs the complete load that follows.
+  /// The switch stays on only when the load succeeds: a failed load leaves the extension
+  /// disabled (lookups ignore it), as iOS turns the switch back off.
+  /// - Throws: ``HostError/callDirectory(_:detail:)`` with 7 when a load of it is running (the
+  ///   state is then unchanged); ``HostError`` when the store or the spawner fails.
   public func enable(_ bundleID: String, runner: Runner) throws -> RequestResult {
-    try store.setState(.enabled, of: bundleID)
-    return try request(bundleID, incremental: false, runner: runner)
+    let result = try request(bundleID, incremental: false, enabling: true, runner: runner)
+    if !result.succeeded { try store.setState(.disabled, of: bundleID) }
+    return result
   }
 
   /// Turns the extension off: lookups ignore it; its entries stay in the store.
@@ -88,15 +93,17 @@ public final class SimulatedSystem {
   /// What an incoming call from `number` would show.
   public func lookup(_ number: Int64) throws -> LookupResult { try store.lookup(number) }
 
-  private func request(_ bundleID: String, incremental: Bool, runner: Runner) throws
-    -> RequestResult
-  {
+  /// Runs one request; `enabling` turns the extension on in the request's own commit.
+  private func request(
+    _ bundleID: String, incremental: Bool, enabling: Bool = false, runner: Runner
+  ) throws -> RequestResult {
     guard let lock = try ExtensionLock(hostDirectory: hostDirectory, bundleID: bundleID) else {
       throw HostError.callDirectory(.currentlyLoading, detail: "\(bundleID) is already loading")
     }
     defer { withExtendedLifetime(lock) {} }
     let started = Date()
     let transaction = try store.beginRequest(bundleID: bundleID, incremental: incremental)
+    if enabling { transaction.stateOnCommit = .enabled }
     let ingest = RequestIngest(transaction: transaction, configuration: contract)
     var result: RequestResult
     switch runner {
@@ -122,6 +129,7 @@ public final class SimulatedSystem {
         wallSeconds: Date().timeIntervalSince(started),
         ingestSeconds: Date().timeIntervalSince(clock),
         footprintPeakBytes: 0, peakRSSBytes: 0)
+      result.removals = ingest.removalCount
       switch context.outcome {
       case .completed: result.committedAt = Date()
       case .failed(let error):

@@ -1,4 +1,6 @@
+import BaseFormat
 import CallDirectoryCore
+import Foundation
 
 /// The writes of one request, in one SQLite transaction. A complete request first removes the
 /// extension's installed entries (inside the transaction, so a failure restores them); entries
@@ -19,6 +21,9 @@ public final class StoreTransaction {
   /// not `String`: a String key hashes through Unicode normalization, which showed in profiles.
   private var labelIDs = LabelIDCache()
   private var finished = false
+  /// The extension's state to set in the same commit as the entries (a Settings switch whose
+  /// load succeeded), so a kill can never leave one without the other.
+  var stateOnCommit: ExtensionState?
   /// Rows are written 100 per statement: per-statement work (step, reset, binding, the VDBE
   /// program's start) dominated single-row inserts in profiles.
   static let rowsPerStatement = 100
@@ -201,6 +206,18 @@ public final class StoreTransaction {
       throw error
     }
     finished = true
+    do {
+      if let stateOnCommit {
+        try store.database.execute(
+          "UPDATE Extension SET state = \(stateOnCommit.rawValue), state_last_modified = \(Int64(Date().timeIntervalSince1970)) WHERE id = \(extensionID)"
+        )
+      }
+    } catch {
+      try? store.database.execute("ROLLBACK")
+      throw error
+    }
+    // The store's one durable step: SQLite's COMMIT makes the request whole or not at all.
+    FaultInjection.beforeDurableStep("commit \(store.path)")
     try store.database.execute("COMMIT")
   }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CallDirectoryHost
 import Foundation
 
 /// `calldir`: compile, load, simulate and benchmark Call Directory data.
@@ -28,6 +29,12 @@ struct Calldir: ParsableCommand {
       }
       if let exitCode = error as? ExitCode {
         Foundation.exit(exitCode.rawValue)
+      }
+      // The system refused or failed a request (7 while a load runs): 3, as a failed one.
+      if case HostError.callDirectory(let failure, let detail) = error {
+        let line = "calldir: \(detail.isEmpty ? "\(failure)" : detail) (code \(failure.code))\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        Foundation.exit(ExitStatus.requestFailed.rawValue)
       }
       let message =
         self.message(for: error)

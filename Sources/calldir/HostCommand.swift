@@ -74,12 +74,14 @@ func report(_ result: RequestResult, what: String) throws {
           .utf8))
     throw ExitStatus.requestFailed.exitCode
   }
+  let what =
+    result.incremental
+    ? "\(what): \(result.entries + result.removals) entries changed incrementally (\(result.entries) added, \(result.removals) removed)"
+    : "\(what): \(result.entries) entries installed"
   print(
     String(
-      format:
-        "%@: %d entries %@ in %.2f s (store ingest %.0f entries/s, extension footprint peak %@)",
-      what, result.entries, result.incremental ? "changed incrementally" : "installed",
-      result.wallSeconds, result.ingestRate, ByteCount.format(result.footprintPeakBytes)))
+      format: "%@ in %.2f s (store ingest %.0f entries/s, extension footprint peak %@)",
+      what, result.wallSeconds, result.ingestRate, ByteCount.format(result.footprintPeakBytes)))
 }
 
 /// An extension and the App Group container it reads.
@@ -104,7 +106,7 @@ struct HostCommand: ParsableCommand {
 
   struct Enable: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Turn an extension on in Settings: a complete load follows.")
+      abstract: "Turn an extension on in Settings: a complete load follows; if it fails, back off.")
     @OptionGroup var target: ExtensionTarget
     @OptionGroup var options: HostOptions
 

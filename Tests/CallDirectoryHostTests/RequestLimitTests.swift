@@ -155,6 +155,33 @@ struct RequestLimitTests {
     #expect(try fixture.contents() == before, "disabling keeps the data")
   }
 
+  @Test func aFailedEnableLeavesTheExtensionDisabled() throws {
+    let (fixture, before) = try installedFixture()
+    try fixture.system.disable(fixture.bundleID)
+    let failed = try fixture.system.enable(
+      fixture.bundleID, runner: fixture.misbehaving(["add-id:300:x", "add-id:299:y", "complete"]))
+    #expect(failed.error?.code == 3)
+    #expect(try fixture.system.store.state(of: fixture.bundleID) == .disabled)
+    #expect(try fixture.system.lookup(100) == .unknown, "the switch went back off")
+    #expect(try fixture.contents() == before)
+    // A first enable that fails leaves a known, disabled extension too.
+    let other = "com.example.other"
+    let first = try fixture.system.enable(other, runner: fixture.misbehaving(["add-block:0"]))
+    #expect(!first.succeeded)
+    #expect(try fixture.system.store.state(of: other) == .disabled)
+  }
+
+  @Test func anIncrementalRequestCountsItsRemovals() throws {
+    let (fixture, _) = try installedFixture()
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: true,
+      runner: fixture.misbehaving(["remove-id:100", "remove-id:200", "add-id:300:x", "complete"]))
+    #expect(result.succeeded, "\(result.detail)")
+    #expect(result.incremental)
+    #expect((result.entries, result.removals) == (1, 2))
+    #expect(try fixture.contents() == ["id 300 x", "block 50"])
+  }
+
   @Test func theStoreHasIOSsSchema() throws {
     let fixture = try HostFixture()
     let path = fixture.system.store.path

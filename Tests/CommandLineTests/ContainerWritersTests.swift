@@ -70,6 +70,31 @@ struct ContainerWritersTests {
     #expect(!status.stdout.contains("com.never"), "\(status.stdout)")
   }
 
+  @Test func anEnableOrSyncWhileALoadRunsExits3WithCode7() throws {
+    let folder = try TemporaryFolder()
+    let box = folder.path("box")
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Datasets/samples/sample.tsv").path
+    #expect(try runProcess(calldir, ["compile", samples, "--out", box]).status == 0)
+    let host = ["--host-dir", folder.path("host")]
+    let enable = ["host", "enable", "com.example.box", "--container", box] + host
+    #expect(try runProcess(calldir, enable).status == 0)
+    // Another load holds the extension's lock, as the host's own request does.
+    let lock = open(folder.path("host/locks/com.example.box.lock"), O_RDWR | O_CREAT, 0o644)
+    #expect(lock >= 0)
+    #expect(flock(lock, LOCK_EX) == 0)
+    defer { close(lock) }
+    for arguments in [enable, ["app", "sync", "com.example.box", "--container", box] + host] {
+      let run = try runProcess(calldir, arguments)
+      #expect(run.status == 3, "\(arguments): \(run.stderr)")
+      #expect(run.stderr.contains("(code 7)"), "\(run.stderr)")
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+    let status = try runProcess(calldir, ["host", "status"] + host)
+    #expect(status.stdout.contains("com.example.box: enabled"), "\(status.stdout)")
+  }
+
   @Test func anEmptyOutputPathIsAUsageError() throws {
     let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()

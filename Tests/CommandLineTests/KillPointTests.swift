@@ -1,4 +1,5 @@
 import BaseFormat
+import CallDirectoryHost
 import DirectoryContainer
 import Foundation
 import TestSupport
@@ -90,5 +91,89 @@ struct KillPointTests {
       },
       folder: folder)
     #expect(steps >= 4, "copy, move into bases/, manifest: \(steps)")
+  }
+
+  /// A dump of `count` numbers over three regions, ranked, one label changed when `edited`.
+  func dump(_ path: String, numbers: Range<Int>, edited: Bool = false) throws {
+    var text = "number\tlabel\tregion\trank\n"
+    for index in numbers {
+      let label = edited && index == numbers.lowerBound ? "Renamed" : "Firm \(index)"
+      text += "+7495\(7_000_000 + index)\t\(label)\tR\(index % 3)\t\(index)\n"
+    }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  let bundleID = "com.example.box"
+
+  /// What the system holds for the extension, comparable.
+  func storeContents(_ host: String) throws -> [String] {
+    let (identification, blocking) = try CallDirectoryStore(
+      path: host + "/" + SimulatedSystem.databaseFileName
+    ).contents(of: bundleID)
+    return identification.map { "id \($0.0) \($0.1)" } + blocking.map { "block \($0)" }
+  }
+
+  /// Runs `app sync` over a fresh copy of `prepared` (a folder holding `box` and `host`) stopped
+  /// at each durable step in turn: the system then holds what it held or what a finished sync
+  /// gives, the container stays readable, and the next syncs finish the job.
+  /// - Returns: the number of durable steps of the sync.
+  func syncStoppedEverywhere(prepared: String, folder: TemporaryFolder) throws -> Int {
+    func sync(_ root: String, faultAt: Int? = nil) throws -> ProcessRun {
+      try runProcess(
+        calldir,
+        ["app", "sync", bundleID, "--container", root + "/box", "--host-dir", root + "/host"],
+        environment: faultAt.map { [FaultInjection.environmentVariable: String($0)] })
+    }
+    let before = try storeContents(prepared + "/host")
+    let reference = folder.path("reference-\(UUID())")
+    try FileManager.default.copyItem(atPath: prepared, toPath: reference)
+    let finished = try sync(reference)
+    #expect(finished.status == 0, "\(finished.stderr)")
+    let after = try storeContents(reference + "/host")
+    #expect(after != before, "the sync must change what the system holds")
+    #expect(try sync(reference).stdout.contains("nothing to do"))
+    for step in 1...100 {
+      let copy = folder.path("stopped-\(UUID())")
+      try FileManager.default.copyItem(atPath: prepared, toPath: copy)
+      defer { try? FileManager.default.removeItem(atPath: copy) }
+      let run = try sync(copy, faultAt: step)
+      if run.status == 0 { return step - 1 }
+      #expect(run.status == FaultInjection.exitStatus, "step \(step): \(run.stderr)")
+      let held = try storeContents(copy + "/host")
+      #expect(held == before || held == after, "step \(step): the system holds a mix")
+      #expect(contents(copy + "/box") != nil, "step \(step): the container is unreadable")
+      // The app runs again: it finishes what the stopped sync began, then has nothing to do.
+      var again = try sync(copy)
+      if !again.stdout.contains("nothing to do") { again = try sync(copy) }
+      #expect(again.status == 0, "step \(step): \(again.stderr)")
+      #expect(try storeContents(copy + "/host") == after, "step \(step): not healed")
+      #expect(try sync(copy).stdout.contains("nothing to do"), "step \(step)")
+    }
+    Issue.record("more than 100 durable steps")
+    return 0
+  }
+
+  @Test func aSyncStoppedAtAnyStepLeavesTheOldOrTheNewSetAndTheNextSyncHeals() throws {
+    let folder = try TemporaryFolder()
+    let prepared = folder.path("prepared")
+    let old = folder.path("old.tsv")
+    let new = folder.path("new.tsv")
+    try dump(old, numbers: 0..<30)
+    try dump(new, numbers: 5..<40, edited: true)
+    func run(_ arguments: [String]) throws {
+      let run = try runProcess(calldir, arguments)
+      #expect(run.status == 0, "\(arguments): \(run.stderr)")
+    }
+    let box = ["--container", prepared + "/box", "--host-dir", prepared + "/host"]
+    try run(["compile", old, "--out", prepared + "/box", "--country", "RU", "--seed-size", "4"])
+    try run(["host", "enable", bundleID] + box)
+    // Phase two: the full set, through a complete request.
+    let phaseTwo = try syncStoppedEverywhere(prepared: prepared, folder: folder)
+    #expect(phaseTwo >= 7, "request, commit, record: \(phaseTwo)")
+    // A recompile, then what changed, through an incremental request.
+    try run(["app", "sync", bundleID] + box)
+    try run(["compile", new, "--out", prepared + "/box", "--country", "RU", "--seed-size", "4"])
+    let incremental = try syncStoppedEverywhere(prepared: prepared, folder: folder)
+    #expect(incremental >= 4, "commit, record: \(incremental)")
   }
 }
