@@ -17,12 +17,13 @@ extension ContainerApp {
   }
 
   /// ``sync(manager:bundleID:)`` through the simulated system, spawning `executable`.
-  public func sync(system: SimulatedSystem, bundleID: String, executable: String) throws
-    -> [RequestResult]
-  {
+  public func sync(
+    system: SimulatedSystem, bundleID: String, executable: String,
+    warn: (String) -> Void = { _ in }
+  ) throws -> [RequestResult] {
     try sync(
       manager: SimulatedCallDirectoryManager(
         system: system, executable: executable, container: container),
-      bundleID: bundleID)
+      bundleID: bundleID, warn: warn)
   }
 }

@@ -102,7 +102,8 @@ public struct ContainerApp {
         name: name, role: role, kind: header.kind, region: region, priority: priority,
         version: version, entries: header.entryCount, sha256: adopted.sha256,
         state: installed == adopted.file ? .installed : .ready, file: adopted.file,
-        installedFile: installed, byteCount: adopted.byteCount)
+        installedFile: installed, byteCount: adopted.byteCount,
+        installedSHA256: previous.flatMap { manifest.bases[$0].expectedInstalledSHA256 })
       if let previous { manifest.bases[previous] = base } else { manifest.bases.append(base) }
       return base
     }
@@ -158,8 +159,10 @@ public struct ContainerApp {
         if selected.contains(manifest.bases[index].name) {
           manifest.bases[index].state = .installed
           manifest.bases[index].installedFile = manifest.bases[index].file
+          manifest.bases[index].installedSHA256 = manifest.bases[index].sha256
         } else {
           manifest.bases[index].installedFile = nil
+          manifest.bases[index].installedSHA256 = nil
           if manifest.bases[index].state == .installed { manifest.bases[index].state = .ready }
         }
       }
@@ -171,12 +174,15 @@ public struct ContainerApp {
   /// Brings the system up to date, as the app does after a download or a region change: only when
   /// the extension is enabled. Phase two first (the full set with a complete reload), then an
   /// incremental reload for anything newer than what is installed.
+  /// Installed files are hashed first: one that no longer matches what was installed (changed
+  /// in place, or gone) cannot be the old side of a difference, so a complete reload replaces
+  /// what the system holds instead, and `warn` is told why.
   /// - Returns: the requests made, in order (none when the extension is disabled or up to date).
   /// - Throws: ``ContainerAppError`` when the manifest cannot be read or written; what `manager`
   ///   throws when the system itself fails.
-  public func sync<Manager: CallDirectoryManaging>(manager: Manager, bundleID: String) throws
-    -> [Manager.ReloadOutcome]
-  {
+  public func sync<Manager: CallDirectoryManaging>(
+    manager: Manager, bundleID: String, warn: (String) -> Void = { _ in }
+  ) throws -> [Manager.ReloadOutcome] {
     switch try manager.enabledStatus(ofExtension: bundleID) {
     case .enabled: break
     case .disabled: return []
@@ -196,6 +202,18 @@ public struct ContainerApp {
       return [result]
     }
     manifest = try self.manifest()
+    let damaged = manifest.bases.filter { base in
+      guard let installed = base.installedFile else { return false }
+      return SHA256.hexDigest(ofFile: container + "/" + installed) != base.expectedInstalledSHA256
+    }
+    if !damaged.isEmpty {
+      warn(
+        "installed \(damaged.map(\.name).joined(separator: ", ")) no longer match what was installed: a complete reload replaces what the system holds"
+      )
+      let result = try manager.reloadExtension(bundleID, incremental: false)
+      if result.error == nil { try markInstalled() }
+      return [result]
+    }
     let selected = DirectoryLoader.selection(manifest)
     let upToDate =
       selected.allSatisfy { $0.installedFile == $0.file }

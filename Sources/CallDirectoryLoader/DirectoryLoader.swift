@@ -79,8 +79,20 @@ public struct DirectoryLoader {
     for base in newSet where !fileExists(path(base.file)) {
       throw .unreadable(base: base.name, path: path(base.file))
     }
-    let verification = BackgroundVerification(
-      newSet.map { ($0.name, path($0.file), $0.sha256) })
+    var verified = newSet.map { ($0.name, path($0.file), $0.sha256) }
+    if context.isIncremental {
+      // The old side of a difference must be what the system holds: an installed file changed
+      // in place would make the difference wrong, so it is hashed too.
+      for base in manifest.bases {
+        guard let installed = base.installedFile, installed != base.file || !newSet.contains(base)
+        else { continue }
+        guard let expected = base.expectedInstalledSHA256 else {
+          throw .installedHashUnrecorded(base: base.name)
+        }
+        verified.append((base.name + " (installed)", path(installed), expected))
+      }
+    }
+    let verification = BackgroundVerification(verified)
     verification.start()
     let summary: Summary
     do throws(LoaderError) {
@@ -317,6 +329,8 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
   case manifest(ManifestError)
   case unreadable(base: String, path: String)
   case hashMismatch(base: String, expected: String, actual: String)
+  /// An incremental request's old side is a file whose hash the manifest does not record.
+  case installedHashUnrecorded(base: String)
   case kindMismatch(base: String, manifest: BaseKind, file: BaseKind)
   case format(base: String, BaseFormatError)
 
@@ -326,6 +340,8 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
     case .unreadable(let base, let path): "base \(base): cannot read \(path)"
     case .hashMismatch(let base, let expected, let actual):
       "base \(base): SHA-256 \(actual.prefix(12))… does not match the manifest's \(expected.prefix(12))…"
+    case .installedHashUnrecorded(let base):
+      "base \(base): no hash recorded for its installed file: only a complete reload can replace it"
     case .kindMismatch(let base, let manifest, let file):
       "base \(base): the manifest says \(manifest), the file holds \(file)"
     case .format(let base, let error): "base \(base): \(error)"

@@ -65,11 +65,19 @@ public struct Manifest: Equatable, Sendable {
     public var installedFile: String?
     /// The file's size in bytes, when recorded.
     public var byteCount: Int?
+    /// SHA-256 of the installed file, recorded when it was installed.
+    public var installedSHA256: String?
+
+    /// What the installed file must hash to, when known: its recorded hash, or the current
+    /// file's when the installed file is the current one (manifests older than the record).
+    public var expectedInstalledSHA256: String? {
+      installedSHA256 ?? (installedFile != nil && installedFile == file ? sha256 : nil)
+    }
 
     public init(
       name: String, role: Role, kind: BaseKind, region: String? = nil, priority: Int,
       version: Int, entries: Int, sha256: String, state: State, file: String,
-      installedFile: String? = nil, byteCount: Int? = nil
+      installedFile: String? = nil, byteCount: Int? = nil, installedSHA256: String? = nil
     ) {
       self.name = name
       self.role = role
@@ -83,6 +91,7 @@ public struct Manifest: Equatable, Sendable {
       self.file = file
       self.installedFile = installedFile
       self.byteCount = byteCount
+      self.installedSHA256 = installedSHA256
     }
   }
 
@@ -107,13 +116,18 @@ public struct Manifest: Equatable, Sendable {
         + (chosenRegions.isEmpty
           ? "-" : chosenRegions.map(ManifestField.escaped).joined(separator: ",")))
     for base in bases {
-      lines.append(
-        [
-          "base", ManifestField.escaped(base.name), base.role.rawValue, base.kind.description,
-          base.region.map(ManifestField.escaped) ?? "-",
-          String(base.priority), String(base.version), String(base.entries), base.sha256,
-          base.state.rawValue, base.file, base.installedFile ?? "-",
-        ].joined(separator: "\t") + (base.byteCount.map { "\t\($0)" } ?? ""))
+      var fields = [
+        "base", ManifestField.escaped(base.name), base.role.rawValue, base.kind.description,
+        base.region.map(ManifestField.escaped) ?? "-",
+        String(base.priority), String(base.version), String(base.entries), base.sha256,
+        base.state.rawValue, base.file, base.installedFile ?? "-",
+      ]
+      // Optional trailing fields: bytes, then the installed file's hash.
+      if base.byteCount != nil || base.installedSHA256 != nil {
+        fields.append(base.byteCount.map(String.init) ?? "-")
+      }
+      if let installedSHA256 = base.installedSHA256 { fields.append(installedSHA256) }
+      lines.append(fields.joined(separator: "\t"))
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -166,16 +180,23 @@ public struct Manifest: Equatable, Sendable {
   }
 
   private static func parseBase(_ fields: [String], line: Int) throws(ManifestError) -> Base {
-    guard fields.count == 12 || fields.count == 13 else {
+    guard (12...14).contains(fields.count) else {
       throw ManifestError(
-        line: line, problem: "a base line has 12 or 13 fields, this one \(fields.count)")
+        line: line, problem: "a base line has 12 to 14 fields, this one \(fields.count)")
     }
     var byteCount: Int?
-    if fields.count == 13 {
+    if fields.count >= 13 && fields[12] != "-" {
       guard let parsed = Int(fields[12]), parsed >= 0 else {
         throw ManifestError(line: line, problem: "bytes must be a whole number")
       }
       byteCount = parsed
+    }
+    var installedSHA256: String?
+    if fields.count == 14 {
+      guard isSHA256(fields[13]) else {
+        throw ManifestError(line: line, problem: "installed sha256 must be 64 lowercase hex digits")
+      }
+      installedSHA256 = fields[13]
     }
     guard let role = Role(rawValue: fields[2]) else {
       throw ManifestError(line: line, problem: "unknown role '\(fields[2])'")
@@ -189,7 +210,7 @@ public struct Manifest: Equatable, Sendable {
       throw ManifestError(
         line: line, problem: "priority, version and entries must be whole numbers")
     }
-    guard fields[8].count == 64, fields[8].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+    guard isSHA256(fields[8]) else {
       throw ManifestError(line: line, problem: "sha256 must be 64 lowercase hex digits")
     }
     guard let state = State(rawValue: fields[9]) else {
@@ -203,7 +224,13 @@ public struct Manifest: Equatable, Sendable {
       name: try ManifestField.unescaped(fields[1], line: line), role: role, kind: kind,
       region: fields[4] == "-" ? nil : try ManifestField.unescaped(fields[4], line: line),
       priority: priority, version: version, entries: entries, sha256: fields[8], state: state,
-      file: fields[10], installedFile: fields[11] == "-" ? nil : fields[11], byteCount: byteCount)
+      file: fields[10], installedFile: fields[11] == "-" ? nil : fields[11], byteCount: byteCount,
+      installedSHA256: installedSHA256)
+  }
+
+  private static func isSHA256(_ text: String) -> Bool {
+    text.utf8.count == 64
+      && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 
   /// Reads `manifest.cdm` from a container folder.

@@ -19,8 +19,11 @@ extension Manifest {
     let previousByName = Dictionary(
       previous.bases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for index in bases.indices {
-      guard let installed = previousByName[bases[index].name]?.installedFile else { continue }
+      guard let old = previousByName[bases[index].name], let installed = old.installedFile else {
+        continue
+      }
       bases[index].installedFile = installed
+      bases[index].installedSHA256 = old.expectedInstalledSHA256
       if installed == bases[index].file { bases[index].state = .installed }
     }
     let names = Set(bases.map(\.name))

@@ -69,7 +69,8 @@ struct AppCommand: ParsableCommand {
     func run() throws {
       let bundleID = target.bundleID
       let results = try ContainerApp(container: target.container).sync(
-        system: try options.system(), bundleID: bundleID, executable: try options.extensionPath())
+        system: try options.system(), bundleID: bundleID, executable: try options.extensionPath(),
+        warn: { FileHandle.standardError.write(Data("calldir: warning: \($0)\n".utf8)) })
       if results.isEmpty { print("\(bundleID): nothing to do (up to date, or not enabled)") }
       for result in results { try report(result, what: "sync \(bundleID)") }
     }

@@ -170,4 +170,59 @@ struct TwoPhaseTests {
     #expect(incremental == expected)
     #expect(incremental.contains("id 74990000000 Новые 0"))
   }
+
+  @Test func anInstalledFileChangedInPlaceMakesTheNextSyncACompleteReload() throws {
+    let fixture = try stagedFixture()
+    let sync = {
+      var warnings: [String] = []
+      let results = try fixture.app.sync(
+        system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
+        warn: { warnings.append($0) })
+      return (results, warnings)
+    }
+    _ = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    _ = try sync()
+    let installed = try fixture.contents()
+    let region = try #require(try fixture.app.manifest().bases.first { $0.name == "ru-812" })
+    let installedPath = fixture.app.container + "/" + region.file
+    // A valid base with other labels written over the installed (and current) file.
+    let forged = try fixture.writeBase(
+      "forged", regionEntries(first: 78_120_000_000, count: 3_000, label: "Подделка"))
+    try Data(contentsOf: URL(fileURLWithPath: forged)).write(
+      to: URL(fileURLWithPath: installedPath))
+    // Not "nothing to do": a complete reload, which the damaged current file fails loudly.
+    var (results, warnings) = try sync()
+    #expect(warnings.count == 1 && warnings[0].contains("ru-812"), "\(warnings)")
+    #expect(results.count == 1 && !results[0].incremental && !results[0].succeeded)
+    #expect(results[0].detail.contains("SHA-256"), "\(results[0].detail)")
+    #expect(try fixture.contents() == installed, "a failed reload keeps the store")
+    // A new version staged: the installed file is still not what the system holds, so the
+    // difference cannot be trusted; a complete reload installs the new set, and the store heals.
+    let regionB2 = regionEntries(first: 78_120_000_000, count: 2_000, label: "Питер-2")
+    try fixture.app.stage(
+      file: fixture.writeBase("b2", regionB2), name: "ru-812", role: .region, region: "RU-812",
+      priority: 40, version: 2)
+    (results, warnings) = try sync()
+    #expect(warnings.count == 1)
+    #expect(results.count == 1 && !results[0].incremental && results[0].succeeded)
+    let healed = try fixture.contents()
+    #expect(!healed.contains { $0.contains("Подделка") })
+    let fresh = try SimulatedSystem(hostDirectory: fixture.folder.path("fresh-host"))
+    #expect(try fresh.enable(fixture.bundleID, runner: fixture.realExtension).succeeded)
+    let (identification, blocking) = try fresh.store.contents(of: fixture.bundleID)
+    #expect(healed == identification.map { "id \($0.0) \($0.1)" } + blocking.map { "block \($0)" })
+    (results, warnings) = try sync()
+    #expect(results.isEmpty && warnings.isEmpty, "up to date, and every installed file checks")
+    // The extension checks the old side of a difference too.
+    let now = try #require(try fixture.app.manifest().bases.first { $0.name == "ru-812" })
+    try fixture.app.stage(
+      file: fixture.writeBase("b3", regionB2.dropLast(5)), name: "ru-812", role: .region,
+      region: "RU-812", priority: 40, version: 3)
+    try Data(contentsOf: URL(fileURLWithPath: forged)).write(
+      to: URL(fileURLWithPath: fixture.app.container + "/" + now.file))
+    let direct = try fixture.system.reload(
+      fixture.bundleID, incremental: true, runner: fixture.realExtension)
+    #expect(!direct.succeeded && direct.detail.contains("installed"), "\(direct.detail)")
+  }
 }
