@@ -20,6 +20,6 @@ public struct StrictRejection: Error, CustomStringConvertible {
   public let report: CompileReport
 
   public var description: String {
-    "--strict: \(report.rejectedCount) lines rejected; nothing written"
+    "--strict: \(report.rejectedCount) \(report.rejectedCount == 1 ? "line" : "lines") rejected; nothing written"
   }
 }

@@ -26,6 +26,9 @@ public struct CompileOptions: Sendable {
   public var seedBy = SeedChoice.auto
   /// Category values whose numbers go to a blocking list instead of identification.
   public var blockingCategories: Set<String> = ["spam"]
+  /// Inputs (paths among ``inputs``) compiled whole as blocking lists, such as a spam dump: every
+  /// number is blocked whatever its category, and labels are not needed.
+  public var blockingInputs: Set<String> = []
   /// A file of `PREFIX<TAB>REGION` lines (CallKit-digit prefixes), for inputs without a region.
   public var regionsFile: String?
   /// Fail on any rejected line.

@@ -33,6 +33,19 @@ public struct CompileReport: Sendable {
 
   public var rejectedCount: Int { rejected.values.reduce(0) { $0 + $1.count } }
 
+  /// What was read and rejected: all a refused (`--strict`) run has to say, since it wrote
+  /// nothing.
+  public func renderReading() -> String {
+    var lines = [
+      "lines read: \(linesRead); accepted: \(accepted); rejected: \(rejectedCount)"
+    ]
+    for (reason, entry) in rejected.sorted(by: { $0.value.count > $1.value.count }) {
+      lines.append(
+        "  rejected \(entry.count) × \(reason) (first at \(entry.places.joined(separator: ", ")))")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
   /// The report as lines of text.
   public func render() -> String {
     var lines: [String] = []
@@ -57,7 +70,9 @@ public struct CompileReport: Sendable {
     // Per distinct entry (identification and blocking); the seed set's bytes are counted in the
     // total although its entries repeat region entries.
     let entries = identification + blockingEntries.values.reduce(0, +)
-    lines.append("wrote \(outputs.count) files, \(outputBytes) bytes; input \(inputBytes) bytes")
+    lines.append(
+      "wrote \(outputs.count) \(outputs.count == 1 ? "file" : "files"), \(outputBytes) bytes; input \(inputBytes) bytes"
+    )
     if entries > 0 {
       var sizes = String(
         format: "bytes per entry: bases %.2f, input %.2f", Double(outputBytes) / Double(entries),

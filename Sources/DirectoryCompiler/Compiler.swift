@@ -54,6 +54,7 @@ public struct Compiler {
       let name = (path as NSString).lastPathComponent
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
       var rejectedHere: [(RejectionReason, Int)] = []
+      let blocksAll = options.blockingInputs.contains(path)
       let reader = try RowReader(
         path: path, format: format, columns: options.columns, quoting: options.quoting,
         maximumLineByteCount: options.maximumLineByteCount
@@ -74,7 +75,8 @@ public struct Compiler {
           continue
         }
         let blocking =
-          row.fromBlockingBase || row.category.map(options.blockingCategories.contains) == true
+          blocksAll || row.fromBlockingBase
+          || row.category.map(options.blockingCategories.contains) == true
         let label = row.label.trimmingCharacters(in: .whitespaces)
         if !blocking {
           guard !label.isEmpty else {
@@ -93,7 +95,9 @@ public struct Compiler {
           SortRecord(
             number: number, rank: row.rank ?? 0, sequence: sequence, label: label, region: region,
             category: blocking
-              ? (row.fromBlockingBase ? Self.blockingBaseCategory : row.category!) : ""))
+              ? (row.fromBlockingBase
+                ? Self.blockingBaseCategory
+                : row.category ?? Self.blockingBaseCategory) : ""))
         sequence += 1
         report.accepted += 1
         if report.accepted % 100_000 == 0 { progress(report.inputBytes, report.accepted) }
@@ -273,7 +277,8 @@ public struct Compiler {
     try emit()
   }
 
-  /// The category, and so the base (`blocking-blocking`), of numbers read from a blocking base.
+  /// The category, and so the base (`blocking-blocking`), of numbers read from a blocking base
+  /// or from an input compiled whole as a blocking list without a category of its own.
   static let blockingBaseCategory = "blocking"
 
   private func loadRegionPrefixes() throws -> RegionPrefixes {

@@ -19,14 +19,22 @@ struct CompileCommand: ParsableCommand {
       and at least one line was rejected (nothing is written then).
       """)
 
-  @Argument(help: "Input files.", completion: .file()) var inputs: [String]
+  @Argument(help: "Input files.", completion: .file()) var inputs: [String] = []
+  @Option(
+    name: .customLong("block"),
+    help: ArgumentHelp(
+      "An input compiled whole as a blocking list, such as a spam dump: every number is blocked, labels are not needed (repeatable).",
+      valueName: "file"), completion: .file())
+  var blockedInputs: [String] = []
   @Option(name: .long, help: "The container folder to write.", completion: .directory) var out:
     String
   @Option(
     name: .long, help: "tsv, csv, jsonl, chinese, russian or base (default: from the file name).")
   var format: InputFormat?
-  @Option(name: .long, help: "The country national numbers belong to: RU, KZ, CN, US, CA, GB, DE.")
-  var country: String = "RU"
+  @Option(
+    name: .long,
+    help: "The country national numbers belong to: RU, KZ, CN, US, CA, GB, DE (default: RU).")
+  var country: String?
   @Option(name: .long, help: "The number column (header name or 1-based index).") var numberColumn:
     String?
   @Option(name: .long, help: "The label column.") var labelColumn: String?
@@ -42,8 +50,10 @@ struct CompileCommand: ParsableCommand {
   )
   var seedBy: SeedChoice = .auto
   @Option(name: .long, help: "Entries in the seed set (0 for none).") var seedSize: Int = 100_000
-  @Option(name: .long, help: "Category values that go to blocking lists (comma-separated).")
-  var blockingCategory: String = "spam"
+  @Option(
+    name: .long, help: "Category values that go to blocking lists (comma-separated; default: spam)."
+  )
+  var blockingCategory: String?
   @Option(name: .long, help: "Which duplicate survives: first, last or priority (highest rank).")
   var duplicates: DuplicatePolicy = .first
   @Option(name: .long, help: "Memory the sort may use before spilling to disk.")
@@ -67,9 +77,9 @@ struct CompileCommand: ParsableCommand {
   var compareGzip = false
 
   func run() throws {
-    guard !inputs.isEmpty else { throw ValidationError("no input files") }
+    guard !inputs.isEmpty || !blockedInputs.isEmpty else { throw ValidationError("no input files") }
     var resolved: [(path: String, format: InputFormat)] = []
-    for input in inputs {
+    for input in inputs + blockedInputs {
       guard FileManager.default.isReadableFile(atPath: input) else {
         throw ValidationError("cannot read \(input): no such file or not readable")
       }
@@ -84,8 +94,13 @@ struct CompileCommand: ParsableCommand {
       }
       resolved.append((input, chosen))
     }
+    if let twice = blockedInputs.first(where: inputs.contains) {
+      throw ValidationError("\(twice) is given both as an input and with --block: give it once")
+    }
+    try checkFlagsApply(to: Set(resolved.map(\.format)))
     var options = CompileOptions(inputs: resolved, output: out)
-    options.country = country
+    options.blockingInputs = Set(blockedInputs)
+    if let country { options.country = country }
     if let numberColumn { options.columns.number = numberColumn }
     if let labelColumn { options.columns.label = labelColumn }
     if let regionColumn { options.columns.region = regionColumn }
@@ -95,7 +110,9 @@ struct CompileCommand: ParsableCommand {
     guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
     options.seedSize = seedSize
     options.seedBy = seedBy
-    options.blockingCategories = Set(blockingCategory.split(separator: ",").map(String.init))
+    if let blockingCategory {
+      options.blockingCategories = Set(blockingCategory.split(separator: ",").map(String.init))
+    }
     options.duplicates = duplicates
     options.memoryBudget = memory.bytes
     guard options.memoryBudget >= 1 << 20 else {
@@ -124,11 +141,39 @@ struct CompileCommand: ParsableCommand {
     } catch let rejection as StrictRejection {
       // The compiler stopped before writing: the container is as it was.
       if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-      print(rejection.report.render(), terminator: "")
+      print(rejection.report.renderReading(), terminator: "")
       FileHandle.standardError.write(Data("calldir: \(rejection.description)\n".utf8))
       throw ExitStatus.strictRejected.exitCode
     }
     if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     print(report.render(), terminator: "")
+  }
+
+  /// A flag that only some formats read, given for inputs none of which reads it, is a usage
+  /// error: silently ignoring it would compile something other than what was asked.
+  private func checkFlagsApply(to formats: Set<InputFormat>) throws {
+    let formatList = formats.map(\.rawValue).sorted().joined(separator: ", ")
+    let columnar: Set<InputFormat> = [.tsv, .csv, .jsonl]
+    let flags: [(given: Bool, flag: String, readBy: Set<InputFormat>, why: String)] = [
+      (numberColumn != nil, "--number-column", columnar, "only tsv, csv and jsonl have columns"),
+      (labelColumn != nil, "--label-column", columnar, "only tsv, csv and jsonl have columns"),
+      (regionColumn != nil, "--region-column", columnar, "only tsv, csv and jsonl have columns"),
+      (rankColumn != nil, "--rank-column", columnar, "only tsv, csv and jsonl have columns"),
+      (
+        categoryColumn != nil, "--category-column", columnar, "only tsv, csv and jsonl have columns"
+      ),
+      (
+        blockingCategory != nil, "--blocking-category", columnar,
+        "only tsv, csv and jsonl have a category; --block FILE blocks a whole input"
+      ),
+      (quoting != nil, "--quoting", [.tsv, .csv], "only tsv and csv are quoted"),
+      (
+        country != nil, "--country", [.tsv, .csv, .jsonl],
+        "chinese and russian files hold numbers with their country code, bases hold CallKit numbers"
+      ),
+    ]
+    for flag in flags where flag.given && formats.isDisjoint(with: flag.readBy) {
+      throw ValidationError("\(flag.flag) does not apply to \(formatList) input (\(flag.why))")
+    }
   }
 }

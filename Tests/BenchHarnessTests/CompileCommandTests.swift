@@ -30,6 +30,57 @@ struct CompileCommandTests {
     #expect(strict.status == 4)
     #expect(strict.stderr.split(separator: "\n").count == 1, "\(strict.stderr)")
     #expect(try snapshot(out) == before, "every file byte-identical")
+    // A refused run wrote nothing, and its report says only what it read.
+    #expect(!strict.stdout.contains("wrote"), "\(strict.stdout)")
+    #expect(strict.stderr.contains("1 line rejected; nothing written"), "\(strict.stderr)")
+  }
+
+  @Test(arguments: [
+    (["chinese.json", "--category-column", "kind"], "--category-column does not apply to chinese"),
+    (["chinese.json", "--blocking-category", "spam"], "--blocking-category does not apply"),
+    (["russian.txt", "--quoting", "rfc4180"], "--quoting does not apply to russian"),
+    (["sample.jsonl", "--quoting", "none"], "--quoting does not apply to jsonl"),
+    (["russian.txt", "--country", "RU"], "--country does not apply to russian"),
+    (["chinese.json", "--block", "chinese.json"], "given both as an input and with --block"),
+  ])
+  func aFlagNoInputReadsIsAUsageError(arguments: [String], message: String) throws {
+    let folder = try TemporaryFolder()
+    let resolved = arguments.map { $0.contains(".") ? samples + "/" + $0 : $0 }
+    let run = try runProcess(
+      try builtExecutable("calldir"), ["compile"] + resolved + ["--out", folder.path("box")])
+    #expect(run.status == 1, "\(arguments): \(run.stdout)")
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder.path("box")))
+    // Beside an input that reads it, the flag applies there.
+    let mixed = try runProcess(
+      try builtExecutable("calldir"),
+      [
+        "compile", samples + "/sample.tsv", "--category-column", "category",
+        samples
+          + "/chinese.json", "--out", folder.path("mixed"),
+      ])
+    #expect(mixed.status == 0, "\(mixed.stderr)")
+  }
+
+  @Test func aWholeInputCompilesAsABlockingList() throws {
+    let folder = try TemporaryFolder()
+    let out = folder.path("box")
+    // The Chinese article's numbers are the spam users block; the directory beside them is not.
+    let run = try runProcess(
+      try builtExecutable("calldir"),
+      ["compile", samples + "/sample.tsv", "--block", samples + "/chinese.json", "--out", out])
+    #expect(run.status == 0, "\(run.stderr)")
+    let manifest = try Manifest.read(container: out)
+    let blocking = manifest.bases.filter { $0.role == .blocking }
+    let chineseNumbers = try String(contentsOfFile: samples + "/chinese.json", encoding: .utf8)
+      .split(separator: "\n").filter { $0.contains(":") }
+      .map { $0.split(separator: "\"")[1] }
+    // The dump's own spam row goes to its category's list; the whole input to `blocking`.
+    #expect(blocking.first { $0.name == "blocking-blocking" }?.entries == Set(chineseNumbers).count)
+    #expect(blocking.first { $0.name == "blocking-spam" }?.entries == 1)
+    #expect(manifest.bases.contains { $0.role == .region && $0.entries > 0 }, "the directory")
+    #expect(run.stdout.contains("blocking: \(Set(chineseNumbers).count + 1)"), "\(run.stdout)")
   }
 
   /// Every regular file under `folder` (relative path → bytes).
