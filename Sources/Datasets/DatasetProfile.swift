@@ -1,3 +1,4 @@
+import DirectoryContainer
 import Foundation
 
 /// A named dataset in `Datasets/NAME.json`: a description and the generator's parameters.
@@ -64,6 +65,10 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
     return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
   }
 
+  /// The largest profile file read, in bytes: profiles are a few hundred bytes of JSON; the cap
+  /// keeps a link to /dev/zero or a huge file from taking the memory.
+  public static let maximumByteCount = 1 << 20
+
   /// Loads a profile by name (from ``profilesDirectory()``) or by path to a JSON file.
   /// - Throws: ``DatasetError`` naming the missing file or the invalid field.
   public static func load(_ nameOrPath: String) throws -> DatasetProfile {
@@ -73,10 +78,16 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
     } else {
       url = profilesDirectory().appendingPathComponent(nameOrPath + ".json")
     }
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    guard FileManager.default.fileExists(atPath: url.path) else {
       let known = availableNames().joined(separator: ", ")
       throw DatasetError(
         "no dataset profile '\(nameOrPath)' (\(url.path)); known profiles: \(known)")
+    }
+    let data: Data
+    do {
+      data = Data(try readSmallTextFile(url.path, maximumByteCount: maximumByteCount).utf8)
+    } catch {
+      throw DatasetError(error.description)
     }
     let profile: DatasetProfile
     do {

@@ -281,10 +281,17 @@ public struct Compiler {
   /// or from an input compiled whole as a blocking list without a category of its own.
   static let blockingBaseCategory = "blocking"
 
+  /// The largest `--regions-file` read, in bytes: a prefix per line, so 16 MiB is over a
+  /// million prefixes; the cap keeps a link to /dev/zero from taking the memory.
+  static let maximumRegionsFileByteCount = 16 << 20
+
   private func loadRegionPrefixes() throws -> RegionPrefixes {
     guard let path = options.regionsFile else { return RegionPrefixes(rules: [:]) }
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw CompileError.unreadable(path, "not a readable UTF-8 file")
+    let text: String
+    do {
+      text = try readSmallTextFile(path, maximumByteCount: Self.maximumRegionsFileByteCount)
+    } catch {
+      throw CompileError.usage(error.description)
     }
     var rules: [String: String] = [:]
     for (index, line) in text.split(separator: "\n").enumerated() {

@@ -3,13 +3,16 @@ import Foundation
 
 /// The lines of an input file, read through zlib so gzip files are read directly (plain files
 /// pass through unchanged), in 1 MiB chunks: memory does not grow with the file. A UTF-8 byte
-/// order mark is skipped; CRLF and LF both end a line.
+/// order mark is skipped; CRLF and LF both end a line, and CR alone does in a file whose first
+/// chunk has CRs and no LF (classic Mac OS exports, some spreadsheets' "CSV (Macintosh)").
 final class InputLines {
   let path: String
   private let file: gzFile
   private var buffer: [UInt8] = []
   private var start = 0
   private var atEnd = false
+  /// LF, or CR for a file whose lines end in CR alone.
+  private var lineEnd = UInt8(ascii: "\n")
   /// Set when the file ended in error (a truncated or corrupt gzip stream).
   private(set) var streamError: String?
   /// Lines returned so far (the number of the last one).
@@ -48,6 +51,18 @@ final class InputLines {
     if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF {
       start = 3
     }
+    let first = buffer[start...]
+    if !first.contains(UInt8(ascii: "\n")) && first.contains(UInt8(ascii: "\r")) {
+      lineEnd = UInt8(ascii: "\r")
+    }
+  }
+
+  /// The end of the line that starts at `start` (excluding its line end), when a line end
+  /// follows: a CR before an LF belongs to the line end.
+  private func lineEnd(from index: Int, to newline: Int) -> Int {
+    guard lineEnd == UInt8(ascii: "\n"), newline > index, buffer[newline - 1] == UInt8(ascii: "\r")
+    else { return newline }
+    return newline - 1
   }
 
   deinit { gzclose(file) }
@@ -58,7 +73,7 @@ final class InputLines {
       buffer.removeAll(keepingCapacity: true)
       start = 0
       fill()
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = buffer.firstIndex(of: lineEnd) {
         start = newline + 1
         return
       }
@@ -113,10 +128,9 @@ final class InputLines {
   func next(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
     lastLineWasTooLong = false
     while true {
-      let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n"))
+      let newline = buffer[start...].firstIndex(of: lineEnd)
       if let newline {
-        var end = newline
-        if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        var end = lineEnd(from: start, to: newline)
         lineNumber += 1
         if end - start > maximumLineByteCount {
           lastLineWasTooLong = true
@@ -136,7 +150,7 @@ final class InputLines {
       if atEnd {
         guard start < buffer.count else { return false }
         var end = buffer.count
-        if buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        if lineEnd == UInt8(ascii: "\n") && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         lineNumber += 1
         try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
         start = buffer.count

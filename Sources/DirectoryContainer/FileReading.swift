@@ -44,3 +44,32 @@ func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt
   guard bytes.count <= maximumByteCount else { throw Errno.fileTooLarge }  // grew meanwhile
   return bytes
 }
+
+/// Why a small file the tools read whole (a manifest, a profile, a prefix list) was refused.
+public struct SmallFileError: Error, CustomStringConvertible {
+  /// One line naming the file and the problem.
+  public let description: String
+}
+
+/// A whole small text file: a regular file (not a device, a FIFO or a link to one) of at most
+/// `maximumByteCount` bytes, valid UTF-8, so a file replaced by a link to /dev/zero or a huge
+/// file cannot take the memory.
+/// - Throws: ``SmallFileError`` naming the file and the problem.
+public func readSmallTextFile(_ path: String, maximumByteCount: Int) throws(SmallFileError)
+  -> String
+{
+  let bytes: [UInt8]
+  do {
+    bytes = try readWholeFile(path, maximumByteCount: maximumByteCount)
+  } catch .fileTooLarge {
+    throw SmallFileError(description: "\(path) is larger than \(maximumByteCount) bytes")
+  } catch .invalidArgument {
+    throw SmallFileError(description: "\(path) is not a regular file")
+  } catch {
+    throw SmallFileError(description: "cannot read \(path): \(error)")
+  }
+  guard let text = String(validating: bytes, as: UTF8.self) else {
+    throw SmallFileError(description: "\(path) is not UTF-8")
+  }
+  return text
+}

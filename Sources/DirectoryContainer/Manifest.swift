@@ -270,22 +270,11 @@ public struct ManifestError: Error, Equatable, CustomStringConvertible {
   public var description: String { line > 0 ? "manifest line \(line): \(problem)" : problem }
 }
 
-/// A whole small text file, or why it cannot be read: not a regular file, over the size cap,
-/// unreadable, or not UTF-8.
+/// ``readSmallTextFile(_:maximumByteCount:)`` as the manifest's error (line 0).
 func readTextFile(_ path: String, maximumByteCount: Int) -> Result<String, ManifestError> {
-  let bytes: [UInt8]
   do {
-    bytes = try readWholeFile(path, maximumByteCount: maximumByteCount)
-  } catch .fileTooLarge {
-    return .failure(
-      ManifestError(line: 0, problem: "\(path) is larger than \(maximumByteCount) bytes"))
-  } catch .invalidArgument {
-    return .failure(ManifestError(line: 0, problem: "\(path) is not a regular file"))
+    return .success(try readSmallTextFile(path, maximumByteCount: maximumByteCount))
   } catch {
-    return .failure(ManifestError(line: 0, problem: "cannot read \(path): \(error)"))
+    return .failure(ManifestError(line: 0, problem: error.description))
   }
-  guard let text = String(validating: bytes, as: UTF8.self) else {
-    return .failure(ManifestError(line: 0, problem: "\(path) is not UTF-8"))
-  }
-  return .success(text)
 }

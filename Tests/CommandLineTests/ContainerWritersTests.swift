@@ -125,3 +125,37 @@ struct FlagRangeTests {
     #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
   }
 }
+
+@Suite("Files read whole are regular files under a size cap")
+struct SmallFileTests {
+  @Test(arguments: [
+    (["bench", "--profile", "LINK.json"], "is not a regular file"),
+    (["bench", "--profile", "BIG.json"], "is larger than"),
+    (
+      ["compile", "SAMPLE", "--regions-file", "LINK.json", "--out", "box"], "is not a regular file"
+    ),
+    (["app", "status", "--container", "BOX"], "is not a regular file"),
+  ])
+  func aLinkToDevZeroOrAHugeFileIsOneLine(arguments: [String], message: String) throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.path("LINK.json"), withDestinationPath: "/dev/zero")
+    FileManager.default.createFile(atPath: folder.path("BIG.json"), contents: nil)
+    let big = try FileHandle(forWritingTo: folder.url.appendingPathComponent("BIG.json"))
+    try big.truncate(atOffset: 2 << 20)
+    try big.close()
+    try FileManager.default.createDirectory(
+      atPath: folder.path("BOX"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.path("BOX/manifest.cdm"), withDestinationPath: "/dev/zero")
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Datasets/samples/sample.tsv").path
+    // Other paths are relative: the command runs in the folder.
+    let resolved = arguments.map { $0 == "SAMPLE" ? samples : $0 }
+    let run = try runProcess(builtExecutablePath("calldir"), resolved, directory: folder.url)
+    #expect(run.status == 1, "\(arguments): \(run.stderr)")
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+  }
+}

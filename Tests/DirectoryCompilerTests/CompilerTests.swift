@@ -60,6 +60,25 @@ struct CompilerTests {
     #expect(Set(manifest.bases.compactMap(\.region)) == ["RU-MOW", "RU-SPE"])
   }
 
+  @Test func lineEndsOfEverySystemGiveTheSameBases() throws {
+    let sample = try String(contentsOfFile: Self.samples + "/sample.tsv", encoding: .utf8)
+    let lines = sample.split(separator: "\n", omittingEmptySubsequences: false)
+    var results: [[String]] = []
+    var lineCounts: [Int] = []
+    for ending in ["\n", "\r\n", "\r"] {
+      let folder = try TemporaryFolder()
+      let path = folder.path("sample.tsv")
+      try Data(lines.joined(separator: ending).utf8).write(to: URL(fileURLWithPath: path))
+      let (report, manifest, out) = try compile([(path, .tsv)], folder: folder)
+      results.append(try entries(out, manifest, role: .region))
+      lineCounts.append(report.linesRead)
+      #expect(report.rejected[.number(.wrongLength)]?.places == ["sample.tsv:7"], "\(ending)")
+    }
+    #expect(results[0].count == 3)
+    #expect(Set(results.map { $0 }).count == 1, "\(results)")
+    #expect(Set(lineCounts).count == 1, "\(lineCounts)")
+  }
+
   @Test func gzipAndBOMInputsGiveTheSameBases() throws {
     let plain = try TemporaryFolder()
     let zipped = try TemporaryFolder()

@@ -37,6 +37,7 @@ struct RecompileTests {
       app.fullSetRequested = true
       for index in app.bases.indices where app.bases[index].region != "MOW" {
         app.bases[index].installedFile = app.bases[index].file
+        app.bases[index].installedSHA256 = app.bases[index].sha256
         app.bases[index].state = .installed
       }
       try transaction.commit(app)
