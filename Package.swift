@@ -21,7 +21,6 @@ import PackageDescription
 //   ProcessMetrics, HeapProbe, CallDirectoryCore ← ExtensionReport
 //   CallDirectoryLoader, ExtensionReport, SystemChannel ← calldir-extension
 //   ExtensionReport ← calldir-baselines
-//   BaseFormat, ByteCoding, DirectoryContainer, SystemChannel ← calldir-fuzz (the fuzz targets)
 //
 // Foundation allowed:
 //   ProcessMetrics ← ProcessSpawning (posix_spawn, limits on a MonotonicClock, the /proc sampler,
@@ -33,6 +32,8 @@ import PackageDescription
 //   DirectoryCompiler ← Datasets (generated profiles and two-phase containers)
 //   Datasets, CallDirectoryHost, CallDirectoryApp, ProcessSpawning, ExtensionReport ← BenchHarness
 //   everything ← calldir (the command line, with ArgumentParser)
+//   BaseFormat, DirectoryContainer, SystemChannel, DirectoryCompiler ← calldir-fuzz (the fuzz
+//     targets; the row readers' target needs the compiler's Foundation)
 
 let package = Package(
   name: "calldir",
@@ -99,7 +100,9 @@ let package = Package(
     // The fuzz targets: replays inputs in a normal build, libFuzzer's driver in Scripts/fuzz.sh's.
     .executableTarget(
       name: "calldir-fuzz",
-      dependencies: ["BaseFormat", "ByteCoding", "DirectoryContainer", "SystemChannel"]),
+      dependencies: [
+        "BaseFormat", "ByteCoding", "DirectoryContainer", "SystemChannel", "DirectoryCompiler",
+      ]),
     .executableTarget(
       name: "calldir-baselines",
       dependencies: ["CallDirectoryCore", "ExtensionReport"]),

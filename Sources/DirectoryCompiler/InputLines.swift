@@ -30,15 +30,18 @@ final class InputLines {
   let maximumLineByteCount: Int
   /// Compressed bytes consumed so far, for progress.
   var bytesConsumed: Int { Int(gzoffset(file)) }
-  private static let chunkByteCount = 1 << 20
+  /// Bytes read at a time: 1 MiB, or less for a small file (each read first zero-fills its
+  /// room, which would dominate reading a file of a few lines).
+  private let chunkByteCount: Int
 
   /// Opens `path`.
   /// - Throws: ``CompileError/unreadable(_:_:)``.
   init(path: String, maximumLineByteCount: Int = 64 * 1024) throws {
     self.path = path
     self.maximumLineByteCount = maximumLineByteCount
-    let fileByteCount =
-      (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    var status = stat()
+    let fileByteCount = stat(path, &status) == 0 ? Int(status.st_size) : 0
+    chunkByteCount = min(1 << 20, max(16 << 10, fileByteCount))
     maximumDecompressedByteCount =
       fileByteCount.multipliedReportingOverflow(by: Self.maximumExpansion).overflow
       ? Int.max : fileByteCount * Self.maximumExpansion + (16 << 20)
@@ -91,19 +94,19 @@ final class InputLines {
       start = 0
     }
     let old = buffer.count
-    buffer.reserveCapacity(old + Self.chunkByteCount)
-    buffer.append(contentsOf: repeatElement(0, count: Self.chunkByteCount))
+    buffer.reserveCapacity(old + chunkByteCount)
+    buffer.append(contentsOf: repeatElement(0, count: chunkByteCount))
     let read = buffer.withUnsafeMutableBytes {
-      gzread(file, $0.baseAddress! + old, UInt32(Self.chunkByteCount))
+      gzread(file, $0.baseAddress! + old, UInt32(chunkByteCount))
     }
     if read < 0 {
       var code: Int32 = 0
       streamError = "truncated or corrupt gzip (\(String(cString: gzerror(file, &code))))"
-      buffer.removeLast(Self.chunkByteCount)
+      buffer.removeLast(chunkByteCount)
       atEnd = true
       return
     }
-    buffer.removeLast(Self.chunkByteCount - Int(read))
+    buffer.removeLast(chunkByteCount - Int(read))
     decompressedByteCount += Int(read)
     if decompressedByteCount > maximumDecompressedByteCount {
       streamError =

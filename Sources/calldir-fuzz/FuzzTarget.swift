@@ -9,6 +9,9 @@ enum FuzzTarget: String, CaseIterable {
   /// Any bytes as the channel's frame stream, in two pieces: frames, then at most one malformed
   /// verdict; entries of a frame keep their count and their labels' bounds.
   case frame
+  /// Any bytes as a dump, read as TSV, CSV and JSON lines: an error, or rows and rejections in
+  /// line order that account for no more lines than the file has.
+  case rows
 
   /// Checks the property on one input.
   func check(_ input: UnsafeRawBufferPointer) {
@@ -16,6 +19,7 @@ enum FuzzTarget: String, CaseIterable {
     case .base: BaseProperty.check(input)
     case .manifest: ManifestProperty.check(input)
     case .frame: FrameProperty.check(input)
+    case .rows: RowsProperty.check(input)
     }
   }
 }
