@@ -225,4 +225,30 @@ struct TwoPhaseTests {
       fixture.bundleID, incremental: true, runner: fixture.realExtension)
     #expect(!direct.succeeded && direct.detail.contains("installed"), "\(direct.detail)")
   }
+
+  @Test func aFailedPhaseTwoLeavesNoFullSetRequestedAndTheStoreKept() throws {
+    let fixture = try stagedFixture()
+    _ = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    let seedOnly = try fixture.contents()
+    // A region of the full set damaged: phase two fails.
+    let region = try #require(try fixture.app.manifest().bases.first { $0.name == "ru-812" })
+    let url = URL(fileURLWithPath: fixture.app.container + "/" + region.file)
+    let original = try Data(contentsOf: url)
+    var damaged = original
+    damaged[damaged.count - 3] ^= 0x20
+    try damaged.write(to: url)
+    let failed = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(failed.count == 1 && !failed[0].succeeded)
+    #expect(try fixture.app.manifest().fullSetRequested == false, "no full set is in")
+    #expect(try fixture.contents() == seedOnly)
+    // Repaired, the next sync is phase two again, and it goes in.
+    try original.write(to: url)
+    let retried = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(retried.count == 1 && retried[0].succeeded && !retried[0].incremental)
+    #expect(try fixture.app.manifest().fullSetRequested)
+    #expect(try fixture.contents().count > seedOnly.count)
+  }
 }
