@@ -1,3 +1,4 @@
+import BaseFormat
 import CallDirectoryCore
 import CallDirectoryHost
 import Datasets
@@ -30,6 +31,11 @@ public struct BenchConfiguration: Sendable {
   public var allocator = MeasuredAllocator.automatic()
   /// Where generated datasets are kept.
   public var cacheRoot: String?
+  /// The format version of the base calldir's strategies read: the compiler's own (compact,
+  /// version 3) unless asked for fixed-width records (version 1).
+  public var baseVersion = Int(BaseHeader.compactVersion)
+  /// Which strategies get one run counted under valgrind (``InstructionCounter``).
+  public var instructionCounting = InstructionCounting.auto
 
   /// Creates a configuration for a dataset.
   public init(profileName: String, parameters: DatasetParameters) {
@@ -40,6 +46,12 @@ public struct BenchConfiguration: Sendable {
   /// Checks the values a user can set; the message names the flag.
   /// - Throws: ``BenchError``.
   public func validate() throws(BenchError) {
+    guard [Int(BaseHeader.currentVersion), Int(BaseHeader.compactVersion)].contains(baseVersion)
+    else {
+      throw BenchError(
+        "--base-version must be \(BaseHeader.currentVersion) (fixed width) or \(BaseHeader.compactVersion) (compact), got \(baseVersion)"
+      )
+    }
     guard repeats >= 1 else { throw BenchError("--repeat must be at least 1, got \(repeats)") }
     guard memoryLimitBytes > 0 else { throw BenchError("--memory-limit must be above 0") }
     guard rssBudgetBytes >= 0 else { throw BenchError("--rss-budget must be 0 or more") }
@@ -54,4 +66,23 @@ public struct BenchConfiguration: Sendable {
       throw BenchError(error.description)
     }
   }
+}
+
+extension BenchConfiguration {
+  /// The dataset form `strategy` reads: calldir's strategies the base of ``baseVersion``.
+  public func inputFormat(of strategy: BenchStrategy) -> DatasetFormat {
+    guard strategy.inputFormat == .base else { return strategy.inputFormat }
+    return baseVersion == Int(BaseHeader.compactVersion) ? .compactBase : .base
+  }
+}
+
+/// Which strategies' instructions per entry `calldir bench` counts, with one extra run each
+/// under valgrind (about 40 times slower than a timed run).
+public enum InstructionCounting: String, Sendable, CaseIterable {
+  /// calldir's own strategies, when valgrind is installed; none (and a note) otherwise.
+  case auto
+  /// Every strategy, the articles' readers too (minutes on a 2M dataset); valgrind required.
+  case all
+  /// None.
+  case off
 }

@@ -54,7 +54,9 @@ public struct BenchRunner {
     let strategies = configuration.strategies
     var binaries: [BenchStrategy: String] = [:]
     for strategy in strategies { binaries[strategy] = try binaryPath(strategy.binary) }
-    let formats = Array(Set(strategies.map(\.inputFormat))).sorted { $0.rawValue < $1.rawValue }
+    let formats = Array(Set(strategies.map(configuration.inputFormat(of:)))).sorted {
+      $0.rawValue < $1.rawValue
+    }
     let cache = DatasetCache(root: configuration.cacheRoot)
     let dataset: DatasetCache.Entry
     let empty: DatasetCache.Entry
@@ -80,8 +82,10 @@ public struct BenchRunner {
       var peaks: [Int] = []
       for index in 1...configuration.idleRepeats {
         var record = try measure(
-          strategy, binary: binaries[strategy]!, input: empty.path(strategy.inputFormat),
-          fileBytes: empty.byteCount(strategy.inputFormat), environment: environment)
+          strategy, binary: binaries[strategy]!,
+          input: empty.path(configuration.inputFormat(of: strategy)),
+          fileBytes: empty.byteCount(configuration.inputFormat(of: strategy)),
+          environment: environment)
         record.run = .idle
         record.repeatIndex = index
         records.append(record)
@@ -97,8 +101,10 @@ public struct BenchRunner {
     for repeatIndex in 1...configuration.repeats {
       for strategy in strategies {
         var record = try measure(
-          strategy, binary: binaries[strategy]!, input: dataset.path(strategy.inputFormat),
-          fileBytes: dataset.byteCount(strategy.inputFormat), environment: environment)
+          strategy, binary: binaries[strategy]!,
+          input: dataset.path(configuration.inputFormat(of: strategy)),
+          fileBytes: dataset.byteCount(configuration.inputFormat(of: strategy)),
+          environment: environment)
         record.repeatIndex = repeatIndex
         record.idleRSSBytes = idlePeak[strategy] ?? 0
         records.append(record)
@@ -112,7 +118,56 @@ public struct BenchRunner {
             + "\(ByteCount.format(record.rssOverIdleBytes))")
       }
     }
+    try countInstructions(
+      into: &records, binaries: binaries, dataset: dataset, empty: empty,
+      environment: environment)
     return records
+  }
+
+  /// One run of each counted strategy under valgrind, on the dataset and on the empty input:
+  /// fills `instructions_per_entry` on the strategy's load rows.
+  func countInstructions(
+    into records: inout [RunRecord], binaries: [BenchStrategy: String],
+    dataset: DatasetCache.Entry, empty: DatasetCache.Entry, environment: [String: String]
+  ) throws {
+    let counted = configuration.strategies.filter {
+      configuration.instructionCounting == .all
+        || (configuration.instructionCounting == .auto && !$0.isBaseline)
+    }
+    guard !counted.isEmpty else { return }
+    let counter: InstructionCounter
+    switch InstructionCounter.find(scratch: NSTemporaryDirectory() + "calldir-count-\(getpid())")
+    {
+    case .success(let found): counter = found
+    case .failure(let error):
+      if configuration.instructionCounting == .all { throw error }
+      log("note: instructions per entry not counted: \(error.description)")
+      return
+    }
+    defer { try? FileManager.default.removeItem(atPath: counter.scratch) }
+    for strategy in counted {
+      func instructions(_ entry: DatasetCache.Entry) throws -> (Int, Int) {
+        let (count, outcome) = try counter.count(
+          binary: binaries[strategy]!,
+          arguments: strategy.arguments(
+            input: entry.path(configuration.inputFormat(of: strategy)),
+            kind: configuration.parameters.kind,
+            maximumAllowedEntries: configuration.maximumAllowedEntries),
+          environment: configuration.allocator.childEnvironment(),
+          timeoutSeconds: max(600, configuration.timeoutSeconds * 50))
+        let entries = outcome.report.flatMap(LoadReport.init(parsing:))?.entries ?? 0
+        return (count, entries)
+      }
+      let (idle, _) = try instructions(empty)
+      let (load, entries) = try instructions(dataset)
+      guard entries > 0 else { continue }
+      let perEntry = Double(load - idle) / Double(entries)
+      log(String(format: "counted %@: %.2f instructions per entry", strategy.rawValue, perEntry))
+      for index in records.indices
+      where records[index].strategy == strategy.rawValue && records[index].run == .load {
+        records[index].instructionsPerEntry = perEntry
+      }
+    }
   }
 
   /// Runs one child and turns its outcome into a record.
@@ -138,6 +193,7 @@ public struct BenchRunner {
     record.fileBytes = fileBytes
     record.strategy = strategy.rawValue
     record.binary = strategy.binary
+    if !strategy.isBaseline { record.baseVersion = configuration.baseVersion }
     Self.fill(&record, from: outcome)
     return record
   }
@@ -163,6 +219,7 @@ public struct BenchRunner {
       record.childFootprintBytes = report.anonymousBytes + report.sharedMemoryBytes
       record.rssFileBytes = report.fileBytes
       record.heapPeakBytes = report.heapPeakBytes
+      record.allocations = report.allocations
       // What the child found loaded, which is what its figures were measured with.
       record.allocator = report.allocator
       record.errorCode = report.errorCode

@@ -83,6 +83,20 @@ public struct RunRecord: Equatable, Sendable {
   public var timeToFullSeconds: Double?
   /// Two-phase runs: entries per second written into the host's SQLite store.
   public var hostIngestPerSecond: Double?
+  /// Allocation requests during the load (jemalloc's counters); nil without jemalloc.
+  public var allocations: Int?
+  /// Instructions per entry of the strategy: one run under valgrind, minus the binary's idle
+  /// run, over the entries; the same on every row of a strategy, nil when not counted.
+  public var instructionsPerEntry: Double?
+  /// The format version of the base the run read (1 fixed width, 3 compact); nil for inputs
+  /// that are not bases.
+  public var baseVersion: Int?
+
+  /// `allocations / entries`, when both are known.
+  public var allocationsPerEntry: Double? {
+    guard let allocations, entries > 0 else { return nil }
+    return Double(allocations) / Double(entries)
+  }
 
   public init() {}
 
@@ -109,7 +123,8 @@ public struct RunRecord: Equatable, Sendable {
     "run", "rss_over_idle_bytes", "ru_maxrss_bytes", "child_vm_hwm_bytes",
     "sampled_footprint_peak_bytes", "child_footprint_bytes", "rss_file_bytes", "samples",
     "sample_hz", "exit_code", "signal", "error_code", "detail", "phase", "time_to_enabled_s",
-    "time_to_full_s", "host_ingest_per_s", "allocator",
+    "time_to_full_s", "host_ingest_per_s", "allocator", "allocations", "allocations_per_entry",
+    "instructions_per_entry", "base_version",
   ]
 
   /// The record's fields in ``columns`` order.
@@ -126,6 +141,10 @@ public struct RunRecord: Equatable, Sendable {
       signal.map(String.init) ?? "", errorCode.map(String.init) ?? "", detail, phase,
       timeToEnabledSeconds.map(seconds) ?? "", timeToFullSeconds.map(seconds) ?? "",
       hostIngestPerSecond.map { String(Int($0.rounded())) } ?? "", allocator,
+      allocations.map(String.init) ?? "",
+      allocationsPerEntry.map { String(format: "%.6f", $0) } ?? "",
+      instructionsPerEntry.map { String(format: "%.3f", $0) } ?? "",
+      baseVersion.map(String.init) ?? "",
     ]
   }
 
@@ -197,6 +216,9 @@ public struct RunRecord: Equatable, Sendable {
     timeToFullSeconds = Double(optional("time_to_full_s"))
     hostIngestPerSecond = Double(optional("host_ingest_per_s"))
     allocator = optional("allocator")
+    allocations = Int(optional("allocations"))
+    instructionsPerEntry = Double(optional("instructions_per_entry"))
+    baseVersion = Int(optional("base_version"))
   }
 
   /// Reads every record of a bench CSV.

@@ -23,6 +23,10 @@ public struct StrategySummary: Sendable {
   public let maximumRSSOverIdleBytes: Int?
   public let idleRSSBytes: Int
   public let medianHeapPeakBytes: Double?
+  /// Instructions per entry (one counted run; nil when not counted).
+  public let instructionsPerEntry: Double?
+  /// Allocation requests per entry, median (nil without jemalloc).
+  public let medianAllocationsPerEntry: Double?
   public let memoryLimitBytes: Int
   /// The allocators the strategy's runs (idle and load) ran on, sorted; more than one means its
   /// memory figures do not compare like with like.
@@ -57,6 +61,8 @@ public struct StrategySummary: Sendable {
     idleRSSBytes = runs.first?.idleRSSBytes ?? 0
     medianHeapPeakBytes = Statistics.median(completed.compactMap(\.heapPeakBytes).map(Double.init))
     memoryLimitBytes = runs.first?.memoryLimitBytes ?? 0
+    instructionsPerEntry = runs.compactMap(\.instructionsPerEntry).first
+    medianAllocationsPerEntry = Statistics.median(completed.compactMap(\.allocationsPerEntry))
   }
 
   /// Whether the strategy is an article's reader.
@@ -85,7 +91,7 @@ public enum BenchReport {
     var lines = [title, ""]
     let header = [
       "strategy", "runs", "entries/s median", "min", "max", "load s", "footprint median", "max",
-      "RSS over idle median", "max", "idle RSS", "heap peak",
+      "RSS over idle median", "max", "idle RSS", "heap peak", "instr/entry", "allocs/entry",
     ]
     var rows: [[String]] = []
     for summary in summaries {
@@ -99,6 +105,8 @@ public enum BenchReport {
         bytes(summary.medianRSSOverIdleBytes.map { Int($0) }),
         bytes(summary.maximumRSSOverIdleBytes),
         bytes(summary.idleRSSBytes), bytes(summary.medianHeapPeakBytes.map { Int($0) }),
+        summary.instructionsPerEntry.map { String(format: "%.1f", $0) } ?? "–",
+        summary.medianAllocationsPerEntry.map { String(format: "%.3f", $0) } ?? "–",
       ])
     }
     lines += table(header: header, rows: rows)

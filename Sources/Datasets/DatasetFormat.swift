@@ -1,11 +1,15 @@
 import BaseFormat
 import ByteCoding
+import DirectoryCompiler
 import PhoneNormalization
 
 /// The forms a dataset can be written in: our base, a raw dump, and each article's own file.
 public enum DatasetFormat: String, CaseIterable, Sendable {
-  /// calldir's binary base (sorted, deduplicated): what `mmap` and `buffered` read.
+  /// calldir's binary base in fixed-width records (format version 1, `--fixed-width`).
   case base
+  /// calldir's compact base (format version 3: number deltas and a label dictionary of the
+  /// frequent labels), as `calldir compile` writes by default: what ships.
+  case compactBase = "compact-base"
   /// A raw directory dump: `number<TAB>label<TAB>region<TAB>rank` with a header row, numbers in
   /// `+CC…` form, rows shuffled, `duplicateShare` of them repeated.
   case tsv
@@ -21,6 +25,7 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
   public var fileName: String {
     switch self {
     case .base: "entries.cdb"
+    case .compactBase: "entries.v3.cdb"
     case .tsv: "raw.tsv"
     case .jsonl: "entries.json"
     case .text: "entries.txt"
@@ -40,6 +45,20 @@ extension DatasetGenerator {
     switch format {
     case .base:
       let writer = try BaseWriter(path: path, kind: kind)
+      for (index, number) in numbers.enumerated() {
+        try writer.append(number, label: kind == .identification ? label(at: index) : "")
+        if index % progressStep == 0 { progress(Double(index) / Double(numbers.count)) }
+      }
+      try writer.finish()
+    case .compactBase:
+      // The dictionary the compiler would choose: the most frequent labels, in bounded memory.
+      var frequent = FrequentLabels(capacity: 2 * BaseHeader.maximumDictionaryEntryCount)
+      if kind == .identification {
+        for index in numbers.indices { frequent.add(label(at: index)) }
+      }
+      let writer = try BaseWriter(
+        path: path, kind: kind, compact: true,
+        dictionaryCandidates: Set(frequent.top(BaseHeader.maximumDictionaryEntryCount)))
       for (index, number) in numbers.enumerated() {
         try writer.append(number, label: kind == .identification ? label(at: index) : "")
         if index % progressStep == 0 { progress(Double(index) / Double(numbers.count)) }

@@ -4,13 +4,15 @@ import BaseFormat
 /// a new label when all are taken lowers every counter by one, which happens at most once per
 /// `capacity` labels, so the work stays O(n). Every label more frequent than n / capacity is kept.
 /// The compiler uses it to choose the labels the compact bases remember in their dictionary.
-struct FrequentLabels {
+public struct FrequentLabels {
   let capacity: Int
   private var counters: [UTF8Key: Int] = [:]
 
-  init(capacity: Int) { self.capacity = capacity }
+  /// Counts at most `capacity` labels at once.
+  public init(capacity: Int) { self.capacity = capacity }
 
-  mutating func add(_ label: String) {
+  /// Counts one use of `label`.
+  public mutating func add(_ label: String) {
     let key = UTF8Key(label)
     if let count = counters[key] {
       counters[key] = count + 1
@@ -24,7 +26,7 @@ struct FrequentLabels {
   }
 
   /// Up to `limit` labels seen at least twice (by their remaining counter), most frequent first.
-  func top(_ limit: Int) -> [String] {
+  public func top(_ limit: Int) -> [String] {
     counters.filter { $0.value >= 2 }.sorted { $0.value > $1.value }.prefix(limit).map(\.key.text)
   }
 }

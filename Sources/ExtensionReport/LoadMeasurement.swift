@@ -6,10 +6,13 @@ import ProcessMetrics
 public struct LoadMeasurement {
   private let clock = SuspendingClock()
   private var start: SuspendingClock.Instant
+  /// jemalloc's allocation count when the load started.
+  private let allocationsAtStart: Int?
 
   /// Starts measuring: resets jemalloc's thread peak and reads the clock.
   public init() {
     HeapProbe.resetThreadPeak()
+    allocationsAtStart = HeapProbe.allocationCount()
     start = clock.now
   }
 
@@ -22,6 +25,9 @@ public struct LoadMeasurement {
     let (seconds, attoseconds) = elapsed.components
     report.loadNanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     report.heapPeakBytes = HeapProbe.threadPeakBytes()
+    if let allocationsAtStart, let now = HeapProbe.allocationCount() {
+      report.allocations = now - allocationsAtStart
+    }
     report.allocator = HeapProbe.allocatorName
     if let status = MemoryStatusReader.current() {
       report.peakResidentBytes = status.peakResidentBytes

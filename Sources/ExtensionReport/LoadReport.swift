@@ -18,6 +18,8 @@ public struct LoadReport: Equatable, Sendable {
   public var sharedMemoryBytes: Int = 0
   /// jemalloc's `thread.peak` for the loading thread, in bytes; nil without jemalloc.
   public var heapPeakBytes: Int?
+  /// Allocation requests during the load (jemalloc's counters); nil without jemalloc.
+  public var allocations: Int?
   /// The allocator the child ran on: `jemalloc` (its heap peak is known) or `system`.
   public var allocator: String = "system"
   /// `completed`, `failed` (the context rejected an entry), `cancelled` or `error` (bad input).
@@ -39,6 +41,7 @@ public struct LoadReport: Equatable, Sendable {
       "outcome=\(outcome)", "allocator=\(allocator)",
     ]
     if let heapPeakBytes { fields.append("heap_peak=\(heapPeakBytes)") }
+    if let allocations { fields.append("allocations=\(allocations)") }
     if let errorCode { fields.append("error_code=\(errorCode)") }
     if let message {
       let oneLine = message.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(
@@ -80,6 +83,7 @@ public struct LoadReport: Equatable, Sendable {
       case "rss_file": fileBytes = Int(value) ?? 0
       case "rss_shmem": sharedMemoryBytes = Int(value) ?? 0
       case "heap_peak": heapPeakBytes = Int(value)
+      case "allocations": allocations = Int(value)
       case "outcome": outcome = value
       case "allocator": allocator = value
       case "error_code": errorCode = Int(value)

@@ -51,4 +51,28 @@ public enum HeapProbe {
     guard mallctl("thread.peak.read", &value, &length, nil, 0) == 0 else { return nil }
     return Int(value)
   }
+
+  /// jemalloc's `MALLCTL_ARENAS_ALL`: the index that names every arena merged.
+  private static let allArenas = 4096
+
+  /// Allocation requests served so far by every arena (small and large `nrequests`), counting
+  /// those the thread caches served: the calling thread's cache is flushed first so its counts
+  /// are merged, and a thread that ended merged its own. Deterministic for a given build and
+  /// input, unlike time. Nil without jemalloc or without its statistics.
+  public static func allocationCount() -> Int? {
+    guard let mallctl else { return nil }
+    _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+    // Statistics are a snapshot refreshed by writing the epoch.
+    var epoch: UInt64 = 1
+    guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }
+    var total = 0
+    for size in ["small", "large"] {
+      var value: UInt64 = 0
+      var length = MemoryLayout<UInt64>.size
+      guard mallctl("stats.arenas.\(allArenas).\(size).nrequests", &value, &length, nil, 0) == 0
+      else { return nil }
+      total += Int(truncatingIfNeeded: value)
+    }
+    return total
+  }
 }

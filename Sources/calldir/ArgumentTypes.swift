@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchHarness
 import Datasets
 import DirectoryCompiler
 import ProcessMetrics
@@ -47,3 +48,4 @@ struct ByteSize: ExpressibleByArgument, CustomStringConvertible {
 extension Quoting: ExpressibleByArgument {}
 
 extension SeedChoice: ExpressibleByArgument {}
+extension InstructionCounting: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BaseFormat
 import BenchHarness
 import ProcessMetrics
 
@@ -40,12 +41,51 @@ struct BenchStrategiesCommand: ParsableCommand {
   @Option(name: .long, help: "The SVG chart to write (default: the CSV's path with .svg).")
   var chart: String?
 
+  @Option(
+    name: .long,
+    help:
+      "The base calldir's strategies read: 3 compact (what compile writes, the default) or 1 fixed width."
+  )
+  var baseVersion: Int = Int(BaseHeader.compactVersion)
+
+  @Option(
+    name: .long,
+    help:
+      "Count instructions per entry under valgrind (one extra run per strategy): auto (calldir's strategies, when valgrind is installed), all (the articles' readers too; slow), off."
+  )
+  var instructions: InstructionCounting = .auto
+
+  @Option(
+    name: .long,
+    help: "Record this run's deterministic figures in FILE (per profile; other profiles kept).",
+    completion: .file(extensions: ["json"]))
+  var saveBaseline: String?
+
+  @Option(
+    name: .long,
+    help:
+      "Compare with the figures in FILE: instructions and allocations per entry, heap peak, footprint (with --gate, a regression exits 2).",
+    completion: .file(extensions: ["json"]))
+  var baseline: String?
+
+  @Option(
+    name: .long,
+    help: "The rise in instructions per entry the baseline gate tolerates, in percent.")
+  var maxRegression: Double = 2
+
   func run() throws {
     var (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
     configuration.strategies = try BenchStrategy.parseList(strategies)
     configuration.rssBudgetBytes = rssBudget.bytes
     configuration.minimumEntriesPerSecond = minEntriesPerS
+    configuration.baseVersion = baseVersion
+    configuration.instructionCounting = instructions
     try configuration.validate()
+    guard maxRegression > 0, maxRegression < 100 else {
+      throw ValidationError(
+        "--max-regression must be between 0 and 100 percent, got \(maxRegression)")
+    }
+    let baselineFile = try baseline.map { path throws(BenchError) in try BenchBaseline.read(path) }
     options.noticeAllocator(configuration)
 
     let records = try BenchRunner(configuration: configuration, log: options.log).run()
@@ -58,11 +98,35 @@ struct BenchStrategiesCommand: ParsableCommand {
       "\(name): \(configuration.parameters.entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
     print(BenchReport.render(summaries, title: title), terminator: "")
     print("\nwrote \(out) and \(chartPath)")
+    var failures = BenchGate(
+      rssBudgetBytes: configuration.rssBudgetBytes,
+      minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
+    ).failures(summaries)
+    let toolchain = BenchBaseline.currentToolchain()
+    let allocator = configuration.allocator.description
+    if let baselineFile, let baseline {
+      let (regressions, notes) = baselineFile.compare(
+        records, profile: name, toolchain: toolchain, allocator: allocator,
+        maximumRegression: maxRegression / 100)
+      print("\nagainst the baseline \(baseline):")
+      for line in regressions { print("  regression: \(line)") }
+      for line in notes { print("  \(line)") }
+      if regressions.isEmpty { print("  no regression") }
+      failures += regressions
+    }
+    if let saveBaseline {
+      var file = BenchBaseline(toolchain: toolchain, allocator: allocator)
+      if let existing = try? BenchBaseline.read(saveBaseline), existing.toolchain == toolchain,
+        existing.allocator == allocator
+      {
+        file = existing
+      }
+      file.record(records, profile: name)
+      try ResultFiles.writeAtomically(try file.encoded(), to: saveBaseline)
+      print("wrote the baseline \(saveBaseline)")
+    }
     try options.finishGate(
-      failures: BenchGate(
-        rssBudgetBytes: configuration.rssBudgetBytes,
-        minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
-      ).failures(summaries),
+      failures: failures,
       passed:
         "gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
   }

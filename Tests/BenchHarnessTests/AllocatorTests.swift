@@ -37,10 +37,21 @@ struct AllocatorTests {
     #expect(heap < 1 << 20, "the loader's heap peak is a few KiB, not the data")
   }
 
+  @Test(.enabled(if: jemallocInstalled, "needs jemalloc's shared library (libjemalloc2)"))
+  func allocationsAreCountedAndRepeatExactly() throws {
+    let allocator = try MeasuredAllocator.resolve(.auto)
+    let first = try load(with: allocator)
+    let second = try load(with: allocator)
+    let count = try #require(first.allocations, "jemalloc's nrequests")
+    #expect(count > 0)
+    #expect(second.allocations == count, "a count, not a time: the same on every run")
+  }
+
   @Test func onTheSystemAllocatorTheHeapPeakIsEmpty() throws {
     let report = try load(with: .system)
     #expect(report.allocator == "system")
     #expect(report.heapPeakBytes == nil)
+    #expect(report.allocations == nil)
     #expect(report.entries == 5_000)
   }
 

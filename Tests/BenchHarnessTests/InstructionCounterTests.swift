@@ -1,0 +1,47 @@
+import Datasets
+import ExtensionReport
+import Foundation
+import ProcessSpawning
+import TestSupport
+import Testing
+
+@testable import BenchHarness
+
+/// Instructions per entry come from valgrind, on a stripped copy of the measured binary.
+@Suite("Instructions counted under valgrind")
+struct InstructionCounterTests {
+  /// Whether this machine has valgrind (CI installs it).
+  static let valgrindInstalled = InstructionCounter.executableInPath("valgrind") != nil
+
+  @Test(.enabled(if: valgrindInstalled, "needs valgrind"))
+  func aLoadsCountRepeatsExactlyAndGrowsWithTheEntries() throws {
+    let folder = try TemporaryFolder()
+    let counter = try InstructionCounter.find(scratch: folder.path("scratch")).get()
+    let extensionBinary = try builtExecutable("calldir-extension")
+    func count(_ entries: Int) throws -> (Int, Int) {
+      let dataset = try smallDataset(folder, entries: entries, formats: [.compactBase])
+      let (instructions, outcome) = try counter.count(
+        binary: extensionBinary, arguments: ["--base", dataset.path(.compactBase)],
+        environment: nil, timeoutSeconds: 300)
+      #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+      let report = try #require(outcome.report.flatMap(LoadReport.init(parsing:)))
+      return (instructions, report.entries)
+    }
+    let (small, smallEntries) = try count(2_000)
+    let (again, _) = try count(2_000)
+    let (large, largeEntries) = try count(8_000)
+    #expect(small > 0)
+    // The same binary and input: the same count to within 1e-4 (a few hundred instructions of
+    // the process's start move with its environment), where wall time moves by 20%.
+    #expect(abs(again - small) <= small / 10_000, "\(small) then \(again)")
+    #expect(largeEntries > smallEntries)
+    let perEntry = Double(large - small) / Double(largeEntries - smallEntries)
+    #expect(perEntry > 50 && perEntry < 5_000, "a load costs hundreds per entry: \(perEntry)")
+  }
+
+  @Test func theSummaryLineOfCachegrindsOutputIsTheCount() {
+    let text = "desc: I1 cache: none\ncmd: ./x\nevents: Ir\nsummary: 126670001\n"
+    #expect(InstructionCounter.summary(ofCachegrindOutput: text) == 126_670_001)
+    #expect(InstructionCounter.summary(ofCachegrindOutput: "events: Ir\n") == nil)
+  }
+}
