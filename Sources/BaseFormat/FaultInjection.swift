@@ -17,7 +17,7 @@ public enum FaultInjection {
 
   /// Durable steps taken so far. Writers are single-threaded; nothing else touches this.
   nonisolated(unsafe) private static var stepsTaken = 0
-  nonisolated(unsafe) private static let armedAt: Int? = {
+  private static let armedAt: Int? = {
     guard let text = getenv(environmentVariable) else { return nil }
     return Int(String(cString: text)).flatMap { $0 > 0 ? $0 : nil }
   }()

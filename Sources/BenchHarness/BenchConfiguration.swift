@@ -34,6 +34,9 @@ public struct BenchConfiguration: Sendable {
   /// The format version of the base calldir's strategies read: the compiler's own (compact,
   /// version 3) unless asked for fixed-width records (version 1).
   public var baseVersion = Int(BaseHeader.compactVersion)
+  /// A/B: the folder of another build's measured executables (`--against`); its runs are
+  /// build `A`, this build's `B`, interleaved ABBA.
+  public var againstDirectory: String?
   /// Which strategies get one run counted under valgrind (``InstructionCounter``).
   public var instructionCounting = InstructionCounting.auto
 

@@ -52,8 +52,23 @@ public struct BenchRunner {
   public func run() throws -> [RunRecord] {
     try configuration.validate()
     let strategies = configuration.strategies
-    var binaries: [BenchStrategy: String] = [:]
-    for strategy in strategies { binaries[strategy] = try binaryPath(strategy.binary) }
+    // What is measured: each strategy's executable, and with --against the other build's too
+    // (calldir's strategies only: the articles' readers are the same code in both).
+    var measured: [Measured] = []
+    for strategy in strategies {
+      if let against = configuration.againstDirectory, !strategy.isBaseline {
+        measured.append(
+          Measured(
+            strategy: strategy, build: "A",
+            binary: try BenchRunner(configuration: configuration, binaryDirectory: against)
+              .binaryPath(strategy.binary)))
+        measured.append(
+          Measured(strategy: strategy, build: "B", binary: try binaryPath(strategy.binary)))
+      } else {
+        measured.append(
+          Measured(strategy: strategy, build: "", binary: try binaryPath(strategy.binary)))
+      }
+    }
     let formats = Array(Set(strategies.map(configuration.inputFormat(of:)))).sorted {
       $0.rawValue < $1.rawValue
     }
@@ -77,62 +92,83 @@ public struct BenchRunner {
 
     let environment = Self.environmentFields()
     var records: [RunRecord] = []
-    var idlePeak: [BenchStrategy: Int] = [:]
-    for strategy in strategies {
+    var idlePeak: [Measured: Int] = [:]
+    for item in measured {
       var peaks: [Int] = []
       for index in 1...configuration.idleRepeats {
-        var record = try measure(
-          strategy, binary: binaries[strategy]!,
-          input: empty.path(configuration.inputFormat(of: strategy)),
-          fileBytes: empty.byteCount(configuration.inputFormat(of: strategy)),
-          environment: environment)
+        var record = try measure(item, input: empty, environment: environment)
         record.run = .idle
         record.repeatIndex = index
         records.append(record)
         if record.status == .ok { peaks.append(record.peakRSSBytes) }
       }
-      idlePeak[strategy] = Statistics.median(peaks.map(Double.init)).map { Int($0) } ?? 0
-      log("idle \(strategy.rawValue): peak RSS \(ByteCount.format(idlePeak[strategy] ?? 0))")
+      idlePeak[item] = Statistics.median(peaks.map(Double.init)).map { Int($0) } ?? 0
+      log("idle \(item.name): peak RSS \(ByteCount.format(idlePeak[item] ?? 0))")
     }
     for index in 0..<records.count {
-      records[index].idleRSSBytes = idlePeak[BenchStrategy(rawValue: records[index].strategy)!] ?? 0
+      let item = measured.first {
+        $0.strategy.rawValue == records[index].strategy && $0.build == records[index].build
+      }
+      records[index].idleRSSBytes = item.flatMap { idlePeak[$0] } ?? 0
     }
 
     for repeatIndex in 1...configuration.repeats {
-      for strategy in strategies {
-        var record = try measure(
-          strategy, binary: binaries[strategy]!,
-          input: dataset.path(configuration.inputFormat(of: strategy)),
-          fileBytes: dataset.byteCount(configuration.inputFormat(of: strategy)),
-          environment: environment)
+      // A and B alternate which goes first (ABBA), so a drift of the machine's speed within a
+      // repeat does not favour one build.
+      let order = repeatIndex % 2 == 1 ? measured : Self.swappingBuilds(measured)
+      for item in order {
+        var record = try measure(item, input: dataset, environment: environment)
         record.repeatIndex = repeatIndex
-        record.idleRSSBytes = idlePeak[strategy] ?? 0
+        record.idleRSSBytes = idlePeak[item] ?? 0
         records.append(record)
         let rate =
           record.status == .ok
           ? String(format: "%.2f M entries/s", record.entriesPerSecond / 1e6)
           : record.status.rawValue
         log(
-          "run \(repeatIndex)/\(configuration.repeats) \(strategy.rawValue): \(rate), footprint "
+          "run \(repeatIndex)/\(configuration.repeats) \(item.name): \(rate), footprint "
             + "\(ByteCount.format(record.footprintPeakBytes)), RSS over idle "
             + "\(ByteCount.format(record.rssOverIdleBytes))")
       }
     }
     try countInstructions(
-      into: &records, binaries: binaries, dataset: dataset, empty: empty,
-      environment: environment)
+      into: &records, measured: measured, dataset: dataset, empty: empty)
     return records
+  }
+
+  /// One executable measured: a strategy, and with `--against` which build (`A` the other
+  /// build, `B` this one).
+  struct Measured: Hashable {
+    let strategy: BenchStrategy
+    let build: String
+    let binary: String
+    var name: String { build.isEmpty ? strategy.rawValue : "\(strategy.rawValue) (\(build))" }
+  }
+
+  /// `measured` with each A/B pair in the other order.
+  static func swappingBuilds(_ measured: [Measured]) -> [Measured] {
+    var swapped = measured
+    var index = 0
+    while index + 1 < swapped.count {
+      if swapped[index].build == "A" && swapped[index + 1].build == "B" {
+        swapped.swapAt(index, index + 1)
+        index += 2
+      } else {
+        index += 1
+      }
+    }
+    return swapped
   }
 
   /// One run of each counted strategy under valgrind, on the dataset and on the empty input:
   /// fills `instructions_per_entry` on the strategy's load rows.
   func countInstructions(
-    into records: inout [RunRecord], binaries: [BenchStrategy: String],
-    dataset: DatasetCache.Entry, empty: DatasetCache.Entry, environment: [String: String]
+    into records: inout [RunRecord], measured: [Measured], dataset: DatasetCache.Entry,
+    empty: DatasetCache.Entry
   ) throws {
-    let counted = configuration.strategies.filter {
+    let counted = measured.filter {
       configuration.instructionCounting == .all
-        || (configuration.instructionCounting == .auto && !$0.isBaseline)
+        || (configuration.instructionCounting == .auto && !$0.strategy.isBaseline)
     }
     guard !counted.isEmpty else { return }
     let counter: InstructionCounter
@@ -145,13 +181,13 @@ public struct BenchRunner {
       return
     }
     defer { try? FileManager.default.removeItem(atPath: counter.scratch) }
-    for strategy in counted {
+    for item in counted {
+      let format = configuration.inputFormat(of: item.strategy)
       func instructions(_ entry: DatasetCache.Entry) throws -> (Int, Int) {
         let (count, outcome) = try counter.count(
-          binary: binaries[strategy]!,
-          arguments: strategy.arguments(
-            input: entry.path(configuration.inputFormat(of: strategy)),
-            kind: configuration.parameters.kind,
+          binary: item.binary,
+          arguments: item.strategy.arguments(
+            input: entry.path(format), kind: configuration.parameters.kind,
             maximumAllowedEntries: configuration.maximumAllowedEntries),
           environment: configuration.allocator.childEnvironment(),
           timeoutSeconds: max(600, configuration.timeoutSeconds * 50))
@@ -162,19 +198,25 @@ public struct BenchRunner {
       let (load, entries) = try instructions(dataset)
       guard entries > 0 else { continue }
       let perEntry = Double(load - idle) / Double(entries)
-      log(String(format: "counted %@: %.2f instructions per entry", strategy.rawValue, perEntry))
+      log(String(format: "counted %@: %.2f instructions per entry", item.name, perEntry))
       for index in records.indices
-      where records[index].strategy == strategy.rawValue && records[index].run == .load {
+      where records[index].strategy == item.strategy.rawValue
+        && records[index].build == item.build && records[index].run == .load
+      {
         records[index].instructionsPerEntry = perEntry
       }
     }
   }
 
   /// Runs one child and turns its outcome into a record.
-  func measure(
-    _ strategy: BenchStrategy, binary: String, input: String, fileBytes: Int,
-    environment: [String: String]
-  ) throws -> RunRecord {
+  func measure(_ item: Measured, input: DatasetCache.Entry, environment: [String: String]) throws
+    -> RunRecord
+  {
+    let strategy = item.strategy
+    let format = configuration.inputFormat(of: strategy)
+    let binary = item.binary
+    let fileBytes = input.byteCount(format)
+    let input = input.path(format)
     let arguments = strategy.arguments(
       input: input, kind: configuration.parameters.kind,
       maximumAllowedEntries: configuration.maximumAllowedEntries)
@@ -194,6 +236,7 @@ public struct BenchRunner {
     record.strategy = strategy.rawValue
     record.binary = strategy.binary
     if !strategy.isBaseline { record.baseVersion = configuration.baseVersion }
+    record.build = item.build
     Self.fill(&record, from: outcome)
     return record
   }

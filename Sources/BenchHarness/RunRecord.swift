@@ -91,6 +91,9 @@ public struct RunRecord: Equatable, Sendable {
   /// The format version of the base the run read (1 fixed width, 3 compact); nil for inputs
   /// that are not bases.
   public var baseVersion: Int?
+  /// A/B runs (`--against`): `A` for the other build's executables, `B` for this build's; empty
+  /// otherwise.
+  public var build: String = ""
 
   /// `allocations / entries`, when both are known.
   public var allocationsPerEntry: Double? {
@@ -124,7 +127,7 @@ public struct RunRecord: Equatable, Sendable {
     "sampled_footprint_peak_bytes", "child_footprint_bytes", "rss_file_bytes", "samples",
     "sample_hz", "exit_code", "signal", "error_code", "detail", "phase", "time_to_enabled_s",
     "time_to_full_s", "host_ingest_per_s", "allocator", "allocations", "allocations_per_entry",
-    "instructions_per_entry", "base_version",
+    "instructions_per_entry", "base_version", "build",
   ]
 
   /// The record's fields in ``columns`` order.
@@ -144,7 +147,7 @@ public struct RunRecord: Equatable, Sendable {
       allocations.map(String.init) ?? "",
       allocationsPerEntry.map { String(format: "%.6f", $0) } ?? "",
       instructionsPerEntry.map { String(format: "%.3f", $0) } ?? "",
-      baseVersion.map(String.init) ?? "",
+      baseVersion.map(String.init) ?? "", build,
     ]
   }
 
@@ -219,6 +222,7 @@ public struct RunRecord: Equatable, Sendable {
     allocations = Int(optional("allocations"))
     instructionsPerEntry = Double(optional("instructions_per_entry"))
     baseVersion = Int(optional("base_version"))
+    build = optional("build")
   }
 
   /// Reads every record of a bench CSV.

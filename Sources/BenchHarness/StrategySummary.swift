@@ -74,6 +74,7 @@ public struct StrategySummary: Sendable {
     let records = records.map { record in
       var named = record
       if !record.phase.isEmpty { named.strategy += " " + record.phase }
+      if !record.build.isEmpty { named.strategy += " (\(record.build))" }
       return named
     }
     var order: [String] = []

@@ -8,7 +8,7 @@ import DirectoryCompiler
 /// `compile` reads them: an error, or rows and rejections that account for the lines, in order.
 enum RowsProperty {
   /// The file each input is written to (one per process), in memory where there is /dev/shm.
-  nonisolated(unsafe) static let path =
+  static let path =
     (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/calldir-fuzz-\(getpid()).tsv"
   /// Short enough that inputs reach the overlong-line path often.
   static let maximumLineByteCount = 1024

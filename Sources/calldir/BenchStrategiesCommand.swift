@@ -70,8 +70,17 @@ struct BenchStrategiesCommand: ParsableCommand {
 
   @Option(
     name: .long,
-    help: "The rise in instructions per entry the baseline gate tolerates, in percent.")
+    help:
+      "The rise the baseline and A/B gates tolerate, in percent: instructions per entry, and with --against the load time's whole 95% interval."
+  )
   var maxRegression: Double = 2
+
+  @Option(
+    name: .long,
+    help:
+      "A/B: a folder with another build's calldir-extension (say the merge base's .build/release): both builds run on the same data, interleaved ABBA, and are compared.",
+    completion: .directory)
+  var against: String?
 
   func run() throws {
     var (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
@@ -80,6 +89,7 @@ struct BenchStrategiesCommand: ParsableCommand {
     configuration.minimumEntriesPerSecond = minEntriesPerS
     configuration.baseVersion = baseVersion
     configuration.instructionCounting = instructions
+    configuration.againstDirectory = against
     try configuration.validate()
     guard maxRegression > 0, maxRegression < 100 else {
       throw ValidationError(
@@ -113,6 +123,12 @@ struct BenchStrategiesCommand: ParsableCommand {
       for line in notes { print("  \(line)") }
       if regressions.isEmpty { print("  no regression") }
       failures += regressions
+    }
+    if let against {
+      let comparison = ABComparison(records)
+      print("")
+      print(comparison.render(against: against), terminator: "")
+      failures += comparison.failures(maximumRegression: maxRegression / 100)
     }
     if let saveBaseline {
       var file = BenchBaseline(toolchain: toolchain, allocator: allocator)

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Two builds measured in one interleaved run (`--against`): per calldir strategy, this build
+/// (B) against the other (A) on load time, with a 95% interval and a p-value, and on the
+/// deterministic figures, compared exactly.
+public struct ABComparison: Sendable {
+  /// One strategy's comparison.
+  public struct Row: Sendable {
+    public let strategy: String
+    /// Completed load runs of A and of B.
+    public let runs: (a: Int, b: Int)
+    /// Median load time of B over A's (above 1: B is slower), with its 95% bootstrap interval.
+    public let timeRatio: (ratio: Double, low: Double, high: Double)?
+    /// Mann–Whitney U two-sided p-value of the load times.
+    public let p: Double?
+    /// Instructions per entry of A and B, when counted.
+    public let instructions: (a: Double, b: Double)?
+    /// Allocations per entry of A and B (medians), with jemalloc.
+    public let allocations: (a: Double, b: Double)?
+  }
+
+  public let rows: [Row]
+
+  /// Compares the `A` and `B` load rows of each strategy in `records`.
+  public init(_ records: [RunRecord]) {
+    var rows: [Row] = []
+    var order: [String] = []
+    for record in records where record.build == "B" && !order.contains(record.strategy) {
+      order.append(record.strategy)
+    }
+    for strategy in order {
+      func loads(_ build: String) -> [RunRecord] {
+        records.filter {
+          $0.strategy == strategy && $0.build == build && $0.run == .load && $0.status == .ok
+        }
+      }
+      let (a, b) = (loads("A"), loads("B"))
+      let instructionsA = a.compactMap(\.instructionsPerEntry).first
+      let instructionsB = b.compactMap(\.instructionsPerEntry).first
+      let allocationsA = Statistics.median(a.compactMap(\.allocationsPerEntry))
+      let allocationsB = Statistics.median(b.compactMap(\.allocationsPerEntry))
+      rows.append(
+        Row(
+          strategy: strategy, runs: (a.count, b.count),
+          timeRatio: TwoSampleStatistics.medianRatio(a.map(\.loadSeconds), b.map(\.loadSeconds)),
+          p: TwoSampleStatistics.mannWhitneyP(a.map(\.loadSeconds), b.map(\.loadSeconds)),
+          instructions: instructionsA.flatMap { x in instructionsB.map { (x, $0) } },
+          allocations: allocationsA.flatMap { x in allocationsB.map { (x, $0) } }))
+    }
+    self.rows = rows
+  }
+
+  /// Gate failures: load time only when the whole 95% interval lies beyond
+  /// `maximumRegression` (a fraction), so noise alone does not fail a build; the deterministic
+  /// figures whenever they regress.
+  public func failures(maximumRegression: Double) -> [String] {
+    var failures: [String] = []
+    for row in rows {
+      if let time = row.timeRatio, time.low > 1 + maximumRegression {
+        failures.append(
+          String(
+            format:
+              "%@: load time B/A %.3f, its 95%% interval [%.3f, %.3f] wholly above %.3f",
+            row.strategy, time.ratio, time.low, time.high, 1 + maximumRegression))
+      }
+      if let counts = row.instructions, counts.a > 0, counts.b / counts.a > 1 + maximumRegression {
+        failures.append(
+          String(
+            format: "%@: instructions per entry %.1f (B) against %.1f (A), +%.2f%%", row.strategy,
+            counts.b, counts.a, (counts.b / counts.a - 1) * 100))
+      }
+      if let counts = row.allocations, counts.b > counts.a + 0.001 {
+        failures.append(
+          String(
+            format: "%@: allocations per entry %.4f (B) against %.4f (A)", row.strategy, counts.b,
+            counts.a))
+      }
+    }
+    return failures
+  }
+
+  /// The table: one row per strategy.
+  public func render(against: String) -> String {
+    var lines = [
+      "A/B: A = \(against), B = this build; load time B/A (above 1: B slower), 95% bootstrap interval, Mann–Whitney p",
+      "",
+    ]
+    let header = ["strategy", "runs A/B", "time B/A", "95% interval", "p", "instr/entry A → B"]
+    var table: [[String]] = []
+    for row in rows {
+      table.append([
+        row.strategy, "\(row.runs.a)/\(row.runs.b)",
+        row.timeRatio.map { String(format: "%.3f", $0.ratio) } ?? "–",
+        row.timeRatio.map { String(format: "[%.3f, %.3f]", $0.low, $0.high) } ?? "–",
+        row.p.map { String(format: "%.3f", $0) } ?? "–",
+        row.instructions.map {
+          String(format: "%.1f → %.1f (%+.3f%%)", $0.a, $0.b, ($0.b / $0.a - 1) * 100)
+        } ?? "–",
+      ])
+    }
+    lines += BenchReport.table(header: header, rows: table)
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
