@@ -49,3 +49,29 @@ extension Quoting: ExpressibleByArgument {}
 
 extension SeedChoice: ExpressibleByArgument {}
 extension InstructionCounting: ExpressibleByArgument {}
+
+/// Entry counts as people write them (`2000000`, `100k`, `1.5M`), one or a comma-separated list
+/// (a sweep, for `bench strategies`).
+struct EntryCounts: ExpressibleByArgument {
+  /// The counts, in the order given.
+  let values: [Int]
+
+  init?(argument: String) {
+    var values: [Int] = []
+    for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+      let text = part.trimmingCharacters(in: .whitespaces)
+      let (digits, scale): (Substring, Double) =
+        switch text.last {
+        case "k", "K": (text.dropLast(), 1e3)
+        case "m", "M": (text.dropLast(), 1e6)
+        default: (Substring(text), 1)
+        }
+      guard let number = Double(digits), number.isFinite, number >= 0 else { return nil }
+      let value = (number * scale).rounded()
+      guard value == number * scale, value <= 1e12 else { return nil }
+      values.append(Int(value))
+    }
+    guard !values.isEmpty else { return nil }
+    self.values = values
+  }
+}

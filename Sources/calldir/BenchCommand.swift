@@ -53,8 +53,11 @@ struct BenchRunOptions: ParsableArguments {
 
   /// The configuration these options describe.
   /// - Throws: a usage error naming the bad option or profile.
-  func configuration(defaultProfile: String) throws -> (name: String, BenchConfiguration) {
-    let (name, parameters) = try dataset.resolve(defaultProfile: defaultProfile)
+  func configuration(defaultProfile: String, sweeping: Bool = false) throws -> (
+    name: String, BenchConfiguration
+  ) {
+    let (name, parameters) = try dataset.resolve(
+      defaultProfile: defaultProfile, sweeping: sweeping)
     var configuration = BenchConfiguration(profileName: name, parameters: parameters)
     configuration.repeats = repeats
     configuration.memoryLimitBytes = memoryLimit.bytes

@@ -83,7 +83,8 @@ struct BenchStrategiesCommand: ParsableCommand {
   var against: String?
 
   func run() throws {
-    var (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
+    var (name, configuration) = try options.configuration(
+      defaultProfile: "regional-2m", sweeping: true)
     configuration.strategies = try BenchStrategy.parseList(strategies)
     configuration.rssBudgetBytes = rssBudget.bytes
     configuration.minimumEntriesPerSecond = minEntriesPerS
@@ -96,6 +97,15 @@ struct BenchStrategiesCommand: ParsableCommand {
         "--max-regression must be between 0 and 100 percent, got \(maxRegression)")
     }
     let baselineFile = try baseline.map { path throws(BenchError) in try BenchBaseline.read(path) }
+    let sizes = options.dataset.entries?.values ?? [configuration.parameters.entries]
+    if sizes.count > 1 {
+      guard baseline == nil, saveBaseline == nil, against == nil else {
+        throw ValidationError(
+          "a sweep (--entries with a list) takes no --baseline, --save-baseline or --against")
+      }
+      options.noticeAllocator(configuration)
+      return try sweep(sizes, name: name, configuration: configuration)
+    }
     options.noticeAllocator(configuration)
 
     let records = try BenchRunner(configuration: configuration, log: options.log).run()
@@ -145,5 +155,42 @@ struct BenchStrategiesCommand: ParsableCommand {
       failures: failures,
       passed:
         "gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
+  }
+
+  /// Runs the bench at each size in turn, then fits how each strategy's cost grows with N.
+  func sweep(_ sizes: [Int], name: String, configuration: BenchConfiguration) throws {
+    var runs: [(size: Int, records: [RunRecord])] = []
+    var failures: [String] = []
+    for size in sizes.sorted() {
+      var sized = configuration
+      sized.parameters.entries = size
+      // A scaling run reads each size in one load: the cap is the contract's, not the sweep's.
+      sized.maximumAllowedEntries = max(configuration.maximumAllowedEntries, size + 1)
+      options.log("sweep: \(size) entries")
+      let records = try BenchRunner(configuration: sized, log: options.log).run()
+      let summaries = StrategySummary.all(records)
+      print(
+        BenchReport.render(
+          summaries, title: "\(name): \(size) entries, \(configuration.repeats) repeats"),
+        terminator: "\n")
+      failures += BenchGate(
+        rssBudgetBytes: configuration.rssBudgetBytes,
+        minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
+      ).failures(summaries).map { "\(size) entries: \($0)" }
+      runs.append((size, records))
+    }
+    try ResultFiles.writeAtomically(RunRecord.csv(runs.flatMap(\.records)), to: out)
+    let chartPath = chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
+    try ResultFiles.writeAtomically(
+      SweepChart.svg(runs: runs, title: "calldir bench: \(name), how cost grows with N"),
+      to: chartPath)
+    let analysis = SweepAnalysis(runs)
+    print(analysis.render(), terminator: "")
+    print("\nwrote \(out) and \(chartPath)")
+    try options.finishGate(
+      failures: failures + analysis.failures(),
+      passed:
+        "gate passed: at every size every calldir strategy completed and beat every baseline; memory flat in N, time at most linear"
+    )
   }
 }

@@ -9,7 +9,8 @@ struct ChartCommand: ParsableCommand {
     discussion: """
       Top: median throughput per strategy with its min–max range, on a log scale, against the \
       articles' figures (1M entries in 30 s; 2M in 10 s). Bottom: footprint peak per strategy \
-      against the memory limit.
+      against the memory limit. A sweep's CSV (several entry counts) is drawn as each metric \
+      against N on log-log axes instead.
       """)
 
   @Argument(help: "A CSV written by calldir bench.", completion: .file(extensions: ["csv"]))
@@ -33,8 +34,16 @@ struct ChartCommand: ParsableCommand {
     }
     let path = out ?? ResultFiles.replacingExtension(of: csv, with: "svg")
     let profile = records.first?.profile ?? ""
-    try ResultFiles.writeAtomically(
-      BenchChart.svg(records: records, title: "calldir bench: \(profile)"), to: path)
+    let sizes = Set(records.filter { $0.run == .load && $0.status == .ok }.map(\.entries))
+    let svg =
+      sizes.count > 1
+      ? SweepChart.svg(
+        runs: sizes.sorted().map { size in
+          (size, records.filter { $0.run == .load && $0.entries == size })
+        },
+        title: "calldir bench: \(profile), how cost grows with N")
+      : BenchChart.svg(records: records, title: "calldir bench: \(profile)")
+    try ResultFiles.writeAtomically(svg, to: path)
     print("wrote \(path)")
   }
 }

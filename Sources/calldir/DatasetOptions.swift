@@ -11,8 +11,12 @@ struct DatasetOptions: ParsableArguments {
     completion: .file(extensions: ["json"]))
   var profile: String?
 
-  @Option(name: .long, help: "Entries in the dataset (overrides the profile).")
-  var entries: Int?
+  @Option(
+    name: .long,
+    help:
+      "Entries in the dataset (overrides the profile): 2000000, 100k, 1.5M; bench strategies takes a list to sweep (100k,1M,4M).",
+    completion: nil)
+  var entries: EntryCounts?
 
   @Option(name: .long, help: "Seed of the generator (overrides the profile).")
   var seed: UInt64?
@@ -37,7 +41,10 @@ struct DatasetOptions: ParsableArguments {
 
   /// The profile with the flags applied.
   /// - Throws: ``ValidationError`` naming the bad flag or profile.
-  func resolve(defaultProfile: String) throws -> (name: String, parameters: DatasetParameters) {
+  /// - Parameter sweeping: whether a list of entry counts is allowed (the first is used).
+  func resolve(defaultProfile: String, sweeping: Bool = false) throws -> (
+    name: String, parameters: DatasetParameters
+  ) {
     let name = profile ?? defaultProfile
     let loaded: DatasetProfile
     do {
@@ -47,10 +54,14 @@ struct DatasetOptions: ParsableArguments {
     }
     var parameters = loaded.parameters
     if let entries {
-      guard (1...100_000_000).contains(entries) else {
-        throw ValidationError("--entries must be from 1 to 100000000, got \(entries)")
+      guard sweeping || entries.values.count == 1 else {
+        throw ValidationError(
+          "--entries takes one count here; a list sweeps only in calldir bench strategies")
       }
-      parameters.entries = entries
+      for value in entries.values where !(1...100_000_000).contains(value) {
+        throw ValidationError("--entries must be from 1 to 100000000, got \(value)")
+      }
+      parameters.entries = entries.values[0]
     }
     if let seed { parameters.seed = seed }
     if let kind { parameters.kind = kind }

@@ -1,0 +1,128 @@
+import Foundation
+import ProcessMetrics
+
+/// A sweep drawn as people read scaling: each metric against N on log-log axes, one line per
+/// strategy, with its fitted exponent in the legend. Straight lines are powers of N: a flat
+/// line is constant, a 45° line linear.
+public enum SweepChart {
+  static let panelWidth = 300.0
+  static let panelHeight = 230.0
+  static let margin = 62.0
+  static let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700", "#cf222e", "#8250df"]
+
+  /// The chart of `runs` (each size with its records), titled `title`.
+  public static func svg(runs: [(size: Int, records: [RunRecord])], title: String) -> String {
+    let analysis = SweepAnalysis(runs)
+    let bySize = runs.map { ($0.size, StrategySummary.all($0.records)) }
+    let strategies = analysis.rows.map(\.strategy)
+    let panels: [(title: String, unit: (Double) -> String, metric: (StrategySummary) -> Double?)] =
+      [
+        ("load time", { seconds($0) }, \.medianLoadSeconds),
+        ("footprint (RssAnon + RssShmem)", { decimal($0, unit: "B") }, \.medianFootprintBytes),
+        ("instructions per entry", { String(format: "%.0f", $0) }, \.instructionsPerEntry),
+      ]
+    let width = margin + Double(panels.count) * (panelWidth + margin) + 20
+    let legendHeight = 20.0 * Double(strategies.count)
+    var svg = SVGWriter(width: width, height: 92 + panelHeight + 60 + legendHeight)
+    svg.text(margin, 30, title, size: 18, weight: "600")
+    let sizes = runs.map(\.size)
+    svg.text(
+      margin, 52,
+      "\(sizes.count) sizes, \(decimal(Double(sizes.min() ?? 0))) to \(decimal(Double(sizes.max() ?? 0))) entries; medians; log-log axes",
+      size: 13, color: "#57606a")
+    let top = 92.0
+    for (index, panel) in panels.enumerated() {
+      let left = margin + Double(index) * (panelWidth + margin)
+      var values: [Double] = []
+      for (_, summaries) in bySize {
+        values += summaries.compactMap(panel.metric).filter { $0 > 0 }
+      }
+      svg.text(left, top - 12, panel.title, size: 13, weight: "600")
+      guard let low = values.min(), let high = values.max(), let nLow = sizes.min(),
+        let nHigh = sizes.max(), nHigh > nLow
+      else {
+        svg.text(left, top + 20, "not measured", size: 12, color: "#57606a")
+        continue
+      }
+      // Decades that hold the data, at least one wide, so flat lines look flat.
+      var yLow = floor(log10(low))
+      var yHigh = ceil(log10(high))
+      if yHigh - yLow < 1 { (yLow, yHigh) = (yLow, yLow + 1) }
+      let xLow = log10(Double(nLow))
+      let xHigh = log10(Double(nHigh))
+      func x(_ n: Double) -> Double { left + (log10(n) - xLow) / (xHigh - xLow) * panelWidth }
+      func y(_ v: Double) -> Double {
+        top + panelHeight - (log10(v) - yLow) / (yHigh - yLow) * panelHeight
+      }
+      svg.line(left, top + panelHeight, left + panelWidth, top + panelHeight, color: "#57606a")
+      svg.line(left, top, left, top + panelHeight, color: "#57606a")
+      for decade in stride(from: yLow, through: yHigh, by: 1) {
+        let value = pow(10, decade)
+        svg.line(left, y(value), left + panelWidth, y(value), color: "#d0d7de", dash: "3 3")
+        svg.text(left - 6, y(value) + 4, panel.unit(value), size: 11, anchor: "end")
+      }
+      for size in sizes {
+        svg.line(
+          x(Double(size)), top + panelHeight, x(Double(size)), top + panelHeight + 4,
+          color: "#57606a")
+        svg.text(
+          x(Double(size)), top + panelHeight + 18, decimal(Double(size)),
+          size: 11, anchor: "middle")
+      }
+      svg.text(
+        left + panelWidth / 2, top + panelHeight + 36, "entries (N)", size: 11,
+        anchor: "middle", color: "#57606a")
+      for (strategyIndex, strategy) in strategies.enumerated() {
+        let color = colors[strategyIndex % colors.count]
+        let points = bySize.compactMap { size, summaries -> (Double, Double)? in
+          guard let summary = summaries.first(where: { $0.strategy == strategy }),
+            let value = panel.metric(summary), value > 0
+          else { return nil }
+          return (x(Double(size)), y(value))
+        }
+        for (from, to) in zip(points, points.dropFirst()) {
+          svg.line(from.0, from.1, to.0, to.1, color: color, width: 2)
+        }
+        for point in points { svg.rect(point.0 - 3, point.1 - 3, 6, 6, fill: color) }
+      }
+    }
+    var legendY = top + panelHeight + 64
+    for (index, row) in analysis.rows.enumerated() {
+      let color = colors[index % colors.count]
+      svg.rect(margin, legendY - 10, 14, 12, fill: color)
+      let exponents = [
+        ("time", row.loadTime), ("footprint", row.footprint),
+        ("instr/entry", row.instructionsPerEntry),
+      ].map { name, value in
+        // No "-0.00": a flat line's exponent rounds to 0.
+        value.map { String(format: "%@ N^%.2f", name, abs($0) < 0.005 ? 0 : $0) } ?? "\(name) –"
+      }
+      svg.text(
+        margin + 20, legendY, "\(row.strategy): \(exponents.joined(separator: ", "))", size: 12)
+      legendY += 20
+    }
+    return svg.finish()
+  }
+
+  /// A count in one style for every axis: 50k, 1.5M, 10 MB (decimal prefixes, no trailing
+  /// zeros).
+  static func decimal(_ value: Double, unit: String = "") -> String {
+    let (scaled, prefix): (Double, String) =
+      switch value {
+      case 1e9...: (value / 1e9, "G")
+      case 1e6...: (value / 1e6, "M")
+      case 1e3...: (value / 1e3, "k")
+      default: (value, "")
+      }
+    var number = String(format: "%.2f", scaled)
+    while number.hasSuffix("0") { number.removeLast() }
+    if number.hasSuffix(".") { number.removeLast() }
+    return unit.isEmpty ? number + prefix : "\(number) \(prefix)\(unit)"
+  }
+
+  static func seconds(_ value: Double) -> String {
+    if value >= 1 { return String(format: "%.0f s", value) }
+    if value >= 1e-3 { return String(format: "%.0f ms", value * 1e3) }
+    return String(format: "%.0f µs", value * 1e6)
+  }
+}
