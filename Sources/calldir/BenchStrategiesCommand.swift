@@ -82,6 +82,13 @@ struct BenchStrategiesCommand: ParsableCommand {
     completion: .directory)
   var against: String?
 
+  @Option(
+    name: .long,
+    help:
+      "Also write github-action-benchmark's JSON: FILE (customSmallerIsBetter: time, memory, instructions, allocations) and FILE-throughput.json (customBiggerIsBetter).",
+    completion: .file(extensions: ["json"]))
+  var json: String?
+
   func run() throws {
     var (name, configuration) = try options.configuration(
       defaultProfile: "regional-2m", sweeping: true)
@@ -118,6 +125,13 @@ struct BenchStrategiesCommand: ParsableCommand {
       "\(name): \(configuration.parameters.entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
     print(BenchReport.render(summaries, title: title), terminator: "")
     print("\nwrote \(out) and \(chartPath)")
+    if let json {
+      let (bigger, smaller) = try BenchmarkJSON.files(records, profile: name)
+      let throughput = BenchmarkJSON.throughputPath(beside: json)
+      try ResultFiles.writeAtomically(smaller, to: json)
+      try ResultFiles.writeAtomically(bigger, to: throughput)
+      print("wrote \(json) and \(throughput)")
+    }
     var failures = BenchGate(
       rssBudgetBytes: configuration.rssBudgetBytes,
       minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
