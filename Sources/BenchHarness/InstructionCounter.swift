@@ -36,7 +36,8 @@ public struct InstructionCounter: Sendable {
   /// A stripped copy of `binary` in the scratch folder (made once per binary and run).
   /// - Throws: ``BenchError`` when the copy or the strip fails.
   public func strippedCopy(of binary: String) throws(BenchError) -> String {
-    let copy = scratch + "/" + (binary as NSString).lastPathComponent + ".stripped"
+    // Named after the whole path: A/B runs count two binaries of the same name.
+    let copy = scratch + "/" + binary.replacingOccurrences(of: "/", with: "_") + ".stripped"
     if FileManager.default.isExecutableFile(atPath: copy) { return copy }
     do {
       try FileManager.default.createDirectory(

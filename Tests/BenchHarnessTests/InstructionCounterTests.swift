@@ -39,6 +39,25 @@ struct InstructionCounterTests {
     #expect(perEntry > 50 && perEntry < 5_000, "a load costs hundreds per entry: \(perEntry)")
   }
 
+  @Test(.enabled(if: valgrindInstalled, "needs valgrind"))
+  func twoBuildsOfOneNameGetTheirOwnStrippedCopies() throws {
+    let folder = try TemporaryFolder()
+    let counter = try InstructionCounter.find(scratch: folder.path("scratch")).get()
+    let built = try builtExecutable("calldir-extension")
+    for build in ["a", "b"] {
+      try FileManager.default.createDirectory(
+        atPath: folder.path(build), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: built, toPath: folder.path(build + "/calldir-extension"))
+    }
+    // An A/B run counts both: the second must not reuse the first's copy.
+    let a = try counter.strippedCopy(of: folder.path("a/calldir-extension"))
+    let b = try counter.strippedCopy(of: folder.path("b/calldir-extension"))
+    #expect(a != b)
+    #expect(FileManager.default.isExecutableFile(atPath: a))
+    #expect(FileManager.default.isExecutableFile(atPath: b))
+  }
+
   @Test func theSummaryLineOfCachegrindsOutputIsTheCount() {
     let text = "desc: I1 cache: none\ncmd: ./x\nevents: Ir\nsummary: 126670001\n"
     #expect(InstructionCounter.summary(ofCachegrindOutput: text) == 126_670_001)
