@@ -40,6 +40,11 @@ struct BenchTwoPhaseCommand: ParsableCommand {
     completion: .file(extensions: ["csv"]))
   var out: String = "Results/two-phase.csv"
 
+  @Option(
+    name: .long,
+    help: "The timeline chart to write (default: the CSV's path with .svg).")
+  var chart: String?
+
   func validate() throws {
     guard maxTimeToEnabled >= 0 else {
       throw ValidationError(
@@ -74,7 +79,13 @@ struct BenchTwoPhaseCommand: ParsableCommand {
     let title =
       "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(shape.seedEntries), blocking \(shape.blockingEntries), \(configuration.repeats) repeats"
     print(TwoPhaseReport.render(records, title: title), terminator: "")
-    print("\nwrote \(out)")
+    let chartPath = chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
+    try ResultFiles.writeAtomically(
+      TwoPhaseChart.svg(
+        records: records, title: "calldir bench two-phase: \(name)",
+        targetSeconds: maxTimeToEnabled),
+      to: chartPath)
+    print("\nwrote \(out) and \(chartPath)")
     try options.finishGate(
       failures: TwoPhaseReport.gateFailures(records, maximumTimeToEnabled: maxTimeToEnabled),
       passed: "gate passed: every phase completed within the memory limit, enabled in time")

@@ -10,7 +10,7 @@ struct ChartCommand: ParsableCommand {
       Top: median throughput per strategy with its min–max range, on a log scale, against the \
       articles' figures (1M entries in 30 s; 2M in 10 s). Bottom: footprint peak per strategy \
       against the memory limit. A sweep's CSV (several entry counts) is drawn as each metric \
-      against N on log-log axes instead.
+      against N on log-log axes instead, and a two-phase CSV as a timeline per repeat.
       """)
 
   @Argument(help: "A CSV written by calldir bench.", completion: .file(extensions: ["csv"]))
@@ -36,13 +36,16 @@ struct ChartCommand: ParsableCommand {
     let profile = records.first?.profile ?? ""
     let sizes = Set(records.filter { $0.run == .load && $0.status == .ok }.map(\.entries))
     let svg =
-      sizes.count > 1
-      ? SweepChart.svg(
-        runs: sizes.sorted().map { size in
-          (size, records.filter { $0.run == .load && $0.entries == size })
-        },
-        title: "calldir bench: \(profile), how cost grows with N")
-      : BenchChart.svg(records: records, title: "calldir bench: \(profile)")
+      records.contains(where: { !$0.phase.isEmpty })
+      ? TwoPhaseChart.svg(
+        records: records, title: "calldir bench two-phase: \(profile)", targetSeconds: nil)
+      : sizes.count > 1
+        ? SweepChart.svg(
+          runs: sizes.sorted().map { size in
+            (size, records.filter { $0.run == .load && $0.entries == size })
+          },
+          title: "calldir bench: \(profile), how cost grows with N")
+        : BenchChart.svg(records: records, title: "calldir bench: \(profile)")
     try ResultFiles.writeAtomically(svg, to: path)
     print("wrote \(path)")
   }

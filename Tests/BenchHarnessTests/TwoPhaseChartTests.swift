@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import BenchHarness
+
+/// The two-phase chart: a timeline per repeat, with the real counts.
+@Suite("The two-phase timeline")
+struct TwoPhaseChartTests {
+  func records() -> [RunRecord] {
+    (1...2).flatMap { index in
+      [("seed", 100_000), ("full", 1_999_999), ("incremental", 13_327)].map { phase, entries in
+        var record = RunRecord()
+        record.strategy = "two-phase-r3"
+        record.repeatIndex = index
+        record.phase = phase
+        record.entries = entries
+        record.wallSeconds = phase == "incremental" ? 0.4 : 2.5
+        record.timeToEnabledSeconds = 0.35
+        record.timeToFullSeconds = phase == "full" ? 3.2 : nil
+        return record
+      }
+    }
+  }
+
+  @Test func itSaysWhatWasLoadedAndDrawsEveryRepeatOnOneAxis() {
+    let svg = TwoPhaseChart.svg(records: records(), title: "two-phase", targetSeconds: 1)
+    #expect(svg.contains("seed set 100k entries · full set 2M · incremental 13.33k changes"))
+    #expect(svg.contains("repeat 1") && svg.contains("repeat 2"))
+    #expect(svg.contains("target: enabled in 1.0 s"))
+    // Full at 3.2 s plus 0.4 s incremental: the axis ends at the next tick, 4 s.
+    #expect(svg.contains(">4.0 s<") && !svg.contains(">5.0 s<"))
+    #expect(TwoPhaseChart.niceStep(0.6) == 1 && TwoPhaseChart.niceStep(0.11) == 0.2)
+  }
+}
