@@ -34,6 +34,9 @@ public struct BenchConfiguration: Sendable {
   /// The format version of the base calldir's strategies read: the compiler's own (compact,
   /// version 3) unless asked for fixed-width records (version 1).
   public var baseVersion = Int(BaseHeader.compactVersion)
+  /// A base a team compiled, read by calldir's strategies instead of a generated dataset
+  /// (`--base FILE`).
+  public var baseFile: String?
   /// A/B: the folder of another build's measured executables (`--against`); its runs are
   /// build `A`, this build's `B`, interleaved ABBA.
   public var againstDirectory: String?
@@ -53,6 +56,11 @@ public struct BenchConfiguration: Sendable {
     else {
       throw BenchError(
         "--base-version must be \(BaseHeader.currentVersion) (fixed width) or \(BaseHeader.compactVersion) (compact), got \(baseVersion)"
+      )
+    }
+    if baseFile != nil, let reader = strategies.first(where: \.isBaseline) {
+      throw BenchError(
+        "--base benches calldir's strategies (mmap, buffered); \(reader.rawValue) reads its article's own format"
       )
     }
     guard repeats >= 1 else { throw BenchError("--repeat must be at least 1, got \(repeats)") }

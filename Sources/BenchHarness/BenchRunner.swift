@@ -72,18 +72,28 @@ public struct BenchRunner {
     let formats = Array(Set(strategies.map(configuration.inputFormat(of:)))).sorted {
       $0.rawValue < $1.rawValue
     }
-    let cache = DatasetCache(root: configuration.cacheRoot)
-    let dataset: DatasetCache.Entry
-    let empty: DatasetCache.Entry
-    do {
-      dataset = try cache.ensure(configuration.parameters, formats: formats, log: log)
-      var emptyParameters = configuration.parameters
-      emptyParameters.entries = 0
-      empty = try cache.ensure(emptyParameters, formats: formats)
-    } catch let error as DatasetError {
-      throw BenchError(error.description)
+    let dataset: BenchInput
+    let empty: BenchInput
+    var baseVersion = configuration.baseVersion
+    let scratch = NSTemporaryDirectory() + "calldir-bench-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    if let baseFile = configuration.baseFile {
+      (dataset, empty, baseVersion) = try BenchInput.base(baseFile, scratch: scratch)
+    } else {
+      let cache = DatasetCache(root: configuration.cacheRoot)
+      do {
+        dataset = .dataset(
+          try cache.ensure(configuration.parameters, formats: formats, log: log), configuration)
+        var emptyParameters = configuration.parameters
+        emptyParameters.entries = 0
+        empty = .dataset(try cache.ensure(emptyParameters, formats: formats), configuration)
+      } catch let error as DatasetError {
+        throw BenchError(error.description)
+      }
     }
-    if configuration.parameters.entries >= configuration.maximumAllowedEntries {
+    if configuration.baseFile == nil
+      && configuration.parameters.entries >= configuration.maximumAllowedEntries
+    {
       log(
         "note: \(configuration.parameters.entries) entries is over the cap of "
           + "\(configuration.maximumAllowedEntries - 1): runs will fail with code 5; "
@@ -96,7 +106,8 @@ public struct BenchRunner {
     for item in measured {
       var peaks: [Int] = []
       for index in 1...configuration.idleRepeats {
-        var record = try measure(item, input: empty, environment: environment)
+        var record = try measure(
+          item, input: empty, baseVersion: baseVersion, environment: environment)
         record.run = .idle
         record.repeatIndex = index
         records.append(record)
@@ -117,7 +128,8 @@ public struct BenchRunner {
       // repeat does not favour one build.
       let order = repeatIndex % 2 == 1 ? measured : Self.swappingBuilds(measured)
       for item in order {
-        var record = try measure(item, input: dataset, environment: environment)
+        var record = try measure(
+          item, input: dataset, baseVersion: baseVersion, environment: environment)
         record.repeatIndex = repeatIndex
         record.idleRSSBytes = idlePeak[item] ?? 0
         records.append(record)
@@ -163,8 +175,8 @@ public struct BenchRunner {
   /// One run of each counted strategy under valgrind, on the dataset and on the empty input:
   /// fills `instructions_per_entry` on the strategy's load rows.
   func countInstructions(
-    into records: inout [RunRecord], measured: [Measured], dataset: DatasetCache.Entry,
-    empty: DatasetCache.Entry
+    into records: inout [RunRecord], measured: [Measured], dataset: BenchInput,
+    empty: BenchInput
   ) throws {
     let counted = measured.filter {
       configuration.instructionCounting == .all
@@ -182,12 +194,11 @@ public struct BenchRunner {
     }
     defer { try? FileManager.default.removeItem(atPath: counter.scratch) }
     for item in counted {
-      let format = configuration.inputFormat(of: item.strategy)
-      func instructions(_ entry: DatasetCache.Entry) throws -> (Int, Int) {
+      func instructions(_ input: BenchInput) throws -> (Int, Int) {
         let (count, outcome) = try counter.count(
           binary: item.binary,
           arguments: item.strategy.arguments(
-            input: entry.path(format), kind: configuration.parameters.kind,
+            input: input.path(item.strategy), kind: configuration.parameters.kind,
             maximumAllowedEntries: configuration.maximumAllowedEntries),
           environment: configuration.allocator.childEnvironment(),
           timeoutSeconds: max(600, configuration.timeoutSeconds * 50))
@@ -209,14 +220,13 @@ public struct BenchRunner {
   }
 
   /// Runs one child and turns its outcome into a record.
-  func measure(_ item: Measured, input: DatasetCache.Entry, environment: [String: String]) throws
-    -> RunRecord
-  {
+  func measure(
+    _ item: Measured, input: BenchInput, baseVersion: Int, environment: [String: String]
+  ) throws -> RunRecord {
     let strategy = item.strategy
-    let format = configuration.inputFormat(of: strategy)
     let binary = item.binary
-    let fileBytes = input.byteCount(format)
-    let input = input.path(format)
+    let fileBytes = input.byteCount(strategy)
+    let input = input.path(strategy)
     let arguments = strategy.arguments(
       input: input, kind: configuration.parameters.kind,
       maximumAllowedEntries: configuration.maximumAllowedEntries)
@@ -235,7 +245,7 @@ public struct BenchRunner {
     record.fileBytes = fileBytes
     record.strategy = strategy.rawValue
     record.binary = strategy.binary
-    if !strategy.isBaseline { record.baseVersion = configuration.baseVersion }
+    if !strategy.isBaseline { record.baseVersion = baseVersion }
     record.build = item.build
     Self.fill(&record, from: outcome)
     return record

@@ -15,6 +15,8 @@ public struct TwoPhaseBench {
   public let blockingEntries: Int
   /// Compact bases (the compiler's default) or fixed-width ones.
   public let compact: Bool
+  /// A container a team compiled, benched instead of a generated one (`--container`).
+  public let container: String?
   public let binaryDirectory: String
   public let log: (String) -> Void
   /// The bundle identifier the runs use.
@@ -22,10 +24,11 @@ public struct TwoPhaseBench {
 
   public init(
     configuration: BenchConfiguration, regions: Int, seedEntries: Int, blockingEntries: Int,
-    compact: Bool = true, binaryDirectory: String = BenchRunner.executableDirectory(),
-    log: @escaping (String) -> Void
+    compact: Bool = true, container: String? = nil,
+    binaryDirectory: String = BenchRunner.executableDirectory(), log: @escaping (String) -> Void
   ) {
     self.compact = compact
+    self.container = container
     self.configuration = configuration
     self.regions = regions
     self.seedEntries = seedEntries
@@ -38,18 +41,29 @@ public struct TwoPhaseBench {
     try configuration.validate()
     let executable = try BenchRunner(configuration: configuration, binaryDirectory: binaryDirectory)
       .binaryPath(BenchStrategy.extensionBinary)
-    let dataset = try TwoPhaseDataset(
-      parameters: configuration.parameters, regions: regions, seedEntries: seedEntries,
-      blockingEntries: blockingEntries, compact: compact
-    ).ensure(cacheRoot: configuration.cacheRoot, log: log)
-    log(
-      String(
-        format: "container: %d regions, %@ bases, %.2f bytes per entry", regions,
-        compact ? "compact" : "fixed-width", dataset.baseBytesPerEntry))
     let environment = BenchRunner.environmentFields()
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "calldir-two-phase-\(getpid())")
     defer { try? FileManager.default.removeItem(at: scratch) }
+    let dataset: TwoPhaseDataset.Files
+    var regions = self.regions
+    if let container {
+      (dataset, regions) = try CompiledContainerInput.prepare(
+        container, scratch: scratch.path + "/compiled")
+      log(
+        String(
+          format: "container %@: %d regions, %.2f bytes per entry", container, regions,
+          dataset.baseBytesPerEntry))
+    } else {
+      dataset = try TwoPhaseDataset(
+        parameters: configuration.parameters, regions: regions, seedEntries: seedEntries,
+        blockingEntries: blockingEntries, compact: compact
+      ).ensure(cacheRoot: configuration.cacheRoot, log: log)
+      log(
+        String(
+          format: "container: %d regions, %@ bases, %.2f bytes per entry", regions,
+          compact ? "compact" : "fixed-width", dataset.baseBytesPerEntry))
+    }
     let idle = try idlePeak(executable: executable, scratch: scratch.path)
     log("idle extension (empty container): peak RSS \(ByteCount.format(idle))")
     var records: [RunRecord] = []

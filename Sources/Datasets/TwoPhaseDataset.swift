@@ -41,6 +41,17 @@ public struct TwoPhaseDataset {
     public let updatedRegion: (name: String, code: String, priority: Int)
     /// The container's bases, in bytes per entry of the full set.
     public let baseBytesPerEntry: Double
+
+    public init(
+      container: String, updatedRegionFile: String, seedNumber: Int64,
+      updatedRegion: (name: String, code: String, priority: Int), baseBytesPerEntry: Double
+    ) {
+      self.container = container
+      self.updatedRegionFile = updatedRegionFile
+      self.seedNumber = seedNumber
+      self.updatedRegion = updatedRegion
+      self.baseBytesPerEntry = baseBytesPerEntry
+    }
   }
 
   var key: String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BaseFormat
 import BenchHarness
+import Foundation
 import ProcessMetrics
 
 /// `calldir bench strategies` (and plain `calldir bench`): each loader strategy and the articles'
@@ -25,7 +26,9 @@ struct BenchStrategiesCommand: ParsableCommand {
     name: .long,
     help:
       "Comma-separated strategies: mmap, buffered, baseline-2gis, baseline-jsonl, baseline-text.")
-  var strategies: String = BenchStrategy.allCases.map(\.rawValue).joined(separator: ",")
+  var strategies: String = Self.allStrategies
+
+  static let allStrategies = BenchStrategy.allCases.map(\.rawValue).joined(separator: ",")
 
   @Option(name: .long, help: "The gate's limit on peak RSS over the binary's idle peak.")
   var rssBudget = ByteSize(bytes: 1 << 20)
@@ -47,6 +50,13 @@ struct BenchStrategiesCommand: ParsableCommand {
       "The base calldir's strategies read: 3 compact (what compile writes, the default) or 1 fixed width."
   )
   var baseVersion: Int = Int(BaseHeader.compactVersion)
+
+  @Option(
+    name: .long,
+    help:
+      "Bench a base your team compiled (calldir compile, bases/NAME.….cdb) instead of a generated dataset: calldir's strategies only.",
+    completion: .file(extensions: ["cdb"]))
+  var base: String?
 
   @Option(
     name: .long,
@@ -98,6 +108,14 @@ struct BenchStrategiesCommand: ParsableCommand {
     configuration.baseVersion = baseVersion
     configuration.instructionCounting = instructions
     configuration.againstDirectory = against
+    if let base {
+      configuration.baseFile = base
+      // The default list names the articles' readers, which cannot read a base.
+      if strategies == Self.allStrategies {
+        configuration.strategies = BenchStrategy.allCases.filter { !$0.isBaseline }
+      }
+      name = (base as NSString).lastPathComponent
+    }
     try configuration.validate()
     guard maxRegression > 0, maxRegression < 100 else {
       throw ValidationError(
@@ -121,8 +139,11 @@ struct BenchStrategiesCommand: ParsableCommand {
     let summaries = StrategySummary.all(records)
     try ResultFiles.writeAtomically(
       BenchChart.svg(records: records, title: "calldir bench: \(name)"), to: chartPath)
+    let entries =
+      configuration.baseFile == nil
+      ? configuration.parameters.entries : summaries.map(\.entries).max() ?? 0
     let title =
-      "\(name): \(configuration.parameters.entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
+      "\(name): \(entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
     print(BenchReport.render(summaries, title: title), terminator: "")
     print("\nwrote \(out) and \(chartPath)")
     if let json {

@@ -30,6 +30,13 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   @Flag(name: .long, help: "Compile fixed-width bases instead of the compiler's compact ones.")
   var fixedWidth = false
 
+  @Option(
+    name: .long,
+    help:
+      "Run on a container your team compiled (calldir compile --out DIR) instead of a generated one; it is copied, never changed.",
+    completion: .directory)
+  var container: String?
+
   @OptionGroup var shape: ContainerShapeOptions
 
   @Option(name: .long, help: "The gate: the most the median time to enabled may take, in seconds.")
@@ -69,20 +76,25 @@ struct BenchTwoPhaseCommand: ParsableCommand {
     try configuration.validate()
     options.noticeAllocator(configuration)
     var records: [RunRecord] = []
-    for regionCount in regionCounts {
+    for regionCount in container == nil ? regionCounts : [0] {
       records += try TwoPhaseBench(
         configuration: configuration, regions: regionCount, seedEntries: shape.seedEntries,
-        blockingEntries: shape.blockingEntries, compact: !fixedWidth, log: options.log
+        blockingEntries: shape.blockingEntries, compact: !fixedWidth, container: container,
+        log: options.log
       ).run()
     }
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
+    let fullEntries = records.filter { $0.phase == "full" }.map(\.entries).max() ?? 0
     let title =
-      "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(shape.seedEntries), blocking \(shape.blockingEntries), \(configuration.repeats) repeats"
+      container.map {
+        "\($0) two-phase: \(fullEntries) entries in the full set, \(records.first?.strategy.dropFirst("two-phase-r".count) ?? "?") regions, \(configuration.repeats) repeats"
+      }
+      ?? "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(shape.seedEntries), blocking \(shape.blockingEntries), \(configuration.repeats) repeats"
     print(TwoPhaseReport.render(records, title: title), terminator: "")
     let chartPath = chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
     try ResultFiles.writeAtomically(
       TwoPhaseChart.svg(
-        records: records, title: "calldir bench two-phase: \(name)",
+        records: records, title: "calldir bench two-phase: \(container ?? name)",
         targetSeconds: maxTimeToEnabled),
       to: chartPath)
     print("\nwrote \(out) and \(chartPath)")

@@ -42,6 +42,31 @@ struct TwoPhaseBenchTests {
     #expect(incremental.entries > 0)
   }
 
+  @Test func aCompiledContainerIsBenchedAsItIsAndLeftUntouched() throws {
+    let folder = try TemporaryFolder()
+    let calldir = try builtExecutable("calldir")
+    let dump = folder.path("dump.tsv")
+    #expect(
+      try runProcess(
+        calldir,
+        [
+          "generate", "--profile", "ci-smoke", "--entries", "4000", "--format", "tsv", "--out",
+          dump,
+        ]
+      ).status == 0)
+    let box = folder.path("box")
+    #expect(
+      try runProcess(calldir, ["compile", dump, "--out", box, "--seed-size", "200"]).status == 0)
+    let manifest = try String(contentsOfFile: box + "/manifest.cdm", encoding: .utf8)
+    let (status, stderr, records) = try bench(["--container", box, "--gate"], folder: folder)
+    #expect(status == 0, "\(stderr)")
+    #expect(records.map(\.phase) == ["seed", "full", "incremental", "seed", "full", "incremental"])
+    #expect(records.allSatisfy { $0.status == .ok }, "\(records.map(\.detail))")
+    #expect(records.first { $0.phase == "seed" }?.entries == 200)
+    #expect(records.first { $0.phase == "incremental" }.map { $0.entries > 0 } == true)
+    #expect(try String(contentsOfFile: box + "/manifest.cdm", encoding: .utf8) == manifest)
+  }
+
   @Test func aForcedTimeToEnabledFailureExits2() throws {
     let folder = try TemporaryFolder()
     let (status, stderr, _) = try bench(
