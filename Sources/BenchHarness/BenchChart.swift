@@ -63,7 +63,7 @@ public enum BenchChart {
       let x = xRate(pow(10, decade))
       svg.line(x, axisTop, x, axisBottom, color: "#d0d7de")
       svg.text(
-        x, axisBottom + 16, BenchReport.rate(pow(10, decade)), size: 11, anchor: "middle",
+        x, axisBottom + 16, ChartLabels.decimal(pow(10, decade)), size: 11, anchor: "middle",
         color: "#57606a")
       decade += 1
     }

@@ -93,7 +93,7 @@ public struct SweepAnalysis: Sendable {
   /// The table of exponents.
   public func render() -> String {
     let sizes =
-      rows.first?.sizes.map { SweepChart.decimal(Double($0)) }.joined(separator: ", ") ?? ""
+      rows.first?.sizes.map { ChartLabels.decimal(Double($0)) }.joined(separator: ", ") ?? ""
     var lines = ["growth with N (cost ∝ N^k, least squares on log-log axes) over \(sizes):", ""]
     let header = ["strategy", "load time k", "footprint k", "heap peak k", "instr/entry k"]
     let format = { (value: Double?) in value.map { String(format: "%.3f", $0) } ?? "–" }

@@ -18,7 +18,10 @@ public enum SweepChart {
     let panels: [(title: String, unit: (Double) -> String, metric: (StrategySummary) -> Double?)] =
       [
         ("load time", { seconds($0) }, \.medianLoadSeconds),
-        ("footprint (RssAnon + RssShmem)", { decimal($0, unit: "B") }, \.medianFootprintBytes),
+        (
+          "footprint (RssAnon + RssShmem)", { ChartLabels.decimal($0, unit: "B") },
+          \.medianFootprintBytes
+        ),
         ("instructions per entry", { String(format: "%.0f", $0) }, \.instructionsPerEntry),
       ]
     let width = margin + Double(panels.count) * (panelWidth + margin) + 20
@@ -28,7 +31,7 @@ public enum SweepChart {
     let sizes = runs.map(\.size)
     svg.text(
       margin, 52,
-      "\(sizes.count) sizes, \(decimal(Double(sizes.min() ?? 0))) to \(decimal(Double(sizes.max() ?? 0))) entries; medians; log-log axes",
+      "\(sizes.count) sizes, \(ChartLabels.decimal(Double(sizes.min() ?? 0))) to \(ChartLabels.decimal(Double(sizes.max() ?? 0))) entries; medians; log-log axes",
       size: 13, color: "#57606a")
     let top = 92.0
     for (index, panel) in panels.enumerated() {
@@ -66,7 +69,7 @@ public enum SweepChart {
           x(Double(size)), top + panelHeight, x(Double(size)), top + panelHeight + 4,
           color: "#57606a")
         svg.text(
-          x(Double(size)), top + panelHeight + 18, decimal(Double(size)),
+          x(Double(size)), top + panelHeight + 18, ChartLabels.decimal(Double(size)),
           size: 11, anchor: "middle")
       }
       svg.text(
@@ -102,22 +105,6 @@ public enum SweepChart {
       legendY += 20
     }
     return svg.finish()
-  }
-
-  /// A count in one style for every axis: 50k, 1.5M, 10 MB (decimal prefixes, no trailing
-  /// zeros).
-  static func decimal(_ value: Double, unit: String = "") -> String {
-    let (scaled, prefix): (Double, String) =
-      switch value {
-      case 1e9...: (value / 1e9, "G")
-      case 1e6...: (value / 1e6, "M")
-      case 1e3...: (value / 1e3, "k")
-      default: (value, "")
-      }
-    var number = String(format: "%.2f", scaled)
-    while number.hasSuffix("0") { number.removeLast() }
-    if number.hasSuffix(".") { number.removeLast() }
-    return unit.isEmpty ? number + prefix : "\(number) \(prefix)\(unit)"
   }
 
   static func seconds(_ value: Double) -> String {

@@ -104,7 +104,7 @@ public enum TwoPhaseChart {
   static func subtitle(_ records: [RunRecord]) -> String {
     func entries(_ phase: String) -> String {
       let counts = records.filter { $0.phase == phase && $0.status == .ok }.map(\.entries)
-      return counts.max().map { SweepChart.decimal(Double($0)) } ?? "–"
+      return counts.max().map { ChartLabels.decimal(Double($0)) } ?? "–"
     }
     let first = records.first
     return [
