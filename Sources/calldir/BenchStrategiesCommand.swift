@@ -137,14 +137,20 @@ struct BenchStrategiesCommand: ParsableCommand {
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
     let chartPath = chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
     let summaries = StrategySummary.all(records)
+    // A blocking base holds numbers only, while the articles' readers parse labels: their
+    // ratios compare unlike work, and the chart and table say so.
+    let unlike =
+      configuration.parameters.kind == "blocking" && summaries.contains(where: \.isBaseline)
+      ? " — blocking: numbers only; the articles' readers parse labels (unlike work)"
+      : ""
     try ResultFiles.writeAtomically(
-      BenchChart.svg(records: records, title: "calldir bench: \(name)"), to: chartPath)
+      BenchChart.svg(records: records, title: "calldir bench: \(name)\(unlike)"), to: chartPath)
     let entries =
       configuration.baseFile == nil
       ? configuration.parameters.entries : summaries.map(\.entries).max() ?? 0
     let title =
       "\(name): \(entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
-    print(BenchReport.render(summaries, title: title), terminator: "")
+    print(BenchReport.render(summaries, title: title + unlike), terminator: "")
     print("\nwrote \(out) and \(chartPath)")
     if let json {
       let (bigger, smaller) = try BenchmarkJSON.files(records, profile: name)

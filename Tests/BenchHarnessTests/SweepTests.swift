@@ -130,4 +130,19 @@ struct CompiledBaseBenchTests {
       ["bench", "--base", folder.path("box/bases/" + region), "--strategies", "baseline-2gis"])
     #expect(refused.status == 1 && refused.stderr.contains("--base benches calldir's strategies"))
   }
+
+  @Test func aBlockingRunSaysItsRatiosCompareUnlikeWork() throws {
+    let folder = try TemporaryFolder()
+    let run = try runProcess(
+      try builtExecutable("calldir"),
+      [
+        "bench", "--profile", "ci-smoke", "--kind", "blocking", "--entries", "3000",
+        "--strategies", "mmap,baseline-2gis", "--repeat", "1", "--instructions", "off", "--cache",
+        folder.path("cache"), "--out", folder.path("b.csv"), "--quiet",
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("parse labels (unlike work)"), "\(run.stdout)")
+    let svg = try String(contentsOfFile: folder.path("b.svg"), encoding: .utf8)
+    #expect(svg.contains("(unlike work)"))
+  }
 }
