@@ -1,23 +1,12 @@
 import BaseFormat
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Any bytes as a base file, read by both readers.
 enum BaseProperty {
-  /// The file each input is written to (one per process): in memory (/dev/shm) where there is
-  /// one, which runs about twice as many inputs a second as /tmp.
-  nonisolated(unsafe) static let path =
-    (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/calldir-fuzz-\(getpid()).cdb"
+  static let file = FuzzInputFile(extension: "cdb")
 
   static func check(_ input: UnsafeRawBufferPointer) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    precondition(descriptor >= 0, "cannot write \(path)")
-    if input.count > 0 {
-      precondition(write(descriptor, input.baseAddress, input.count) == input.count)
-    }
-    close(descriptor)
+    file.replaceContents(with: input)
+    let path = file.path
     let mapped = read { () throws(BaseFormatError) in
       try MappedBaseReader(path: path, validatesLabels: true)
     }

@@ -1,25 +1,15 @@
 import DirectoryCompiler
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Any bytes as a dump (plain or gzip), read as TSV, CSV with each quoting, and JSON lines, as
 /// `compile` reads them: an error, or rows and rejections that account for the lines, in order.
 enum RowsProperty {
-  /// The file each input is written to (one per process), in memory where there is /dev/shm.
-  static let path =
-    (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp") + "/calldir-fuzz-\(getpid()).tsv"
+  static let file = FuzzInputFile(extension: "tsv")
   /// Short enough that inputs reach the overlong-line path often.
   static let maximumLineByteCount = 1024
 
   static func check(_ input: UnsafeRawBufferPointer) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    precondition(descriptor >= 0, "cannot write \(path)")
-    if input.count > 0 {
-      precondition(write(descriptor, input.baseAddress, input.count) == input.count)
-    }
-    close(descriptor)
+    file.replaceContents(with: input)
+    let path = file.path
     // Every byte may end a line (LF, or CR alone); gzip may hold up to its expansion cap.
     let isGzip = input.count >= 2 && input[0] == 0x1F && input[1] == 0x8B
     let lineBound = isGzip ? Int.max : input.count + 1
