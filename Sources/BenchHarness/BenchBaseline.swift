@@ -171,20 +171,7 @@ public struct BenchBaseline: Codable, Equatable, Sendable {
 
   /// The first line of `swift --version`, or "unknown" without a `swift` in PATH.
   public static func currentToolchain() -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift", "--version"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return "unknown"
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init)
-      ?? "unknown"
+    BenchRunner.firstLine(ofCommand: ["swift", "--version"]) ?? "unknown"
   }
+
 }

@@ -316,22 +316,31 @@ public struct BenchRunner {
   }
 
   static func gitCommit() -> String {
+    firstLine(ofCommand: ["git", "rev-parse", "--short", "HEAD"]) ?? ""
+  }
+
+  /// The first line a command prints on stdout (found through PATH), or nil when it cannot run
+  /// or fails.
+  static func firstLine(ofCommand arguments: [String]) -> String? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git", "rev-parse", "--short", "HEAD"]
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     do {
       try process.run()
-      process.waitUntilExit()
     } catch {
-      return ""
+      return nil
     }
-    guard process.terminationStatus == 0 else { return "" }
     let data = output.fileHandleForReading.readDataToEndOfFile()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
   }
+
 }
 
 /// The conventional name of a signal number (`SIGKILL`), or `signal N`.
