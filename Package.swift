@@ -15,6 +15,8 @@ import PackageDescription
 //   ExtensionReport     the report a measured process prints
 //   SystemChannel       the extension ↔ system frames, both directions
 //   PhoneNormalization  written numbers → CallKit numbers
+//   CallKitAdapter      CXCallDirectoryExtensionContext and CXCallDirectoryManager behind the
+//                       core's protocols (Apple platforms only; Foundation and CallKit there)
 //
 //   CallDirectoryCore ← ByteCoding ← BaseFormat ← DirectoryContainer ← CallDirectoryLoader
 //   CallDirectoryCore, ByteCoding ← SystemChannel
@@ -45,6 +47,7 @@ let package = Package(
     .library(name: "CallDirectoryCore", targets: ["CallDirectoryCore"]),
     .library(name: "BaseFormat", targets: ["BaseFormat"]),
     .library(name: "CallDirectoryLoader", targets: ["CallDirectoryLoader"]),
+    .library(name: "CallKitAdapter", targets: ["CallKitAdapter"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,6 +57,9 @@ let package = Package(
   targets: [
     // MARK: iOS-buildable layers (no Foundation)
     .target(name: "CallDirectoryCore"),
+    // CallKit behind calldir's protocols; empty where CallKit is missing (built for iOS by
+    // .github/workflows/ios.yml, never here).
+    .target(name: "CallKitAdapter", dependencies: ["CallDirectoryCore"]),
     .target(name: "ByteCoding"),
     .target(
       name: "BaseFormat",

@@ -94,6 +94,22 @@ public struct RunRecord: Equatable, Sendable {
   /// A/B runs (`--against`): `A` for the other build's executables, `B` for this build's; empty
   /// otherwise.
   public var build: String = ""
+  /// Two-phase runs: entries in the store after the request.
+  public var installedEntries: Int?
+  /// Two-phase runs: requests made since the extension was enabled, this one included.
+  public var requests: Int?
+  /// Two-phase runs: enable → every chunk of the full set committed, in seconds.
+  public var timeToAllSeconds: Double?
+  /// Two-phase runs: what the system's cap counts (`per-request` or `per-extension`).
+  public var capScope: String = ""
+  /// Two-phase runs with `--device`: the device profile projected onto.
+  public var device: String = ""
+  /// The request's projected time on ``device``, in seconds.
+  public var deviceProjectedSeconds: Double?
+  /// Projected enable → seed set committed on ``device``, in seconds.
+  public var deviceTimeToEnabledSeconds: Double?
+  /// Projected enable → every chunk committed on ``device``, in seconds.
+  public var deviceTimeToAllSeconds: Double?
 
   /// `allocations / entries`, when both are known.
   public var allocationsPerEntry: Double? {
@@ -127,7 +143,9 @@ public struct RunRecord: Equatable, Sendable {
     "sampled_footprint_peak_bytes", "child_footprint_bytes", "rss_file_bytes", "samples",
     "sample_hz", "exit_code", "signal", "error_code", "detail", "phase", "time_to_enabled_s",
     "time_to_full_s", "host_ingest_per_s", "allocator", "allocations", "allocations_per_entry",
-    "instructions_per_entry", "base_version", "build",
+    "instructions_per_entry", "base_version", "build", "installed_entries", "requests",
+    "time_to_all_s", "cap_scope", "device", "device_projected_s", "device_to_enabled_s",
+    "device_to_all_s",
   ]
 
   /// The record's fields in ``columns`` order.
@@ -147,7 +165,10 @@ public struct RunRecord: Equatable, Sendable {
       allocations.map(String.init) ?? "",
       allocationsPerEntry.map { String(format: "%.6f", $0) } ?? "",
       instructionsPerEntry.map { String(format: "%.3f", $0) } ?? "",
-      baseVersion.map(String.init) ?? "", build,
+      baseVersion.map(String.init) ?? "", build, installedEntries.map(String.init) ?? "",
+      requests.map(String.init) ?? "", timeToAllSeconds.map(seconds) ?? "", capScope, device,
+      deviceProjectedSeconds.map(seconds) ?? "", deviceTimeToEnabledSeconds.map(seconds) ?? "",
+      deviceTimeToAllSeconds.map(seconds) ?? "",
     ]
   }
 
@@ -223,6 +244,14 @@ public struct RunRecord: Equatable, Sendable {
     instructionsPerEntry = Double(optional("instructions_per_entry"))
     baseVersion = Int(optional("base_version"))
     build = optional("build")
+    installedEntries = Int(optional("installed_entries"))
+    requests = Int(optional("requests"))
+    timeToAllSeconds = Double(optional("time_to_all_s"))
+    capScope = optional("cap_scope")
+    device = optional("device")
+    deviceProjectedSeconds = Double(optional("device_projected_s"))
+    deviceTimeToEnabledSeconds = Double(optional("device_to_enabled_s"))
+    deviceTimeToAllSeconds = Double(optional("device_to_all_s"))
   }
 
   /// Reads every record of a bench CSV.

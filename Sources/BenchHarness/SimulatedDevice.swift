@@ -4,26 +4,24 @@ import CallDirectoryHost
 /// The app and the simulated system together, as on a device: the user's Settings switch, and
 /// the app's sync through the ``CallDirectoryManaging`` surface.
 extension ContainerApp {
-  /// The user turns the extension on in Settings: the system runs a complete load; the app then
-  /// records what the load installed.
-  /// - Throws: ``HostError`` when the system fails; ``ContainerAppError`` when the manifest does.
+  /// The user turns the extension on in Settings: the system runs a complete load. As on iOS
+  /// the app is not told: it learns what the load installed from the extension's journal when
+  /// it next syncs.
+  /// - Throws: ``HostError`` when the system fails.
   public func enable(system: SimulatedSystem, bundleID: String, executable: String) throws
     -> RequestResult
   {
-    let result = try system.enable(
-      bundleID, runner: .process(executable: executable, container: container))
-    if result.succeeded { try markInstalled() }
-    return result
+    try system.enable(bundleID, runner: .process(executable: executable, container: container))
   }
 
   /// ``sync(manager:bundleID:)`` through the simulated system, spawning `executable`.
   public func sync(
     system: SimulatedSystem, bundleID: String, executable: String,
-    warn: (String) -> Void = { _ in }
+    maximumRequests: Int = ContainerApp.maximumRequestsPerSync, warn: (String) -> Void = { _ in }
   ) throws -> [RequestResult] {
     try sync(
       manager: SimulatedCallDirectoryManager(
         system: system, executable: executable, container: container),
-      bundleID: bundleID, warn: warn)
+      bundleID: bundleID, maximumRequests: maximumRequests, warn: warn)
   }
 }

@@ -1,4 +1,5 @@
 import CallDirectoryApp
+import CallDirectoryCore
 import CallDirectoryHost
 import Datasets
 import DirectoryContainer
@@ -19,6 +20,10 @@ public struct TwoPhaseBench {
   public let container: String?
   public let binaryDirectory: String
   public let log: (String) -> Void
+  /// What the simulated system's cap counts.
+  public var capScope = CheckingContext.CapScope.perExtension
+  /// The device the requests are projected onto, if any.
+  public var device: DeviceProfile?
   /// The bundle identifier the runs use.
   public static let bundleID = "dev.calldir.bench.directory"
 
@@ -78,9 +83,13 @@ public struct TwoPhaseBench {
       system.limits.timeoutSeconds = configuration.timeoutSeconds
       system.allocator = configuration.allocator
       system.contract.maximumAllowedEntries = configuration.maximumAllowedEntries
+      system.contract.capScope = capScope
       let app = ContainerApp(container: container)
+      var requests = 0
+      var deviceClock = 0.0
 
       func record(_ phase: String, _ result: RequestResult) -> RunRecord {
+        requests += 1
         var row = RunRecord(environment: environment, configuration: configuration)
         row.strategy = "two-phase-r\(regions)"
         row.binary = BenchStrategy.extensionBinary
@@ -101,6 +110,20 @@ public struct TwoPhaseBench {
           ? .ok : (result.killedFor == .memory ? .killedMemory : .failed)
         row.errorCode = result.error?.code
         row.detail = result.detail
+        row.requests = requests
+        row.capScope = capScope.rawValue
+        if let counts = try? system.store.counts(of: Self.bundleID) {
+          row.installedEntries = counts.identification + counts.blocking
+        }
+        if let device {
+          // Removals have no published rate: counted at the blocking rate, the faster one.
+          let projected = device.projectedSeconds(
+            identification: result.identificationEntries,
+            blocking: result.blockingEntries + result.removals)
+          deviceClock += projected
+          row.device = device.name
+          row.deviceProjectedSeconds = projected
+        }
         return row
       }
 
@@ -114,8 +137,10 @@ public struct TwoPhaseBench {
         seedRow.detail = "the seed number is unknown after enabling"
       }
       seedRow.timeToEnabledSeconds = timeToEnabled
+      if device != nil { seedRow.deviceTimeToEnabledSeconds = deviceClock }
       records.append(seedRow)
 
+      // Phase two (a complete request up to the cap), then the chunks past it.
       let full = try app.sync(system: system, bundleID: Self.bundleID, executable: executable)
       // Enable → the full set committed (COMMIT returned), not counting the store's checkpoint
       // and the app's bookkeeping that follow it.
@@ -127,13 +152,28 @@ public struct TwoPhaseBench {
       }
       fullRow.timeToEnabledSeconds = timeToEnabled
       fullRow.timeToFullSeconds = timeToFull
-      records.append(fullRow)
+      var fullRows = [fullRow]
+      for chunk in full.dropFirst() {
+        var row = record("chunk", chunk)
+        // A chunk the system killed and the app retried smaller, or the cap reached (error 5),
+        // is the plan working: the row keeps its error code, and the run goes on.
+        if chunk.error?.code == 2 || chunk.error?.code == 5 { row.status = .ok }
+        fullRows.append(row)
+      }
+      let lastCommit = full.last { $0.succeeded }?.committedAt ?? Date()
+      fullRows[fullRows.count - 1].timeToAllSeconds = lastCommit.timeIntervalSince(started)
+      if device != nil { fullRows[fullRows.count - 1].deviceTimeToAllSeconds = deviceClock }
+      records += fullRows
 
       try app.stage(
         file: dataset.updatedRegionFile, name: dataset.updatedRegion.name, role: .region,
         region: dataset.updatedRegion.code, priority: dataset.updatedRegion.priority, version: 2)
       let update = try app.sync(system: system, bundleID: Self.bundleID, executable: executable)
       var updateRow = record("incremental", update.first ?? seed)
+      if update.count > 1 {
+        updateRow.status = .failed
+        updateRow.detail = "the update took \(update.count) requests"
+      }
       if update.first?.incremental != true {
         updateRow.status = .failed
         updateRow.detail = "the update was not incremental"
@@ -142,11 +182,12 @@ public struct TwoPhaseBench {
       log(
         String(
           format:
-            "run %d/%d: enabled in %.3f s, full (%d entries) in %.3f s (ingest %.3f s, commit %.3f s), incremental %.3f s; footprint %@ / %@ / %@",
+            "run %d/%d: enabled in %.3f s, full (%d entries) in %.3f s (ingest %.3f s, commit %.3f s), all (%d requests, %d entries) in %.3f s, incremental %.3f s; footprint %@ / %@ / %@",
           repeatIndex, configuration.repeats, timeToEnabled, fullRow.entries, timeToFull,
-          full.first?.ingestSeconds ?? 0, full.first?.commitSeconds ?? 0,
+          full.first?.ingestSeconds ?? 0, full.first?.commitSeconds ?? 0, full.count,
+          fullRows.last?.installedEntries ?? 0, fullRows.last?.timeToAllSeconds ?? 0,
           updateRow.wallSeconds, ByteCount.format(seedRow.footprintPeakBytes),
-          ByteCount.format(fullRow.footprintPeakBytes),
+          ByteCount.format(fullRows.map(\.footprintPeakBytes).max() ?? 0),
           ByteCount.format(updateRow.footprintPeakBytes)))
       try? FileManager.default.removeItem(atPath: host)
       // The next repeat starts again from the pristine manifest (version 1 of every base).
@@ -181,7 +222,7 @@ public enum TwoPhaseReport {
       strategies.append(record.strategy)
     }
     for strategy in strategies {
-      for phase in ["seed", "full", "incremental"] {
+      for phase in ["seed", "full", "chunk", "incremental"] {
         let runs = records.filter { $0.strategy == strategy && $0.phase == phase }
         guard !runs.isEmpty else { continue }
         let ok = runs.filter { $0.status == .ok }
@@ -217,6 +258,24 @@ public enum TwoPhaseReport {
     lines.append(
       "time to full (enable → full set committed): median "
         + (full.map { String(format: "%.3f s", $0) } ?? "–"))
+    func medianSeconds(_ values: [Double]) -> String {
+      Statistics.median(values).map { String(format: "%.3f s", $0) } ?? "–"
+    }
+    let lastRows = records.filter { $0.timeToAllSeconds != nil }
+    if records.contains(where: { $0.phase == "chunk" }) {
+      let installed = Statistics.median(
+        lastRows.compactMap { $0.installedEntries.map(Double.init) })
+      lines.append(
+        "time to all (enable → every chunk committed): median \(medianSeconds(lastRows.compactMap(\.timeToAllSeconds))), "
+          + "\(installed.map { String(Int($0)) } ?? "–") entries installed in \(lastRows.first?.requests ?? 0) requests (cap \(records.first?.capScope ?? "?"))"
+      )
+    }
+    if let device = records.first(where: { !$0.device.isEmpty })?.device {
+      lines.append(
+        "projected on \(device): time to enabled \(medianSeconds(records.compactMap(\.deviceTimeToEnabledSeconds))), "
+          + "time to all \(medianSeconds(records.compactMap(\.deviceTimeToAllSeconds))) (device rates, request by request)"
+      )
+    }
     for run in records where run.status != .ok {
       lines.append(
         "  repeat \(run.repeatIndex) \(run.phase): \(run.status.rawValue): \(run.detail)")

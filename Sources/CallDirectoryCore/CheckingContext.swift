@@ -8,7 +8,9 @@
 ///   starts at 0, so an entry 0 is a duplicate and a negative one is out of order;
 /// - the cap: an add fails with 5 when `count + 1 >= maximumAllowedEntries`, so with the system's
 ///   2,000,000 the 1,999,999th entry is the last accepted. Whether both lists share the count is
-///   unverified on iOS: ``Configuration/sharesCountAcrossLists`` decides, shared by default;
+///   unverified on iOS: ``Configuration/sharesCountAcrossLists`` decides, shared by default. So
+///   is whether the count is this request's additions or everything the extension will hold
+///   after it: ``Configuration/capScope`` decides, per extension by default;
 /// - a removal on a request whose `isIncremental` is false fails with 8.
 ///
 /// As on iOS the calls do not throw: the first violation is kept in ``failure``, later entries are
@@ -20,15 +22,30 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     public var maximumAllowedEntries: Int
     /// Whether identification and blocking entries count against one shared cap.
     public var sharesCountAcrossLists: Bool
+    /// What the cap counts.
+    public var capScope: CapScope
 
-    /// Creates a configuration; the defaults are the system's.
+    /// Creates a configuration; the defaults are the system's (the cap scope is the
+    /// conservative reading).
     public init(
       maximumAllowedEntries: Int = SystemLimits.maximumAllowedEntries,
-      sharesCountAcrossLists: Bool = true
+      sharesCountAcrossLists: Bool = true, capScope: CapScope = .perExtension
     ) {
       self.maximumAllowedEntries = maximumAllowedEntries
       self.sharesCountAcrossLists = sharesCountAcrossLists
+      self.capScope = capScope
     }
+  }
+
+  /// What the system's cap counts. The public record does not settle it (BRIEF.md §1; issue
+  /// 11): urcalab/chao600 installs 11 M numbers in 1 M incremental requests, relying on a cap
+  /// per request; another team's note says everything an extension holds must stay under it.
+  public enum CapScope: String, Sendable, CaseIterable {
+    /// This request's additions.
+    case perRequest = "per-request"
+    /// What the extension holds once the request is applied (held entries, less removals, plus
+    /// additions).
+    case perExtension = "per-extension"
   }
 
   public let isIncremental: Bool
@@ -56,21 +73,36 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   @exclusivity(unchecked) private var acceptsEntries = true
   @exclusivity(unchecked) private var previousIdentification: PhoneNumber = 0
   @exclusivity(unchecked) private var previousBlocking: PhoneNumber = 0
+  /// Identification and blocking entries the extension already holds that count against a cap
+  /// per extension (an incremental request's starting point; removals lower them).
+  @exclusivity(unchecked) private var heldIdentification = 0
+  @exclusivity(unchecked) private var heldBlocking = 0
 
   /// Creates a context for one request.
   /// - Parameters:
   ///   - isIncremental: whether the request asks only for changes.
   ///   - configuration: the system's settings.
-  public init(isIncremental: Bool = false, configuration: Configuration = Configuration()) {
+  ///   - held: the entries the extension holds before the request, per list; they count only
+  ///     with a cap per extension, and only for an incremental request (a complete one replaces
+  ///     them).
+  public init(
+    isIncremental: Bool = false, configuration: Configuration = Configuration(),
+    held: (identification: Int, blocking: Int) = (0, 0)
+  ) {
     self.isIncremental = isIncremental
     self.configuration = configuration
+    if isIncremental && configuration.capScope == .perExtension {
+      (heldIdentification, heldBlocking) = (max(0, held.identification), max(0, held.blocking))
+    }
   }
 
   /// Entries accepted in both lists.
   public var entryCount: Int { identificationCount + blockingCount }
 
   @inline(__always)
-  private func admits(_ number: PhoneNumber, after previous: PhoneNumber, listCount: Int) -> Bool {
+  private func admits(
+    _ number: PhoneNumber, after previous: PhoneNumber, listCount: Int, listHeld: Int
+  ) -> Bool {
     guard _fastPath(acceptsEntries) else { return false }
     if _slowPath(number <= previous) {
       fail(
@@ -79,7 +111,10 @@ public final class CheckingContext: CallDirectoryExtensionContext {
           : .duplicateEntries(number: number))
       return false
     }
-    let counted = configuration.sharesCountAcrossLists ? entryCount : listCount
+    let counted =
+      configuration.sharesCountAcrossLists
+      ? entryCount + heldIdentification + heldBlocking
+      : listCount + listHeld
     if _slowPath(counted + 1 >= configuration.maximumAllowedEntries) {
       fail(.maximumEntriesExceeded(limit: configuration.maximumAllowedEntries))
       return false
@@ -103,7 +138,11 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   /// - Returns: whether the entry was accepted.
   @discardableResult
   public func admitIdentificationEntry(_ phoneNumber: PhoneNumber, labelByteCount: Int) -> Bool {
-    guard admits(phoneNumber, after: previousIdentification, listCount: identificationCount) else {
+    guard
+      admits(
+        phoneNumber, after: previousIdentification, listCount: identificationCount,
+        listHeld: heldIdentification)
+    else {
       return false
     }
     previousIdentification = phoneNumber
@@ -113,7 +152,10 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   }
 
   public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
-    guard admits(phoneNumber, after: previousBlocking, listCount: blockingCount) else { return }
+    guard
+      admits(
+        phoneNumber, after: previousBlocking, listCount: blockingCount, listHeld: heldBlocking)
+    else { return }
     previousBlocking = phoneNumber
     blockingCount += 1
   }
@@ -127,15 +169,26 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     removalCount += 1
   }
 
+  // A removal frees a place under a cap per extension (the loader removes only what is held).
   public func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
     recordRemoval()
+    if acceptsEntries { heldIdentification = max(0, heldIdentification - 1) }
   }
 
-  public func removeAllIdentificationEntries() { recordRemoval() }
+  public func removeAllIdentificationEntries() {
+    recordRemoval()
+    if acceptsEntries { heldIdentification = 0 }
+  }
 
-  public func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) { recordRemoval() }
+  public func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+    recordRemoval()
+    if acceptsEntries { heldBlocking = max(0, heldBlocking - 1) }
+  }
 
-  public func removeAllBlockingEntries() { recordRemoval() }
+  public func removeAllBlockingEntries() {
+    recordRemoval()
+    if acceptsEntries { heldBlocking = 0 }
+  }
 
   public func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
     guard outcome == .pending else { return }

@@ -93,6 +93,16 @@ public final class CallDirectoryStore {
     return ExtensionState(rawValue: select.int64(at: 0)) ?? .unknown
   }
 
+  /// Sets the extension's place in the system's order, as the user reorders extensions in
+  /// Settings: a lookup answers from the highest priority first.
+  public func setPriority(_ priority: Int64, of bundleID: String) throws {
+    _ = try extensionID(bundleID)
+    let update = try database.prepare("UPDATE Extension SET priority = ? WHERE bundle_id = ?")
+    update.bind(priority, at: 1)
+    update.bind(bundleID, at: 2)
+    try update.run()
+  }
+
   /// Sets the extension's enabled status, as the Settings switch does.
   public func setState(_ state: ExtensionState, of bundleID: String) throws {
     _ = try extensionID(bundleID)

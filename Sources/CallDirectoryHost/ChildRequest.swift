@@ -1,3 +1,4 @@
+import BaseFormat
 import CallDirectoryCore
 import Foundation
 import ProcessSpawning
@@ -13,6 +14,20 @@ struct ChildRequest {
   let arguments: [String]
   let limits: ChildProcess.Limits
   let allocator: MeasuredAllocator
+  /// The simulated watchdog: a request that has sent more than this many entries is killed
+  /// (error 2), as a device kills a request that runs too long; nil never.
+  var watchdogEntries: Int? = nil
+  /// Arms the fault-injection hook in the extension at its Nth durable step (the journal's
+  /// fsync and renames); nil: the hook stays off in the extension.
+  var extensionFaultAt: Int? = nil
+
+  /// The host's environment, with the fault-injection hook set for the extension alone: the
+  /// host's own `CALLDIR_FAULT_AT` counts the app's steps and is not passed on.
+  func extensionEnvironment() -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment[FaultInjection.environmentVariable] = extensionFaultAt.map(String.init)
+    return environment
+  }
 
   func run(ingest: RequestIngest) throws -> RequestResult {
     let started = Date()
@@ -39,6 +54,7 @@ struct ChildRequest {
     var ingestSeconds = 0.0
     var commitSeconds = 0.0
     var committedAt: Date?
+    var watchdogFired = false
 
     func answer(_ ack: ChannelAck) {
       _ = ack.encoded.withUnsafeBytes {
@@ -49,7 +65,7 @@ struct ChildRequest {
     func pump() -> String? {
       decoder.readAvailable(from: FileDescriptor(rawValue: frameRead))
       while let frame = decoder.nextFrame() {
-        if completed || cancelledReason != nil || storeError != nil { continue }
+        if completed || cancelledReason != nil || storeError != nil || watchdogFired { continue }
         switch frame.kind {
         case .complete:
           if let failure = ingest.failure {
@@ -78,6 +94,11 @@ struct ChildRequest {
             storeError = error
           }
           ingestSeconds += Date().timeIntervalSince(clock)
+          // The watchdog fires between batches, before a completion queued behind them commits.
+          if let watchdogEntries, ingest.entryCount + ingest.removalCount > watchdogEntries {
+            watchdogFired = true
+            continue
+          }
           if let failure = ingest.failure {
             answer(ChannelAck(failed: true, code: Int32(failure.code)))
           } else {
@@ -86,7 +107,7 @@ struct ChildRequest {
         }
       }
       if let malformed = decoder.malformed { return "malformed frame: \(malformed)" }
-      return nil
+      return watchdogFired ? "watchdog" : nil
     }
 
     let io = ChildProcess.IO(
@@ -98,7 +119,7 @@ struct ChildRequest {
     do {
       outcome = try ChildProcess.run(
         executable: executable, arguments: arguments, limits: limits, io: io,
-        environment: allocator.childEnvironment())
+        environment: allocator.childEnvironment(from: extensionEnvironment()))
     } catch {
       close(frameWrite)
       close(answerRead)
@@ -118,6 +139,7 @@ struct ChildRequest {
     result.commitSeconds = commitSeconds
     result.committedAt = committedAt
     result.removals = ingest.removalCount
+    result.identificationEntries = ingest.checker.identificationCount
     if completed { return result }
     ingest.transaction.rollback()
     result.killedFor = outcome.killedFor
@@ -129,6 +151,10 @@ struct ChildRequest {
     case .timeout?:
       result.error = .loadingInterrupted
       result.detail = String(format: "killed: still loading after %.1f s", limits.timeoutSeconds)
+    case .requested? where watchdogFired:
+      result.error = .loadingInterrupted
+      result.detail =
+        "killed: the request sent more than \(watchdogEntries ?? 0) entries (the watchdog)"
     case .requested?:
       result.error = .unknown
       result.detail = outcome.requestedKillReason ?? "killed"

@@ -12,10 +12,13 @@ final class RequestIngest {
   /// Entries removed one by one from the transaction (incremental requests).
   private(set) var removalCount = 0
 
-  init(transaction: StoreTransaction, configuration: CheckingContext.Configuration) {
+  init(
+    transaction: StoreTransaction, configuration: CheckingContext.Configuration,
+    held: (identification: Int, blocking: Int) = (0, 0)
+  ) {
     self.transaction = transaction
     self.checker = CheckingContext(
-      isIncremental: transaction.incremental, configuration: configuration)
+      isIncremental: transaction.incremental, configuration: configuration, held: held)
   }
 
   var failure: CallDirectoryError? { checker.failure }

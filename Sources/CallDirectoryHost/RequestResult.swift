@@ -13,6 +13,11 @@ public struct RequestResult: Sendable, CallDirectoryReloadOutcome {
   public var entries: Int
   /// Entries removed one by one by the request (an incremental request's removals).
   public var removals = 0
+  /// Of ``entries``, the identification ones (the rest are blocking): devices insert the two
+  /// kinds at very different rates.
+  public var identificationEntries = 0
+  /// Blocking entries written by the request.
+  public var blockingEntries: Int { entries - identificationEntries }
   /// Whether the request was incremental.
   public var incremental: Bool
   /// Request start to commit (or failure), in seconds.

@@ -19,8 +19,16 @@ public final class SimulatedSystem {
   /// The allocator spawned extensions run on: jemalloc when installed (as the bench measures
   /// them), else the system's.
   public var allocator = MeasuredAllocator.automatic()
-  /// The loader's `maximumAllowedEntries` and whether the cap is shared.
+  /// The loader's `maximumAllowedEntries`, whether the cap is shared, and what it counts.
   public var contract = CheckingContext.Configuration()
+  /// A simulated watchdog: a spawned request that sends more than this many entries (additions
+  /// and removals) is killed with error 2, as a device kills a request that runs too long (its
+  /// time limit is not published; a device profile turns it into entries). Nil: never.
+  public var watchdogEntries: Int?
+  /// A test hook: spawned extensions stop at their Nth durable step (``BaseFormat/FaultInjection``),
+  /// so the journal they write is tested at every step. The host's own `CALLDIR_FAULT_AT` is never
+  /// passed on. Nil: off.
+  public var extensionFaultAt: Int?
   /// The database file's name, as on iOS.
   public static let databaseFileName = "CallDirectory.db"
   /// Default wall-time limit of a request, in seconds.
@@ -104,7 +112,11 @@ public final class SimulatedSystem {
     let started = Date()
     let transaction = try store.beginRequest(bundleID: bundleID, incremental: incremental)
     if enabling { transaction.stateOnCommit = .enabled }
-    let ingest = RequestIngest(transaction: transaction, configuration: contract)
+    // Under a cap per extension an incremental request starts from what the extension holds.
+    let held = incremental ? try store.counts(of: bundleID) : .init(identification: 0, blocking: 0)
+    let ingest = RequestIngest(
+      transaction: transaction, configuration: contract,
+      held: (held.identification, held.blocking))
     var result: RequestResult
     switch runner {
     case .process(let executable, let container, let extraArguments):
@@ -114,7 +126,8 @@ public final class SimulatedSystem {
           "--max-entries", String(contract.maximumAllowedEntries),
         ] + extraArguments
       result = try ChildRequest(
-        executable: executable, arguments: arguments, limits: limits, allocator: allocator
+        executable: executable, arguments: arguments, limits: limits, allocator: allocator,
+        watchdogEntries: watchdogEntries, extensionFaultAt: extensionFaultAt
       )
       .run(ingest: ingest)
     case .inProcess(let body):
@@ -130,6 +143,7 @@ public final class SimulatedSystem {
         ingestSeconds: Date().timeIntervalSince(clock),
         footprintPeakBytes: 0, peakRSSBytes: 0)
       result.removals = ingest.removalCount
+      result.identificationEntries = ingest.checker.identificationCount
       switch context.outcome {
       case .completed: result.committedAt = Date()
       case .failed(let error):

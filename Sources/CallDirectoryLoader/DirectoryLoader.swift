@@ -37,6 +37,10 @@ public struct DirectoryLoader {
     public var basesRead: Int
     public var added: Int
     public var removed: Int
+    /// The top-priority prefix the system holds once the request commits, in entries.
+    public var installedEntries = 0
+    /// The full set's size (duplicates merged; the manifest's upper bound when under the cap).
+    public var totalEntries = 0
   }
 
   /// The App Group container folder.
@@ -102,6 +106,8 @@ public struct DirectoryLoader {
       throw error
     }
     if let failure = verification.join() { throw failure }
+    try recordInJournal(
+      summary, bases: newSet, manifest: manifest, incremental: context.isIncremental)
     return summary
   }
 
@@ -112,10 +118,18 @@ public struct DirectoryLoader {
   ) throws(LoaderError) -> Summary {
     if context.isIncremental {
       let oldSet = manifest.bases.filter { $0.installedFile != nil }
-      return try sendDifference(old: oldSet, new: newSet, into: context)
+      let progress = manifest.installProgress
+      let oldCap = progress.installedEntries ?? maximumEntries
+      // One request never grows the prefix by more than one load holds, whatever chunk the
+      // app asked for: a cap per request would refuse the rest.
+      let (grown, overflowed) = oldCap.addingReportingOverflow(maximumEntries)
+      let newCap = min(progress.targetEntries ?? maximumEntries, overflowed ? Int.max : grown)
+      return try sendDifference(
+        old: oldSet, new: newSet, oldCap: oldCap, newCap: newCap, into: context)
     }
     let phase: Phase = manifest.fullSetRequested ? .full : .seed
-    let plan = try capPlans(newSet, installed: false)
+    // A complete request installs up to the cap; incremental ones grow the prefix past it.
+    let plan = try capPlans(newSet, installed: false, cap: maximumEntries)
     var added = 0
     var filter = CapFilter(plan.identification)
     added += try stream(newSet, kind: .identification, installed: false, filter: &filter) {
@@ -125,7 +139,9 @@ public struct DirectoryLoader {
     added += try stream(newSet, kind: .blocking, installed: false, filter: &filter) {
       context.addBlockingEntry(withNextSequentialPhoneNumber: $0.number)
     }
-    return Summary(phase: phase, basesRead: newSet.count, added: added, removed: 0)
+    return Summary(
+      phase: phase, basesRead: newSet.count, added: added, removed: 0,
+      installedEntries: plan.identification.admittedCount, totalEntries: plan.total)
   }
 
   // MARK: Verification
@@ -198,19 +214,26 @@ public struct DirectoryLoader {
     return sent
   }
 
-  /// The cap plans of both lists, which share the system's count: a counting pass only when the
-  /// bases could exceed the cap.
-  func capPlans(_ bases: [Manifest.Base], installed: Bool) throws(LoaderError) -> (
-    identification: CapPlan, blocking: CapPlan
+  /// The cap plans of both lists, which share the count: the top `cap` entries by priority, with
+  /// a counting pass only when the bases could exceed it. `total` is the set's size.
+  func capPlans(_ bases: [Manifest.Base], installed: Bool, cap: Int) throws(LoaderError) -> (
+    identification: CapPlan, blocking: CapPlan, total: Int
   ) {
     // Entry counts come from the manifest: add them without trapping on a forged one.
     let upperBound = bases.reduce(0) { total, base in
       let (sum, overflowed) = total.addingReportingOverflow(base.entries)
       return overflowed ? Int.max : sum
     }
-    guard upperBound > maximumEntries else {
-      return (.unlimited(total: upperBound), .unlimited(total: upperBound))
+    guard upperBound > cap else {
+      return (.unlimited(total: upperBound), .unlimited(total: upperBound), upperBound)
     }
+    return Self.plans(try histograms(bases, installed: installed), cap: cap)
+  }
+
+  /// Entries the merge of each kind emits, per base priority: one pass without labels.
+  func histograms(_ bases: [Manifest.Base], installed: Bool) throws(LoaderError) -> [BaseKind:
+    [Int: Int]]
+  {
     var histograms: [BaseKind: [Int: Int]] = [.identification: [:], .blocking: [:]]
     for kind in [BaseKind.identification, .blocking] {
       let list = try merged(bases, kind: kind, installed: installed, labels: false)
@@ -220,38 +243,55 @@ public struct DirectoryLoader {
         throw .format(base: kind.description, error)
       }
     }
-    var combined = histograms[.identification]!
-    for (priority, count) in histograms[.blocking]! { combined[priority, default: 0] += count }
-    let plan = CapPlan(histogram: combined, cap: maximumEntries)
-    guard let threshold = plan.thresholdPriority else { return (plan, plan) }
+    return histograms
+  }
+
+  /// The plans of both lists for the top `cap` entries, from their histograms.
+  static func plans(_ histograms: [BaseKind: [Int: Int]], cap: Int) -> (
+    identification: CapPlan, blocking: CapPlan, total: Int
+  ) {
+    let identification = histograms[.identification] ?? [:]
+    var combined = identification
+    for (priority, count) in histograms[.blocking] ?? [:] {
+      combined[priority, default: 0] += count
+    }
+    let plan = CapPlan(histogram: combined, cap: cap)
+    guard let threshold = plan.thresholdPriority else { return (plan, plan, plan.totalCount) }
     // Identification is sent first, so it takes the threshold's quota first.
-    let identificationQuota = min(
-      plan.quotaAtThreshold, histograms[.identification]![threshold] ?? 0)
+    let identificationQuota = min(plan.quotaAtThreshold, identification[threshold] ?? 0)
+    // Both carry the whole plan's counts: they describe one prefix of the two lists together.
     return (
       CapPlan(
-        thresholdPriority: threshold, quotaAtThreshold: identificationQuota, admittedCount: 0),
+        thresholdPriority: threshold, quotaAtThreshold: identificationQuota,
+        admittedCount: plan.admittedCount, totalCount: plan.totalCount),
       CapPlan(
         thresholdPriority: threshold, quotaAtThreshold: plan.quotaAtThreshold - identificationQuota,
-        admittedCount: 0)
+        admittedCount: plan.admittedCount, totalCount: plan.totalCount),
+      plan.totalCount
     )
   }
 
   // MARK: Incremental
 
-  /// Sends removals then additions so the system ends up holding exactly what a complete load of
-  /// `new` would install.
+  /// Sends removals then additions so the system ends up holding exactly the top `newCap`
+  /// entries of `new`, from the top `oldCap` entries of `old` (the installed files).
   func sendDifference(
-    old: [Manifest.Base], new: [Manifest.Base], into context: some CallDirectoryExtensionContext
+    old: [Manifest.Base], new: [Manifest.Base], oldCap: Int, newCap: Int,
+    into context: some CallDirectoryExtensionContext
   ) throws(LoaderError) -> Summary {
-    let oldPlan = try capPlans(old, installed: true)
-    let newPlan = try capPlans(new, installed: false)
+    if newCap >= oldCap, Self.holdsTheSameFiles(old: old, new: new) {
+      return try sendNextChunk(new, oldCap: oldCap, newCap: newCap, into: context)
+    }
+    let oldPlan = try capPlans(old, installed: true, cap: oldCap)
+    let newPlan = try capPlans(new, installed: false, cap: newCap)
     var removed = 0
     var added = 0
     for kind in [BaseKind.identification, .blocking] {
-      let oldCap = kind == .identification ? oldPlan.identification : oldPlan.blocking
-      let newCap = kind == .identification ? newPlan.identification : newPlan.blocking
+      let oldListPlan = kind == .identification ? oldPlan.identification : oldPlan.blocking
+      let newListPlan = kind == .identification ? newPlan.identification : newPlan.blocking
       // Pass 1: removals (gone, or relabelled: removed here and added again in pass 2).
-      try diff(old: old, new: new, kind: kind, oldCap: oldCap, newCap: newCap) { change in
+      try diff(old: old, new: new, kind: kind, oldCap: oldListPlan, newCap: newListPlan) {
+        change in
         if case .remove(let number) = change {
           if kind == .identification {
             context.removeIdentificationEntry(withPhoneNumber: number)
@@ -262,7 +302,8 @@ public struct DirectoryLoader {
         }
       }
       // Pass 2: additions, ascending.
-      try diff(old: old, new: new, kind: kind, oldCap: oldCap, newCap: newCap) { change in
+      try diff(old: old, new: new, kind: kind, oldCap: oldListPlan, newCap: newListPlan) {
+        change in
         if case .add(let entry) = change {
           if kind == .identification {
             context.addIdentificationEntry(
@@ -274,7 +315,9 @@ public struct DirectoryLoader {
         }
       }
     }
-    return Summary(phase: .incremental, basesRead: new.count, added: added, removed: removed)
+    return Summary(
+      phase: .incremental, basesRead: new.count, added: added, removed: removed,
+      installedEntries: newPlan.identification.admittedCount, totalEntries: newPlan.total)
   }
 
   enum Change {
@@ -320,31 +363,6 @@ public struct DirectoryLoader {
       }
     } catch {
       throw .format(base: kind.description, error)
-    }
-  }
-}
-
-/// Why the loader could not hand the system its entries.
-public enum LoaderError: Error, CustomStringConvertible, Equatable {
-  case manifest(ManifestError)
-  case unreadable(base: String, path: String)
-  case hashMismatch(base: String, expected: String, actual: String)
-  /// An incremental request's old side is a file whose hash the manifest does not record.
-  case installedHashUnrecorded(base: String)
-  case kindMismatch(base: String, manifest: BaseKind, file: BaseKind)
-  case format(base: String, BaseFormatError)
-
-  public var description: String {
-    switch self {
-    case .manifest(let error): "\(error)"
-    case .unreadable(let base, let path): "base \(base): cannot read \(path)"
-    case .hashMismatch(let base, let expected, let actual):
-      "base \(base): SHA-256 \(actual.prefix(12))… does not match the manifest's \(expected.prefix(12))…"
-    case .installedHashUnrecorded(let base):
-      "base \(base): no hash recorded for its installed file: only a complete reload can replace it"
-    case .kindMismatch(let base, let manifest, let file):
-      "base \(base): the manifest says \(manifest), the file holds \(file)"
-    case .format(let base, let error): "base \(base): \(error)"
     }
   }
 }

@@ -9,10 +9,13 @@ public struct CapPlan: Equatable, Sendable {
   public var quotaAtThreshold: Int
   /// Entries the plan admits in all.
   public var admittedCount: Int
+  /// Entries the merge emits, admitted or not (the set's size, duplicates merged; an upper bound
+  /// from the manifest's counts when no counting pass was needed).
+  public var totalCount: Int
 
   /// A plan that admits everything.
   public static func unlimited(total: Int) -> CapPlan {
-    CapPlan(thresholdPriority: nil, quotaAtThreshold: 0, admittedCount: total)
+    CapPlan(thresholdPriority: nil, quotaAtThreshold: 0, admittedCount: total, totalCount: total)
   }
 
   /// The plan for a histogram of emitted entries per priority and a cap.
@@ -26,7 +29,9 @@ public struct CapPlan: Equatable, Sendable {
     for priority in histogram.keys.sorted(by: >) {
       let count = histogram[priority]!
       if count >= remaining {
-        self.init(thresholdPriority: priority, quotaAtThreshold: remaining, admittedCount: cap)
+        self.init(
+          thresholdPriority: priority, quotaAtThreshold: remaining, admittedCount: cap,
+          totalCount: total)
         return
       }
       remaining -= count
@@ -34,10 +39,11 @@ public struct CapPlan: Equatable, Sendable {
     self = .unlimited(total: total)
   }
 
-  init(thresholdPriority: Int?, quotaAtThreshold: Int, admittedCount: Int) {
+  init(thresholdPriority: Int?, quotaAtThreshold: Int, admittedCount: Int, totalCount: Int) {
     self.thresholdPriority = thresholdPriority
     self.quotaAtThreshold = quotaAtThreshold
     self.admittedCount = admittedCount
+    self.totalCount = totalCount
   }
 }
 

@@ -150,6 +150,10 @@ public final class ContainerTransaction {
         if let installed = base.installedFile { named.insert(installed) }
       }
     }
+    // Files the system may hold after a request iOS made itself: the app adopts them next.
+    if let journal = try? ExtensionJournal.read(container: container) {
+      for file in journal.files { named.insert(file.file) }
+    }
     for entry in ContainerFolder.entries(of: container + "/" + Self.basesFolder) {
       let relative = Self.basesFolder + "/" + entry.name
       if !named.contains(relative) { ContainerFolder.remove(container + "/" + relative, entry) }
@@ -163,6 +167,8 @@ public final class ContainerTransaction {
   /// so no writer that made one is still running; the caller's own scratch is removed by the
   /// caller after the commit.
   static func isLeftover(_ name: String) -> Bool {
+    // Not the journal's: the extension writes it without the writers' lock, so one may be in
+    // flight.
     name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".compile-")
       || name.hasPrefix(".stage-")
   }

@@ -7,6 +7,7 @@ import BaseFormat
 /// calldir-manifest	1
 /// full-set	requested            (or not-requested: the next complete load installs the seed set)
 /// chosen	RU-495,RU-812         (regions the user picked)
+/// install	installed=N	…       (optional: progress past the cap, see InstallProgress)
 /// base	NAME	ROLE	KIND	REGION	PRIORITY	VERSION	ENTRIES	SHA256	STATE	FILE	INSTALLED-FILE	BYTES
 /// ```
 ///
@@ -101,6 +102,8 @@ public struct Manifest: Equatable, Sendable {
   public var chosenRegions: [String] = []
   /// Every base, in file order.
   public var bases: [Base] = []
+  /// How far installing a full set larger than one load has got.
+  public var installProgress = InstallProgress()
 
   public init(fullSetRequested: Bool = false, chosenRegions: [String] = [], bases: [Base] = []) {
     self.fullSetRequested = fullSetRequested
@@ -115,6 +118,9 @@ public struct Manifest: Equatable, Sendable {
       "chosen\t"
         + (chosenRegions.isEmpty
           ? "-" : chosenRegions.map(ManifestField.escaped).joined(separator: ",")))
+    if !installProgress.isDefault {
+      lines.append((["install"] + installProgress.fields).joined(separator: "\t"))
+    }
     for base in bases {
       var fields = [
         "base", ManifestField.escaped(base.name), base.role.rawValue, base.kind.description,
@@ -170,6 +176,8 @@ public struct Manifest: Equatable, Sendable {
             chosenRegions.append(try ManifestField.unescaped(String(region), line: line))
           }
         }
+      case "install":
+        installProgress = try InstallProgress(fields: fields.dropFirst(), line: line)
       case "base":
         bases.append(try Self.parseBase(fields, line: line))
       default:
@@ -236,22 +244,39 @@ public struct Manifest: Equatable, Sendable {
   /// Reads `manifest.cdm` from a container folder.
   /// - Throws: ``ManifestError`` (line 0 when the file cannot be read).
   public static func read(container: String) throws(ManifestError) -> Manifest {
-    let path = container + "/" + fileName
-    let text = try readTextFile(path, maximumByteCount: maximumByteCount).get()
-    do {
-      return try Manifest(parsing: text)
-    } catch {
-      throw ManifestError(line: error.line, problem: "\(path): \(error.problem)")
+    try readContainerText(container + "/" + fileName, maximumByteCount: maximumByteCount) {
+      text throws(ManifestError) in try Manifest(parsing: text)
     }
   }
 
   /// Writes `manifest.cdm` atomically (temporary file, fsync, rename).
   /// - Throws: ``BaseFormat/BaseFormatError`` when the file cannot be written.
   public func write(container: String) throws(BaseFormatError) {
-    let writer = try AtomicFileWriter(path: container + "/" + Self.fileName)
-    try writer.write(encoded().utf8)
-    try writer.commit()
+    try writeContainerText(encoded(), to: container + "/" + Self.fileName)
   }
+}
+
+/// Reads a container's small text file (the manifest, the journal) and parses it; an error names
+/// the file.
+/// - Throws: ``ManifestError`` (line 0 when the file cannot be read).
+func readContainerText<Parsed>(
+  _ path: String, maximumByteCount: Int, _ parse: (String) throws(ManifestError) -> Parsed
+) throws(ManifestError) -> Parsed {
+  let text = try readTextFile(path, maximumByteCount: maximumByteCount).get()
+  do {
+    return try parse(text)
+  } catch {
+    throw ManifestError(line: error.line, problem: "\(path): \(error.problem)")
+  }
+}
+
+/// Writes a container's small text file atomically (temporary file, fsync, rename, directory
+/// fsync).
+/// - Throws: ``BaseFormat/BaseFormatError`` when it cannot be written.
+func writeContainerText(_ text: String, to path: String) throws(BaseFormatError) {
+  let writer = try AtomicFileWriter(path: path)
+  try writer.write(text.utf8)
+  try writer.commit()
 }
 
 /// Whether a manifest's file path stays inside the container: relative, no `..` component.

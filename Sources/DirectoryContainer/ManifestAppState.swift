@@ -1,7 +1,7 @@
 extension Manifest {
   /// Carries the app's state over from `previous` into a freshly compiled manifest, so that a
   /// recompile does not undo the user's choices or what the system holds:
-  /// - the full-set request;
+  /// - the full-set request, and the progress of installing it past the cap;
   /// - the chosen regions (all of them again if the user had all of the previous ones, else
   ///   those still published);
   /// - for each base of the same name, the file the system holds (`installed` when the new file
@@ -10,6 +10,7 @@ extension Manifest {
   ///   removes their entries.
   public mutating func keepAppState(of previous: Manifest) {
     fullSetRequested = previous.fullSetRequested
+    installProgress = previous.installProgress
     let previousRegions = Set(previous.bases.compactMap(\.region))
     let regions = bases.compactMap(\.region)
     if !previousRegions.isSubset(of: Set(previous.chosenRegions)) {

@@ -6,6 +6,21 @@ import CallDirectoryLoader
 import DirectoryContainer
 import Foundation
 
+/// What is installed, what is pending, and why installing stopped.
+func progressLine(_ manifest: Manifest) -> String {
+  let progress = manifest.installProgress
+  guard let installed = progress.installedEntries, let total = progress.totalEntries else {
+    return "installed: up to the system's cap (the extension has not counted the set yet)"
+  }
+  var line = "installed: the top \(installed) of \(total) entries by priority"
+  if installed >= total { return line + "; nothing pending" }
+  line += "; \(progress.pendingEntries) pending, next chunk \(progress.chunkEntries) entries"
+  if let cap = progress.capReachedAt, installed >= cap {
+    line += "; stopped: the system holds no more than \(cap) entries (error 5)"
+  }
+  return line
+}
+
 struct AppCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "app",
@@ -13,9 +28,15 @@ struct AppCommand: ParsableCommand {
     discussion: """
       2GIS's steps, scriptable: stage a downloaded base (copied atomically, hashed, verified, \
       ready), choose regions, and sync: when the extension is enabled, request the full set \
-      (phase two) or send what changed incrementally, then mark the bases installed. Bases are \
-      kept after install, so disabling and enabling the extension reinstalls them.
-      Exit statuses: 0 done; 1 usage or input error; 3 a request failed (iOS code printed).
+      (phase two: a complete reload, up to the system's cap), then send what changed and the \
+      rest of the set past the cap incrementally, one chunk per request (1,000,000 entries, \
+      halved when the system kills a request, down to 125,000), highest priorities first. The \
+      extension's journal tells the app what a Settings toggle reinstalled, so the next sync \
+      resumes from there. Bases are kept after install, so disabling and enabling the \
+      extension reinstalls them.
+      Exit statuses: 0 done (a plan that stops at the system's cap, error 5, is done: the top \
+      priorities are in and the rest is reported pending); 1 usage or input error; 3 a request \
+      failed (iOS code printed).
       """,
     subcommands: [Stage.self, Choose.self, Sync.self, Status.self])
 
@@ -72,7 +93,22 @@ struct AppCommand: ParsableCommand {
         system: try options.system(), bundleID: bundleID, executable: try options.extensionPath(),
         warn: { FileHandle.standardError.write(Data("calldir: warning: \($0)\n".utf8)) })
       if results.isEmpty { print("\(bundleID): nothing to do (up to date, or not enabled)") }
-      for result in results { try report(result, what: "sync \(bundleID)") }
+      for (index, result) in results.enumerated() {
+        // A chunk the system killed was retried smaller, and error 5 ends a plan past the cap
+        // with the top priorities in: neither fails the sync; any other last failure does.
+        let isLast = index == results.count - 1
+        if let error = result.error, !isLast || error.code == 5 {
+          FileHandle.standardError.write(
+            Data(
+              "calldir: sync \(bundleID): request \(index + 1) ended with code \(error.code): \(result.detail.isEmpty ? "\(error)" : result.detail)\n"
+                .utf8))
+          continue
+        }
+        try report(result, what: "sync \(bundleID)")
+      }
+      if results.count > 1 || results.contains(where: { !$0.succeeded }) {
+        print(progressLine(try ContainerApp(container: target.container).manifest()))
+      }
     }
   }
 
@@ -94,6 +130,7 @@ struct AppCommand: ParsableCommand {
       print(
         "full set: \(manifest.fullSetRequested ? "requested" : "not requested"); chosen regions: \(manifest.chosenRegions.isEmpty ? "none" : manifest.chosenRegions.joined(separator: ", "))"
       )
+      print(progressLine(manifest))
       for base in manifest.bases {
         print(
           "\(base.name)\t\(base.role.rawValue)\t\(base.region ?? "-")\tv\(base.version)\t\(base.entries) \(base.kind)\tpriority \(base.priority)\t\(base.state.rawValue)"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchHarness
+import CallDirectoryCore
 import Datasets
 import DirectoryCompiler
 import ProcessMetrics
@@ -9,6 +10,7 @@ import ProcessSpawning
 // values, before any command runs.
 
 extension MeasuredAllocator.Choice: ExpressibleByArgument {}
+extension CheckingContext.CapScope: ExpressibleByArgument {}
 extension LabelProfile: ExpressibleByArgument {}
 extension InputFormat: ExpressibleByArgument {}
 extension DuplicatePolicy: ExpressibleByArgument {}

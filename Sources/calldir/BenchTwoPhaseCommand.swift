@@ -1,5 +1,7 @@
 import ArgumentParser
 import BenchHarness
+import CallDirectoryCore
+import Datasets
 
 /// `calldir bench two-phase`: the seed set, the full set and an incremental update through the
 /// simulated system, on containers compiled as a user compiles them.
@@ -43,6 +45,23 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   var maxTimeToEnabled: Double = 1.0
 
   @Option(
+    name: .long,
+    help: """
+      What the simulated system's cap counts: per-extension (the full set stops at the top \
+      1,999,999 by priority) or per-request (incremental chunks install all of it).
+      """)
+  var capScope: CheckingContext.CapScope = .perExtension
+
+  @Option(
+    name: .long,
+    help: """
+      Project every request onto a device (Datasets/devices: \
+      \(DeviceProfile.availableNames().joined(separator: ", "))): device_projected_s per \
+      request, projected time to enabled and to all.
+      """)
+  var device: String?
+
+  @Option(
     name: .long, help: "The CSV to write (replaced atomically).",
     completion: .file(extensions: ["csv"]))
   var out: String = "Results/two-phase.csv"
@@ -57,7 +76,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
       throw ValidationError(
         "--max-time-to-enabled must be 0 seconds or more, got \(maxTimeToEnabled)")
     }
-    guard !regionCounts.isEmpty, shape.seedEntries >= 1, shape.blockingEntries >= 0 else {
+    guard !regionCounts.isEmpty, shape.blockingEntries >= 0 else {
       throw ValidationError(
         "--regions takes whole numbers of at least 1 (3 or 3,27,108), --seed-entries at least 1, --blocking-entries 0 or more; got --regions '\(regions)'"
       )
@@ -75,13 +94,29 @@ struct BenchTwoPhaseCommand: ParsableCommand {
     let (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
     try configuration.validate()
     options.noticeAllocator(configuration)
+    let deviceProfile: DeviceProfile?
+    do {
+      deviceProfile = try device.map(DeviceProfile.load)
+    } catch {
+      throw ValidationError("--device: \(error)")
+    }
+    let seedEntries = try shape.seedEntries.count(device: deviceProfile, seconds: maxTimeToEnabled)
+    if shape.seedEntries == .auto, let deviceProfile {
+      options.log(
+        String(
+          format: "seed set sized for %@ (%@): %d labelled entries in %.2f s projected",
+          deviceProfile.name, deviceProfile.device, seedEntries,
+          deviceProfile.projectedSeconds(identification: seedEntries, blocking: 0)))
+    }
     var records: [RunRecord] = []
     for regionCount in container == nil ? regionCounts : [0] {
-      records += try TwoPhaseBench(
-        configuration: configuration, regions: regionCount, seedEntries: shape.seedEntries,
+      var bench = TwoPhaseBench(
+        configuration: configuration, regions: regionCount, seedEntries: seedEntries,
         blockingEntries: shape.blockingEntries, compact: !fixedWidth, container: container,
-        log: options.log
-      ).run()
+        log: options.log)
+      bench.capScope = capScope
+      bench.device = deviceProfile
+      records += try bench.run()
     }
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
     let fullEntries = records.filter { $0.phase == "full" }.map(\.entries).max() ?? 0
@@ -89,7 +124,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
       container.map {
         "\($0) two-phase: \(fullEntries) entries in the full set, \(records.first?.strategy.dropFirst("two-phase-r".count) ?? "?") regions, \(configuration.repeats) repeats"
       }
-      ?? "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(shape.seedEntries), blocking \(shape.blockingEntries), \(configuration.repeats) repeats"
+      ?? "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(seedEntries), blocking \(shape.blockingEntries), \(configuration.repeats) repeats"
     print(TwoPhaseReport.render(records, title: title), terminator: "")
     let chartPath = chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
     try ResultFiles.writeAtomically(

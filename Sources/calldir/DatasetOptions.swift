@@ -80,9 +80,58 @@ struct DatasetOptions: ParsableArguments {
 /// The lists a generated two-phase container holds besides its regions (`generate --format
 /// container` and `bench two-phase`).
 struct ContainerShapeOptions: ParsableArguments {
-  @Option(name: .long, help: "Entries in a generated container's seed set.")
-  var seedEntries: Int = 100_000
+  @Option(
+    name: .long,
+    help: """
+      Entries in a generated container's seed set; auto (bench two-phase with --device): as \
+      many labelled entries as the device takes within --max-time-to-enabled.
+      """)
+  var seedEntries: SeedSize = .entries(100_000)
 
   @Option(name: .long, help: "Entries in a generated container's blocking list.")
   var blockingEntries: Int = 100_000
+}
+
+/// `--seed-entries`: a count, or `auto` (sized from a device profile).
+enum SeedSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
+  case entries(Int)
+  case auto
+
+  init?(argument: String) {
+    if argument == "auto" {
+      self = .auto
+    } else if let count = Int(argument), count >= 1 {
+      self = .entries(count)
+    } else {
+      return nil
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .entries(let count): String(count)
+    case .auto: "auto"
+    }
+  }
+
+  var defaultValueDescription: String { description }
+
+  /// The count, or the entries `device` takes in `seconds` when auto.
+  /// - Throws: `ValidationError` for auto without a device, or a device too slow for any entry.
+  func count(device: DeviceProfile?, seconds: Double) throws -> Int {
+    switch self {
+    case .entries(let count): return count
+    case .auto:
+      guard let device else {
+        throw ValidationError("--seed-entries auto needs --device (bench two-phase)")
+      }
+      let fitting = device.entriesFitting(seconds: seconds, identificationShare: 1)
+      guard fitting >= 1 else {
+        throw ValidationError(
+          "--seed-entries auto: \(device.name) takes no labelled entry within \(seconds) s (request overhead \(device.requestOverheadSeconds) s)"
+        )
+      }
+      return fitting
+    }
+  }
 }

@@ -42,7 +42,8 @@ struct GenerateCommand: ParsableCommand {
       }
       let work = out + "/.work"
       let files = try TwoPhaseDataset(
-        parameters: parameters, regions: regions, seedEntries: shape.seedEntries,
+        parameters: parameters, regions: regions,
+        seedEntries: try shape.seedEntries.count(device: nil, seconds: 0),
         blockingEntries: shape.blockingEntries
       ).write(root: work, container: out, reuse: false) {
         FileHandle.standardError.write(Data(($0 + "\n").utf8))

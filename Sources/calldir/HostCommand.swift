@@ -25,6 +25,23 @@ struct HostOptions: ParsableArguments {
 
   @Option(
     name: .long,
+    help: """
+      What the cap counts: per-extension (what the extension holds after the request, the \
+      conservative reading) or per-request (this request's additions; chunked installs past \
+      1,999,999 rely on it).
+      """)
+  var capScope: CheckingContext.CapScope = .perExtension
+
+  @Option(
+    name: .long,
+    help: """
+      Kill a request that sends more than this many entries (error 2), as a device's watchdog \
+      kills a request that runs too long. Default: never.
+      """)
+  var watchdogEntries: Int?
+
+  @Option(
+    name: .long,
     help: "The extension's allocator: auto (jemalloc when installed, as bench), jemalloc, system.")
   var allocator: MeasuredAllocator.Choice = .auto
 
@@ -39,6 +56,13 @@ struct HostOptions: ParsableArguments {
     system.limits.timeoutSeconds = timeout
     guard maxEntries > 1 else { throw ValidationError("--max-entries must be above 1") }
     system.contract.maximumAllowedEntries = maxEntries
+    system.contract.capScope = capScope
+    if let watchdogEntries {
+      guard watchdogEntries >= 1 else {
+        throw ValidationError("--watchdog-entries must be at least 1")
+      }
+      system.watchdogEntries = watchdogEntries
+    }
     system.allocator = try MeasuredAllocator.resolve(allocator)
     return system
   }
@@ -144,7 +168,7 @@ struct HostCommand: ParsableCommand {
         system: try options.system(), executable: try options.extensionPath(),
         container: target.container)
       let result = try manager.reloadExtension(target.bundleID, incremental: incremental)
-      if result.succeeded { try ContainerApp(container: target.container).markInstalled() }
+      try ContainerApp(container: target.container).recordRequest(succeeded: result.succeeded)
       try report(result, what: "reload \(target.bundleID)")
     }
   }

@@ -146,4 +146,33 @@ struct CheckingContextTests {
     #expect(CallDirectoryError(code: 102) == .other(code: 102))
     #expect(CallDirectoryError.duplicateEntries(number: 7).description.contains("code 4"))
   }
+
+  @Test(arguments: CheckingContext.CapScope.allCases)
+  func theCapCountsThisRequestOrWhatTheExtensionWillHold(scope: CheckingContext.CapScope) {
+    let configuration = CheckingContext.Configuration(maximumAllowedEntries: 11, capScope: scope)
+    // The extension holds 8 entries; the request removes 2 and adds 5.
+    let context = CheckingContext(
+      isIncremental: true, configuration: configuration, held: (identification: 6, blocking: 2))
+    context.removeIdentificationEntry(withPhoneNumber: 1)
+    context.removeBlockingEntry(withPhoneNumber: 2)
+    for number in 1...5 {
+      context.addIdentificationEntry(withNextSequentialPhoneNumber: Int64(number), label: "x")
+    }
+    switch scope {
+    case .perRequest:
+      #expect(context.failure == nil, "5 additions are under a cap of 10 per request")
+    case .perExtension:
+      // 6 held after the removals: the 5th addition would make 11, over the 10 allowed.
+      #expect(context.failure == .maximumEntriesExceeded(limit: 11))
+      #expect(context.identificationCount == 4)
+    }
+  }
+
+  @Test func aCompleteRequestStartsFromNothingWhateverTheScope() {
+    let context = CheckingContext(
+      isIncremental: false, configuration: .init(maximumAllowedEntries: 4, capScope: .perExtension),
+      held: (identification: 100, blocking: 100))
+    for number in 1...3 { context.addBlockingEntry(withNextSequentialPhoneNumber: Int64(number)) }
+    #expect(context.failure == nil && context.blockingCount == 3)
+  }
 }

@@ -1,0 +1,255 @@
+import CallDirectoryCore
+import CallDirectoryLoader
+import DirectoryContainer
+import Foundation
+
+extension ContainerApp {
+  /// The most requests one sync makes: far more than any plan needs (4 M entries in 1 M chunks
+  /// halved to 125 k is under 40), so a system that keeps answering oddly cannot loop forever.
+  public static let maximumRequestsPerSync = 1000
+
+  /// Sets how many entries each incremental request past the cap adds, and the floor halving
+  /// stops at (default: an eighth of the chunk, at most 125,000).
+  /// - Throws: ``ContainerAppError`` for a chunk under 1 or a container without manifest.
+  public func setChunk(_ entries: Int, minimum: Int? = nil) throws {
+    guard entries >= 1, (minimum ?? 1) >= 1 else {
+      throw ContainerAppError("a chunk must hold at least 1 entry, got \(entries)")
+    }
+    try change { manifest, _ in manifest.installProgress.setChunk(entries, minimum: minimum) }
+  }
+
+  /// Records how a request the app made ended, from the extension's journal: on success the
+  /// bases it read become installed, with the prefix it installed and the set's size; either
+  /// way the journal's request is acknowledged, so it is never taken for one iOS made.
+  /// - Throws: ``ContainerAppError`` when the manifest cannot be written.
+  public func recordRequest(succeeded: Bool) throws {
+    try change { manifest, _ in
+      let journal = try? ExtensionJournal.read(container: container)
+      let wroteJournal = journal.map { $0.sequence > manifest.installProgress.acknowledgedRequest }
+      if let journal { manifest.installProgress.acknowledgedRequest = journal.sequence }
+      defer {
+        manifest.installProgress.targetEntries = nil
+        manifest.installProgress.requestInFlight = false
+      }
+      guard succeeded else { return }
+      let target = manifest.installProgress.targetEntries
+      manifest.recordInstalled(
+        DirectoryLoader.selection(manifest).map { ($0.name, $0.file, $0.sha256) })
+      if let journal, wroteJournal == true {
+        manifest.installProgress.installedEntries = journal.entries
+        manifest.installProgress.totalEntries = journal.totalEntries
+      } else {
+        // An extension that keeps no journal: the prefix asked for, if any.
+        manifest.installProgress.installedEntries = target
+      }
+    }
+  }
+
+  /// Records that the system holds exactly what a complete load installs now (the bases a
+  /// complete load reads become installed), as ``recordRequest(succeeded:)`` does for a request
+  /// that succeeded.
+  public func markInstalled() throws { try recordRequest(succeeded: true) }
+
+  /// What the app learnt from the extension's journal about requests it did not record.
+  enum SystemRequests {
+    /// Nothing new.
+    case accountedFor
+    /// iOS made a complete request (a Settings toggle): the system holds its first chunk.
+    case adoptedCompleteRequest
+    /// A request of the app's own ended without the app recording it (the app was killed): the
+    /// system holds the old set or the new one, and only a complete reload makes it known.
+    case unknown
+  }
+
+  /// Takes in requests the app did not make or did not record, from the extension's journal.
+  func adoptSystemRequests() throws -> SystemRequests {
+    try change { manifest, _ in
+      let inFlight = manifest.installProgress.requestInFlight
+      manifest.installProgress.requestInFlight = false
+      manifest.installProgress.targetEntries = nil
+      guard let journal = try? ExtensionJournal.read(container: container),
+        journal.sequence > manifest.installProgress.acknowledgedRequest
+      else { return .accountedFor }
+      manifest.installProgress.acknowledgedRequest = journal.sequence
+      // The app's own request, whose end it never recorded: committed or not, nobody knows.
+      if journal.incremental || inFlight { return .unknown }
+      // Only a committed complete request leaves the extension enabled: a failed one turns the
+      // switch off, and a sync of a disabled extension does not get here.
+      manifest.recordInstalled(journal.files.map { ($0.name, $0.file, $0.sha256) })
+      manifest.installProgress.installedEntries = journal.entries
+      manifest.installProgress.totalEntries = journal.totalEntries
+      return .adoptedCompleteRequest
+    }
+  }
+
+  /// Brings the system up to date, as the app does after a download, a region change, or when it
+  /// next runs: only when the extension is enabled.
+  ///
+  /// 1. Requests iOS made on its own (a Settings toggle reinstalls the first chunk only) are
+  ///    taken from the extension's journal.
+  /// 2. Phase two: the full set with a complete reload, up to the system's cap. Installed files
+  ///    are hashed first: one that no longer matches what was installed (changed in place, or
+  ///    gone) cannot be the old side of a difference, so a complete reload replaces what the
+  ///    system holds instead, and `warn` is told why.
+  /// 3. Incremental reloads: what changed, then the rest of the full set past the cap, one chunk
+  ///    (``DirectoryContainer/InstallProgress/chunkEntries``) per request, highest priorities
+  ///    first. A request the system kills (error 2) is retried with half the chunk, down to
+  ///    its floor (``DirectoryContainer/InstallProgress/minimumChunkEntries``); error 5 means the system holds
+  ///    no more: what is in (the top priorities) stays, the rest is reported pending.
+  ///
+  /// `maximumRequests` bounds the requests of this sync (an app given a little background time
+  /// makes one or two); the next sync resumes.
+  /// - Returns: the requests made, in order (none when the extension is disabled or up to date).
+  /// - Throws: ``ContainerAppError`` when the manifest cannot be read or written; what `manager`
+  ///   throws when the system itself fails.
+  public func sync<Manager: CallDirectoryManaging>(
+    manager: Manager, bundleID: String, maximumRequests: Int = maximumRequestsPerSync,
+    warn: (String) -> Void = { _ in }
+  ) throws -> [Manager.ReloadOutcome] {
+    guard maximumRequests > 0 else { return [] }
+    switch try manager.enabledStatus(ofExtension: bundleID) {
+    case .enabled: break
+    case .disabled: return []
+    case .unknown:
+      throw ContainerAppError(
+        "the system knows no extension \(bundleID): turn it on first (calldir host enable)")
+    }
+    guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
+      throw ContainerAppError(
+        "\(container) has no \(Manifest.fileName): compile or stage bases into it first")
+    }
+    var results: [Manager.ReloadOutcome] = []
+    func reload(
+      incremental: Bool, preparing: (inout Manifest) -> Void = { _ in }
+    ) throws -> Manager.ReloadOutcome {
+      try change { manifest, _ in
+        preparing(&manifest)
+        manifest.installProgress.requestInFlight = true
+      }
+      let result = try manager.reloadExtension(bundleID, incremental: incremental)
+      try recordRequest(succeeded: result.error == nil)
+      results.append(result)
+      return result
+    }
+    let systemRequests = try adoptSystemRequests()
+    let manifest = try self.manifest()
+    if !manifest.fullSetRequested {
+      if try reload(incremental: false, preparing: { $0.fullSetRequested = true }).error != nil {
+        try requestFullSet(false)
+        return results
+      }
+    } else {
+      let damaged = manifest.bases.filter { base in
+        guard let installed = base.installedFile else { return false }
+        return SHA256.hexDigest(ofFile: container + "/" + installed)
+          != base.expectedInstalledSHA256
+      }
+      if !damaged.isEmpty {
+        warn(
+          "installed \(damaged.map(\.name).joined(separator: ", ")) no longer match what was installed: a complete reload replaces what the system holds"
+        )
+      } else if systemRequests == .unknown {
+        warn(
+          "the last request was never recorded: a complete reload makes what the system holds known"
+        )
+      }
+      if !damaged.isEmpty || systemRequests == .unknown {
+        if try reload(incremental: false).error != nil { return results }
+      }
+    }
+    try installIncrementally(
+      requests: min(maximumRequests, Self.maximumRequestsPerSync) - results.count, reload: reload,
+      warn: warn)
+    return results
+  }
+
+  /// Step 3 of ``sync(manager:bundleID:warn:)``: incremental requests until the system holds the
+  /// current files' full set (or all it will take).
+  private func installIncrementally<Outcome: CallDirectoryReloadOutcome>(
+    requests: Int,
+    reload: (_ incremental: Bool, _ preparing: (inout Manifest) -> Void) throws -> Outcome,
+    warn: (String) -> Void
+  ) throws {
+    for _ in 0..<max(0, requests) {
+      let manifest = try self.manifest()
+      let target: Int?
+      switch Self.nextRequest(manifest) {
+      case .none: return
+      case .upToTheCap: target = nil
+      case .prefix(let entries): target = entries
+      }
+      guard let error = try reload(true, { $0.installProgress.targetEntries = target }).error
+      else { continue }
+      let progress = manifest.installProgress
+      switch error {
+      case .loadingInterrupted where progress.chunkEntries > progress.minimumChunkEntries:
+        let halved = max(progress.minimumChunkEntries, progress.chunkEntries / 2)
+        try change { manifest, _ in manifest.installProgress.chunkEntries = halved }
+        warn("the system killed the request (error 2): retrying with chunks of \(halved) entries")
+      case .maximumEntriesExceeded:
+        let held = progress.installedEntries ?? 0
+        try change { manifest, _ in manifest.installProgress.capReachedAt = held }
+        warn(
+          "the system holds no more than \(held) entries (error 5): the top priorities are in, \(progress.pendingEntries) pending"
+        )
+        return
+      default: return
+      }
+    }
+  }
+
+  /// What the next incremental request installs.
+  enum NextRequest: Equatable {
+    /// Nothing: the current files are installed and the whole set is in (or all the system
+    /// takes).
+    case none
+    /// The changes, up to the cap (a manifest with no progress recorded yet).
+    case upToTheCap
+    /// The top entries of the current files, this many.
+    case prefix(Int)
+  }
+
+  /// The next incremental request: the next chunk past what is installed, or the same prefix
+  /// when only the files changed.
+  static func nextRequest(_ manifest: Manifest) -> NextRequest {
+    let selected = DirectoryLoader.selection(manifest)
+    let filesUpToDate =
+      selected.allSatisfy { $0.installedFile == $0.file }
+      && manifest.bases.allSatisfy { base in
+        base.installedFile == nil || selected.contains { $0.name == base.name }
+      }
+    let progress = manifest.installProgress
+    guard let installed = progress.installedEntries, let total = progress.totalEntries else {
+      return filesUpToDate ? .none : .upToTheCap
+    }
+    let (grown, overflowed) = installed.addingReportingOverflow(progress.chunkEntries)
+    let next = min(overflowed ? Int.max : grown, progress.capReachedAt ?? Int.max)
+    // New files: their set's size is not known until the extension counts it, so the request
+    // sends the changes and grows the prefix by a chunk at most (everything, when it fits).
+    guard filesUpToDate else { return .prefix(max(installed, next)) }
+    return min(next, total) > installed ? .prefix(min(next, total)) : .none
+  }
+}
+
+extension Manifest {
+  /// Records that the system holds `files` (base name, file, SHA-256): those bases become
+  /// installed from that file; every other base is no longer held, and a retired base leaves
+  /// once the system holds none of it.
+  mutating func recordInstalled(_ files: [(name: String, file: String, sha256: String)]) {
+    let held = Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    for index in bases.indices {
+      if let file = held[bases[index].name] {
+        bases[index].installedFile = file.file
+        bases[index].installedSHA256 = file.sha256
+        if bases[index].file == file.file, bases[index].state != .retired {
+          bases[index].state = .installed
+        }
+      } else {
+        bases[index].installedFile = nil
+        bases[index].installedSHA256 = nil
+        if bases[index].state == .installed { bases[index].state = .ready }
+      }
+    }
+    bases.removeAll { $0.state == .retired && $0.installedFile == nil }
+  }
+}

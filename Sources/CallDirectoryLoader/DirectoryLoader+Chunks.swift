@@ -1,0 +1,61 @@
+import BaseFormat
+import CallDirectoryCore
+import DirectoryContainer
+
+extension DirectoryLoader {
+  /// Whether the system holds exactly the files a load would read now (same bases, each from
+  /// its current file): an incremental request then only grows the prefix.
+  static func holdsTheSameFiles(old: [Manifest.Base], new: [Manifest.Base]) -> Bool {
+    let held = Set(old.compactMap { base in base.installedFile.map { base.name + "\t" + $0 } })
+    let current = Set(new.map { $0.name + "\t" + $0.file })
+    return held == current
+  }
+
+  /// The next chunk past the cap, when the files are unchanged: the entries in the top
+  /// `newCap` but not the top `oldCap` of one merge. The two prefixes are nested (the cap
+  /// keeps whole priorities above its threshold, and the first entries at it in sending order),
+  /// so one counting pass plans both and one pass with both filters finds the chunk: no
+  /// removals, and a quarter of the reading a general difference does.
+  func sendNextChunk(
+    _ bases: [Manifest.Base], oldCap: Int, newCap: Int,
+    into context: some CallDirectoryExtensionContext
+  ) throws(LoaderError) -> Summary {
+    let upperBound = bases.reduce(0) { total, base in
+      let (sum, overflowed) = total.addingReportingOverflow(base.entries)
+      return overflowed ? Int.max : sum
+    }
+    guard upperBound > oldCap else {
+      return Summary(
+        phase: .incremental, basesRead: bases.count, added: 0, removed: 0,
+        installedEntries: upperBound, totalEntries: upperBound)
+    }
+    let histograms = try histograms(bases, installed: false)
+    let oldPlan = Self.plans(histograms, cap: oldCap)
+    let newPlan = Self.plans(histograms, cap: newCap)
+    var added = 0
+    for kind in [BaseKind.identification, .blocking] {
+      let identification = kind == .identification
+      var held = CapFilter(identification ? oldPlan.identification : oldPlan.blocking)
+      var wanted = CapFilter(identification ? newPlan.identification : newPlan.blocking)
+      let list = try merged(bases, kind: kind, installed: false)
+      do {
+        while let (entry, priority) = try list.next() {
+          let isHeld = held.admits(priority: priority)
+          guard wanted.admits(priority: priority), !isHeld else { continue }
+          if identification {
+            context.addIdentificationEntry(
+              withNextSequentialPhoneNumber: entry.number, label: entry.label)
+          } else {
+            context.addBlockingEntry(withNextSequentialPhoneNumber: entry.number)
+          }
+          added += 1
+        }
+      } catch {
+        throw .format(base: kind.description, error)
+      }
+    }
+    return Summary(
+      phase: .incremental, basesRead: bases.count, added: added, removed: 0,
+      installedEntries: newPlan.identification.admittedCount, totalEntries: newPlan.total)
+  }
+}

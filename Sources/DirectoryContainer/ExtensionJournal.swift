@@ -1,0 +1,117 @@
+import BaseFormat
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the extension last sent the system, written by the extension itself (atomically, before
+/// it completes the request) to `journal.cdj` in the container:
+///
+/// ```
+/// calldir-journal	1
+/// request	7	complete	1999999	4000000      (sequence, kind, entries held if committed, total)
+/// file	RU-495	bases/RU-495-3f2a….cdb	SHA256   (each base sent, and the file it came from)
+/// ```
+///
+/// iOS does not tell the app about requests it starts itself: when the user turns the extension
+/// off and on in Settings, the system asks for a complete set and the extension sends the first
+/// chunk only. The app compares the journal's sequence with the one it acknowledged (the
+/// manifest's ``InstallProgress/acknowledgedRequest``): a newer complete request that the app
+/// did not make is one iOS made, and it committed (a failed one turns the switch off). The app
+/// then knows what the system holds and resumes from there.
+public struct ExtensionJournal: Equatable, Sendable {
+  /// The journal's file name inside the container.
+  public static let fileName = "journal.cdj"
+  static let header = "calldir-journal\t1"
+  /// The largest journal read: 1 MiB, as the manifest (one line per base).
+  static let maximumByteCount = 1 << 20
+
+  /// One base the request read, and the file it came from.
+  public struct File: Equatable, Sendable {
+    public var name: String
+    public var file: String
+    public var sha256: String
+    public init(name: String, file: String, sha256: String) {
+      (self.name, self.file, self.sha256) = (name, file, sha256)
+    }
+  }
+
+  /// Counts up with every request the extension served.
+  public var sequence: Int
+  /// Whether the request was incremental.
+  public var incremental: Bool
+  /// The top-priority prefix the system holds if the request committed, in entries.
+  public var entries: Int
+  /// The full set's size (duplicates merged, or the manifest's upper bound when under the cap).
+  public var totalEntries: Int
+  /// The bases the request installed from.
+  public var files: [File]
+
+  public init(sequence: Int, incremental: Bool, entries: Int, totalEntries: Int, files: [File]) {
+    (self.sequence, self.incremental, self.entries) = (sequence, incremental, entries)
+    (self.totalEntries, self.files) = (totalEntries, files)
+  }
+
+  /// The journal as text.
+  public func encoded() -> String {
+    var lines = [
+      Self.header,
+      "request\t\(sequence)\t\(incremental ? "incremental" : "complete")\t\(entries)\t\(totalEntries)",
+    ]
+    for file in files {
+      lines.append("file\t\(ManifestField.escaped(file.name))\t\(file.file)\t\(file.sha256)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Parses journal text.
+  /// - Throws: ``ManifestError`` naming the line.
+  public init(parsing text: String) throws(ManifestError) {
+    let lines = text.utf8.split(separator: 0x0A).map { Substring(decoding: $0, as: UTF8.self) }
+    guard lines.first == Substring(Self.header) else {
+      throw ManifestError(line: 1, problem: "not a calldir journal (expected '\(Self.header)')")
+    }
+    guard lines.count >= 2 else { throw ManifestError(line: 2, problem: "no request line") }
+    let request = lines[1].split(separator: "\t", omittingEmptySubsequences: false)
+    guard request.count == 5, request[0] == "request", let sequence = Int(request[1]),
+      request[2] == "complete" || request[2] == "incremental", let entries = Int(request[3]),
+      let total = Int(request[4]), sequence >= 0, entries >= 0, total >= 0
+    else {
+      throw ManifestError(
+        line: 2, problem: "expected request, sequence, complete|incremental, entries, total")
+    }
+    var files: [File] = []
+    for (index, line) in lines.dropFirst(2).enumerated() {
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      guard fields.count == 4, fields[0] == "file", isInsideContainer(fields[2]) else {
+        throw ManifestError(
+          line: index + 3, problem: "expected file, name, a path inside the container, sha256")
+      }
+      files.append(
+        File(
+          name: try ManifestField.unescaped(fields[1], line: index + 3), file: fields[2],
+          sha256: fields[3]))
+    }
+    self.init(
+      sequence: sequence, incremental: request[2] == "incremental", entries: entries,
+      totalEntries: total, files: files)
+  }
+
+  /// The container's journal; nil when there is none yet.
+  /// - Throws: ``ManifestError`` when it exists but cannot be read.
+  public static func read(container: String) throws(ManifestError) -> ExtensionJournal? {
+    let path = container + "/" + fileName
+    guard access(path, F_OK) == 0 else { return nil }
+    return try readContainerText(path, maximumByteCount: maximumByteCount) {
+      text throws(ManifestError) in try ExtensionJournal(parsing: text)
+    }
+  }
+
+  /// Writes the journal atomically (temporary file, fsync, rename, directory fsync).
+  /// - Throws: ``BaseFormat/BaseFormatError`` when it cannot be written.
+  public func write(container: String) throws(BaseFormatError) {
+    try writeContainerText(encoded(), to: container + "/" + Self.fileName)
+  }
+}

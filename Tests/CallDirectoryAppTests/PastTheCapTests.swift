@@ -1,0 +1,282 @@
+import BaseFormat
+import BenchHarness
+import CallDirectoryApp
+import CallDirectoryCore
+import CallDirectoryHost
+import DirectoryContainer
+import Foundation
+import HostTestSupport
+import TestSupport
+import Testing
+
+/// A full set larger than one load, installed in chunks (issue 11), on a system whose cap is
+/// 1,000 entries per load so every step is small.
+@Suite("Past the cap: chunked installs, cap scopes, toggles, killed chunks")
+struct PastTheCapTests {
+  /// The system's `maximumAllowedEntries` in these tests: 1,000 entries per load.
+  static let maximumAllowedEntries = 1_001
+  static let perLoad = maximumAllowedEntries - 1
+
+  /// One base's entries, with what the cap ranks them by.
+  struct Source {
+    var name: String
+    var role: Manifest.Role
+    var region: String?
+    var priority: Int
+    var kind: BaseKind
+    var entries: [(Int64, String)]
+  }
+
+  /// A seed set, four regions that overlap each other and the seed set, and a blocking list:
+  /// about 4,700 entries in all.
+  static let sources: [Source] = [
+    Source(
+      name: "seed", role: .seed, priority: 100, kind: .identification,
+      entries: regionEntries(first: 74_950_000_000, count: 300, step: 11, label: "Seed")),
+    Source(
+      name: "r1", role: .region, region: "R1", priority: 50, kind: .identification,
+      entries: regionEntries(first: 74_950_000_000, count: 1_000, step: 5, label: "R1")),
+    Source(
+      name: "r2", role: .region, region: "R2", priority: 40, kind: .identification,
+      entries: regionEntries(first: 74_950_002_000, count: 1_000, step: 7, label: "R2")),
+    Source(
+      name: "r3", role: .region, region: "R3", priority: 30, kind: .identification,
+      entries: regionEntries(first: 78_120_000_000, count: 1_000, label: "R3")),
+    Source(
+      name: "r4", role: .region, region: "R4", priority: 20, kind: .identification,
+      entries: regionEntries(first: 73_430_000_000, count: 1_000, label: "R4")),
+    Source(
+      name: "spam", role: .blocking, priority: 90, kind: .blocking,
+      entries: regionEntries(first: 86_130_000_000, count: 400, label: "spam")),
+  ]
+
+  /// A fixture holding ``sources``, every region chosen, on a system with the small cap.
+  func fixture(scope: CheckingContext.CapScope, chunk: Int = 800) throws -> HostFixture {
+    let fixture = try HostFixture()
+    for source in Self.sources {
+      try fixture.app.stage(
+        file: fixture.writeBase(source.name, kind: source.kind, source.entries),
+        name: source.name, role: source.role, region: source.region, priority: source.priority,
+        version: 1)
+    }
+    try fixture.app.choose(regions: ["R1", "R2", "R3", "R4"])
+    try fixture.app.setChunk(chunk)
+    fixture.system.contract.maximumAllowedEntries = Self.maximumAllowedEntries
+    fixture.system.contract.capScope = scope
+    return fixture
+  }
+
+  /// The store's contents a system without a cap would hold, computed here from the sources:
+  /// a number keeps the label of its highest-priority base. Sorted as `fixture.contents()`.
+  /// `top` keeps only the first entries in the cap's order (priority, identification before
+  /// blocking, then ascending number).
+  static func ideal(top: Int? = nil) -> [String] {
+    var best: [String: (priority: Int, number: Int64, text: String)] = [:]
+    for source in sources {
+      for (number, label) in source.entries {
+        let key = "\(source.kind) \(number)"
+        if let held = best[key], held.priority >= source.priority { continue }
+        let text = source.kind == .identification ? "id \(number) \(label)" : "block \(number)"
+        best[key] = (source.priority, number, text)
+      }
+    }
+    var ranked = Array(best.values)
+    ranked.sort { a, b in
+      if a.priority != b.priority { return a.priority > b.priority }
+      let (aID, bID) = (a.text.hasPrefix("id"), b.text.hasPrefix("id"))
+      if aID != bID { return aID }
+      return a.number < b.number
+    }
+    let kept = top.map { Array(ranked.prefix($0)) } ?? ranked
+    let identification = kept.filter { $0.text.hasPrefix("id") }.sorted { $0.number < $1.number }
+    let blocking = kept.filter { $0.text.hasPrefix("block") }.sorted { $0.number < $1.number }
+    return (identification + blocking).map(\.text)
+  }
+
+  func sync(_ fixture: HostFixture, maximumRequests: Int = ContainerApp.maximumRequestsPerSync)
+    throws -> [RequestResult]
+  {
+    try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
+      maximumRequests: maximumRequests)
+  }
+
+  func enable(_ fixture: HostFixture) throws {
+    let result = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(result.succeeded, "\(result.detail)")
+  }
+
+  @Test func aCapPerRequestInstallsEverythingInChunksOfThePlannedSize() throws {
+    let fixture = try fixture(scope: .perRequest)
+    try enable(fixture)
+    let results = try sync(fixture)
+    let ideal = Self.ideal()
+    #expect(ideal.count > 4 * Self.perLoad, "the set must be several loads' worth")
+    #expect(results.allSatisfy { $0.succeeded }, "\(results.map(\.detail))")
+    // Phase two fills one load; each further request adds one chunk of 800.
+    let chunks = (ideal.count - Self.perLoad + 799) / 800
+    #expect(results.count == 1 + chunks)
+    #expect(results.first?.incremental == false)
+    #expect(results.dropFirst().allSatisfy { $0.incremental && $0.entries <= 800 })
+    #expect(try fixture.contents() == ideal)
+    let progress = try fixture.app.manifest().installProgress
+    #expect(progress.installedEntries == ideal.count && progress.totalEntries == ideal.count)
+    #expect(progress.pendingEntries == 0)
+    #expect(try sync(fixture).isEmpty, "a second sync has nothing to do")
+  }
+
+  @Test func aCapPerExtensionKeepsExactlyTheTopEntriesByPriorityAndReportsTheRestPending()
+    throws
+  {
+    let fixture = try fixture(scope: .perExtension)
+    try enable(fixture)
+    var warnings: [String] = []
+    let results = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
+      warn: { warnings.append($0) })
+    #expect(results.count == 2)
+    #expect(results.first?.succeeded == true)
+    #expect(results.last?.error?.code == 5, "the first chunk past the cap is refused")
+    #expect(try fixture.contents() == Self.ideal(top: Self.perLoad))
+    let progress = try fixture.app.manifest().installProgress
+    #expect(progress.capReachedAt == Self.perLoad)
+    #expect(progress.pendingEntries == Self.ideal().count - Self.perLoad)
+    #expect(warnings.contains { $0.contains("error 5") })
+    #expect(try sync(fixture).isEmpty, "the plan stopped at the cap: nothing to retry")
+  }
+
+  @Test func aSettingsToggleAtEveryChunkBoundaryIsResumedAndConvergesToTheIdealSet() throws {
+    let ideal = Self.ideal()
+    let chunks = (ideal.count - Self.perLoad + 799) / 800
+    for boundary in 0...chunks {
+      let fixture = try fixture(scope: .perRequest)
+      try enable(fixture)
+      // Phase two, then `boundary` chunks: the app got that far before the user toggled.
+      let partial = try sync(fixture, maximumRequests: 1 + boundary)
+      #expect(partial.count == 1 + boundary && partial.allSatisfy { $0.succeeded })
+      try fixture.system.disable(fixture.bundleID)
+      let toggled = try fixture.system.enable(fixture.bundleID, runner: fixture.realExtension)
+      #expect(toggled.succeeded, "\(toggled.detail)")
+      #expect(
+        try fixture.contents() == Self.ideal(top: Self.perLoad),
+        "iOS's own complete request brings back the first chunk only")
+      let resumed = try sync(fixture)
+      #expect(resumed.allSatisfy { $0.succeeded }, "boundary \(boundary): \(resumed.map(\.detail))")
+      #expect(
+        resumed.allSatisfy { $0.incremental },
+        "boundary \(boundary): the app resumes from the journal, with no complete reload")
+      #expect(resumed.count == chunks, "boundary \(boundary)")
+      #expect(try fixture.contents() == ideal, "boundary \(boundary)")
+    }
+  }
+
+  @Test func aChunkTheSystemKillsIsRetriedWithHalfAsManyEntries() throws {
+    let fixture = try fixture(scope: .perRequest)
+    try enable(fixture)
+    #expect(try sync(fixture, maximumRequests: 1).first?.succeeded == true)
+    // The store has grown and the device with it slows down: its watchdog now kills a request
+    // of more than 500 entries, so the 800-entry chunks fail.
+    fixture.system.watchdogEntries = 500
+    var warnings: [String] = []
+    let results = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
+      warn: { warnings.append($0) })
+    #expect(results.filter { !$0.succeeded }.map { $0.error?.code } == [2])
+    #expect(results.first?.error?.code == 2 && results.last?.succeeded == true)
+    #expect(results.dropFirst().allSatisfy { $0.succeeded && $0.entries <= 400 })
+    #expect(try fixture.contents() == Self.ideal())
+    #expect(try fixture.app.manifest().installProgress.chunkEntries == 400)
+    #expect(warnings.contains { $0.contains("chunks of 400") })
+  }
+
+  @Test func aChunkKilledAtTheFloorStopsTheSyncAndKeepsWhatIsIn() throws {
+    let fixture = try fixture(scope: .perRequest)
+    try fixture.app.setChunk(800, minimum: 800)
+    try enable(fixture)
+    #expect(try sync(fixture, maximumRequests: 1).first?.succeeded == true)
+    fixture.system.watchdogEntries = 500
+    let results = try sync(fixture)
+    #expect(results.count == 1 && results.last?.error?.code == 2)
+    #expect(try fixture.contents() == Self.ideal(top: Self.perLoad))
+    #expect(try fixture.app.manifest().installProgress.installedEntries == Self.perLoad)
+  }
+}
+
+extension PastTheCapTests {
+  @Test func anExtensionStoppedAtEachStepOfItsJournalLeavesTheStoreAndTheNextSyncHeals() throws {
+    var step = 1
+    while step < 20 {
+      let fixture = try fixture(scope: .perRequest)
+      try enable(fixture)
+      _ = try sync(fixture, maximumRequests: 2)
+      let before = try fixture.contents()
+      fixture.system.extensionFaultAt = step
+      let stopped = try sync(fixture, maximumRequests: 1)
+      fixture.system.extensionFaultAt = nil
+      if stopped.first?.succeeded == true { break }  // past the journal's last durable step
+      #expect(try fixture.contents() == before, "step \(step): the system keeps what it held")
+      let healed = try sync(fixture)
+      #expect(healed.allSatisfy { $0.succeeded }, "step \(step): \(healed.map(\.detail))")
+      #expect(try fixture.contents() == Self.ideal(), "step \(step)")
+      step += 1
+    }
+    #expect(step - 1 == 3, "the journal's fsync, rename and directory fsync")
+  }
+}
+
+@Suite("Several extensions of one app")
+struct SeveralExtensionsTests {
+  @Test func lookupsFollowTheSystemsOrderAndOneExtensionsFailureLeavesTheOthers() throws {
+    let folder = try TemporaryFolder()
+    let system = try SimulatedSystem(hostDirectory: folder.path("host"))
+    let extensionPath = builtExecutablePath("calldir-extension")
+    // Two extensions, each with its own container; 74950000000 is in both, labelled apart.
+    var apps: [String: ContainerApp] = [:]
+    for (bundleID, label, first) in [
+      ("com.example.a", "A", Int64(74_950_000_000)), ("com.example.b", "B", 74_950_000_000),
+    ] {
+      let app = ContainerApp(container: folder.path(bundleID))
+      let base = folder.path(bundleID + ".cdb")
+      let writer = try BaseWriter(path: base, kind: .identification)
+      for (number, text) in regionEntries(first: first, count: 200, label: label) {
+        try writer.append(number, label: text)
+      }
+      try writer.finish()
+      try app.stage(file: base, name: "seed", role: .seed, priority: 1, version: 1)
+      let enabled = try app.enable(system: system, bundleID: bundleID, executable: extensionPath)
+      #expect(enabled.succeeded, "\(enabled.detail)")
+      apps[bundleID] = app
+    }
+    try system.store.setPriority(2, of: "com.example.b")
+    try system.store.setPriority(1, of: "com.example.a")
+    #expect(
+      try system.lookup(74_950_000_000) == .identified(label: "B 0", bundleID: "com.example.b"))
+    try system.store.setPriority(3, of: "com.example.a")
+    #expect(
+      try system.lookup(74_950_000_000) == .identified(label: "A 0", bundleID: "com.example.a"))
+    // A disabled extension is skipped.
+    try system.disable("com.example.a")
+    #expect(
+      try system.lookup(74_950_000_000) == .identified(label: "B 0", bundleID: "com.example.b"))
+    _ = try system.enable(
+      "com.example.a",
+      runner: .process(executable: extensionPath, container: apps["com.example.a"]!.container))
+    // B's base is damaged: its reload fails, and neither extension's entries move.
+    let before = try ["com.example.a", "com.example.b"].map { try system.store.contents(of: $0) }
+    let damaged =
+      apps["com.example.b"]!.container + "/" + (try apps["com.example.b"]!.manifest().bases[0].file)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
+    bytes[bytes.count - 5] ^= 0x40
+    try bytes.write(to: URL(fileURLWithPath: damaged))
+    let failed = try system.reload(
+      "com.example.b", incremental: false,
+      runner: .process(executable: extensionPath, container: apps["com.example.b"]!.container))
+    #expect(!failed.succeeded)
+    let after = try ["com.example.a", "com.example.b"].map { try system.store.contents(of: $0) }
+    #expect(after.map { $0.0.map(\.0) } == before.map { $0.0.map(\.0) })
+    #expect(after.map { $0.0.map(\.1) } == before.map { $0.0.map(\.1) })
+    #expect(
+      try system.lookup(74_950_000_003) == .identified(label: "A 1", bundleID: "com.example.a"))
+  }
+}
