@@ -86,6 +86,7 @@ public struct TwoPhaseBench {
       system.contract.capScope = capScope
       let app = ContainerApp(container: container)
       var requests = 0
+      var installed = 0
       var deviceClock = 0.0
 
       func record(_ phase: String, _ result: RequestResult) -> RunRecord {
@@ -112,9 +113,13 @@ public struct TwoPhaseBench {
         row.detail = result.detail
         row.requests = requests
         row.capScope = capScope.rawValue
-        if let counts = try? system.store.counts(of: Self.bundleID) {
-          row.installedEntries = counts.identification + counts.blocking
+        // What the store holds after this request, from what each request did (the rows are
+        // written once a sync's requests are all done, so the store itself is past them).
+        if result.succeeded {
+          installed =
+            result.incremental ? installed + result.entries - result.removals : result.entries
         }
+        row.installedEntries = installed
         if let device {
           // Removals have no published rate: counted at the blocking rate, the faster one.
           let projected = device.projectedSeconds(

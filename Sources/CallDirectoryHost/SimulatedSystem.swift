@@ -113,7 +113,9 @@ public final class SimulatedSystem {
     let transaction = try store.beginRequest(bundleID: bundleID, incremental: incremental)
     if enabling { transaction.stateOnCommit = .enabled }
     // Under a cap per extension an incremental request starts from what the extension holds.
-    let held = incremental ? try store.counts(of: bundleID) : .init(identification: 0, blocking: 0)
+    let held =
+      incremental && contract.capScope == .perExtension
+      ? try store.counts(of: bundleID) : .init(identification: 0, blocking: 0)
     let ingest = RequestIngest(
       transaction: transaction, configuration: contract,
       held: (held.identification, held.blocking))

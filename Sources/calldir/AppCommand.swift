@@ -85,10 +85,24 @@ struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")
     @OptionGroup var target: ExtensionTarget
+    @Option(
+      name: .long,
+      help: """
+        Entries each incremental request past the cap adds (kept for later syncs; default \
+        1,000,000, halved on error 2 down to an eighth of it, at most 125,000).
+        """)
+    var chunkEntries: Int?
     @OptionGroup var options: HostOptions
+
+    func validate() throws {
+      if let chunkEntries, chunkEntries < 1 {
+        throw ValidationError("--chunk-entries must be at least 1, got \(chunkEntries)")
+      }
+    }
 
     func run() throws {
       let bundleID = target.bundleID
+      if let chunkEntries { try ContainerApp(container: target.container).setChunk(chunkEntries) }
       let results = try ContainerApp(container: target.container).sync(
         system: try options.system(), bundleID: bundleID, executable: try options.extensionPath(),
         warn: { FileHandle.standardError.write(Data("calldir: warning: \($0)\n".utf8)) })

@@ -42,6 +42,30 @@ struct TwoPhaseBenchTests {
     #expect(incremental.entries > 0)
   }
 
+  @Test(arguments: ["per-request", "per-extension"])
+  func pastTheCapTheRowsCountRequestsInstalledEntriesAndProjectedTime(scope: String) throws {
+    let folder = try TemporaryFolder()
+    // 3,200 entries on a system that takes 1,000 per load; chunks of 1,000 (the clamp).
+    let (status, stderr, records) = try bench(
+      ["--max-entries", "1001", "--cap-scope", scope, "--device", "iphone13"], folder: folder)
+    #expect(status == 0, "\(stderr)")
+    let first = records.filter { $0.repeatIndex == 1 }
+    #expect(first.map(\.requests) == Array(1...first.count).map { Optional($0) })
+    #expect(first.allSatisfy { $0.capScope == scope && $0.device == "iphone13" })
+    #expect(first.allSatisfy { ($0.deviceProjectedSeconds ?? 0) > 0 || $0.entries == 0 })
+    let chunks = first.filter { $0.phase == "chunk" }
+    let last = try #require(chunks.last)
+    if scope == "per-request" {
+      #expect(chunks.count == 3 && chunks.allSatisfy { $0.errorCode == nil })
+      #expect(last.installedEntries == 3_200, "everything: regions and blocking")
+    } else {
+      #expect(chunks.count == 1 && last.errorCode == 5)
+      #expect(last.installedEntries == 1_000, "the top 1,000 by priority")
+    }
+    #expect(last.timeToAllSeconds ?? 0 >= first[1].timeToFullSeconds ?? .infinity)
+    #expect(last.deviceTimeToAllSeconds ?? 0 > first[0].deviceTimeToEnabledSeconds ?? .infinity)
+  }
+
   @Test func aCompiledContainerIsBenchedAsItIsAndLeftUntouched() throws {
     let folder = try TemporaryFolder()
     let calldir = try builtExecutable("calldir")
