@@ -122,7 +122,7 @@ public final class LabelDictionary {
     let table = UnsafeRawPointer(address) + (body - mapStart)
     ends = UnsafeRawBufferPointer(start: table, count: tableByteCount)
     bytes = table + tableByteCount
-    do throws(BaseFormatError) {
+    do {
       let stored = raw.loadLittleEndian(UInt64.self, at: 16)
       let actual = StreamChecksum.of(
         UnsafeRawBufferPointer(start: table, count: tableByteCount + labelBytes))
@@ -149,10 +149,10 @@ public final class LabelDictionary {
       guard previousEnd == labelBytes else {
         throw fail(12, "the labels end at \(previousEnd) of \(labelBytes) bytes")
       }
-    } catch {
-      munmap(address, mappingByteCount)
-      throw error
     }
+    // No munmap on the way out: every stored property is set by now, so a throw still runs
+    // deinit, which unmaps. Unmapping here too unmapped the range twice, and by the second call
+    // another thread may have mapped it (a crash in another reader, seen under parallel tests).
   }
 
   deinit {

@@ -163,3 +163,52 @@ struct CompactFormatTests {
     }
   }
 }
+
+/// `strace`, when installed (CI installs it): the tests that watch system calls need it.
+let straceAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
+
+@Suite("A rejected dictionary is unmapped once")
+struct DictionaryUnmapTests {
+  /// A dictionary that fails its checks after it was mapped used to be unmapped twice: once on
+  /// the way out of the initializer and again by deinit, which Swift runs once every property
+  /// is set. Between the two, another thread could map that range, and lose it. Watched here
+  /// through the real system calls of a process opening such a base.
+  @Test(.enabled(if: straceAvailable, "needs /usr/bin/strace"))
+  func aCorruptDictionaryIsUnmappedExactlyOnce() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("corrupt.cdb")
+    let labels = ["Аптека", "Кафе", "Такси", "Клиника"]
+    let entries = (0..<2_000).map {
+      BaseEntry(number: 74_950_000_000 + Int64($0) * 3, label: labels[$0 % 4])
+    }
+    let writer = try BaseWriter(
+      path: path, kind: .identification, compact: true, dictionaryCandidates: Set(labels))
+    for entry in entries { try writer.append(entry.number, label: entry.label) }
+    try writer.finish()
+    // The last byte is a label byte: the dictionary's checksum fails after it is mapped.
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    bytes[bytes.count - 1] ^= 0x01
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let trace = folder.path("trace")
+    let run = try runProcess(
+      "/usr/bin/strace",
+      [
+        "-f", "-e", "trace=mmap,munmap", "-o", trace, builtExecutablePath("calldir-extension"),
+        "--base", path,
+      ])
+    #expect(run.status != 0, "the corrupt base must be refused")
+    // No address may be unmapped again before a mmap has returned it anew.
+    var unmapped = Set<String>()
+    var unmappedTwice: [String] = []
+    for line in try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n") {
+      if let open = line.range(of: "munmap(") {
+        let address = String(line[open.upperBound...].prefix { $0 != "," })
+        if !unmapped.insert(address).inserted { unmappedTwice.append(String(line)) }
+      } else if line.contains("mmap("), let result = line.split(separator: "=").last {
+        unmapped.remove(result.trimmingCharacters(in: .whitespaces))
+      }
+    }
+    #expect(!unmapped.isEmpty, "the trace must show the dictionary's munmap")
+    #expect(unmappedTwice.isEmpty, "\(unmappedTwice)")
+  }
+}
