@@ -63,7 +63,15 @@ extension ContainerApp {
 
   /// Takes in requests the app did not make or did not record, from the extension's journal.
   func adoptSystemRequests() throws -> SystemRequests {
-    try change { manifest, _ in
+    // Most syncs find nothing new: they leave the manifest untouched, not rewritten.
+    let current = try manifest().installProgress
+    let journal = try? ExtensionJournal.read(container: container)
+    if (journal?.sequence ?? 0) <= current.acknowledgedRequest, !current.requestInFlight,
+      current.targetEntries == nil
+    {
+      return .accountedFor
+    }
+    return try change { manifest, _ in
       let inFlight = manifest.installProgress.requestInFlight
       manifest.installProgress.requestInFlight = false
       manifest.installProgress.targetEntries = nil

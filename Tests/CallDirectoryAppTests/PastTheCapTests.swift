@@ -126,7 +126,13 @@ struct PastTheCapTests {
     let progress = try fixture.app.manifest().installProgress
     #expect(progress.installedEntries == ideal.count && progress.totalEntries == ideal.count)
     #expect(progress.pendingEntries == 0)
+    let manifestPath = fixture.app.container + "/" + Manifest.fileName
+    func inode() throws -> Int? {
+      try FileManager.default.attributesOfItem(atPath: manifestPath)[.systemFileNumber] as? Int
+    }
+    let before = try inode()
     #expect(try sync(fixture).isEmpty, "a second sync has nothing to do")
+    #expect(try inode() == before, "and leaves the manifest as it was, not rewritten")
   }
 
   @Test func aCapPerExtensionKeepsExactlyTheTopEntriesByPriorityAndReportsTheRestPending()
