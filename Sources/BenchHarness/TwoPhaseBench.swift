@@ -24,6 +24,13 @@ public struct TwoPhaseBench {
   public var capScope = CheckingContext.CapScope.perExtension
   /// The device the requests are projected onto, if any.
   public var device: DeviceProfile?
+  /// Split the set by number range across this many extensions (nil: one).
+  public var extensions: Int?
+
+  /// The `strategy` column: `two-phase-rREGIONS`, with `-xK` for K extensions.
+  func strategyName(regions: Int) -> String {
+    "two-phase-r\(regions)" + (extensions.map { "-x\($0)" } ?? "")
+  }
   /// The bundle identifier the runs use.
   public static let bundleID = "dev.calldir.bench.directory"
 
@@ -85,14 +92,21 @@ public struct TwoPhaseBench {
       system.contract.maximumAllowedEntries = configuration.maximumAllowedEntries
       system.contract.capScope = capScope
       let app = ContainerApp(container: container)
+      // Each repeat starts with no parts and no journal from the one before.
+      try? FileManager.default.removeItem(atPath: container + "/" + ContainerApp.partsFolder)
+      try? FileManager.default.removeItem(atPath: container + "/" + ExtensionJournal.fileName)
+      let targets: [(app: ContainerApp, bundleID: String)] =
+        try extensions.map { count in
+          try app.split(into: count).enumerated().map { ($1, Self.bundleID + ".\($0 + 1)") }
+        } ?? [(app, Self.bundleID)]
       var requests = 0
-      var installed = 0
+      var installed: [String: Int] = [:]
       var deviceClock = 0.0
 
-      func record(_ phase: String, _ result: RequestResult) -> RunRecord {
+      func record(_ phase: String, _ result: RequestResult, _ bundleID: String) -> RunRecord {
         requests += 1
         var row = RunRecord(environment: environment, configuration: configuration)
-        row.strategy = "two-phase-r\(regions)"
+        row.strategy = strategyName(regions: regions)
         row.binary = BenchStrategy.extensionBinary
         row.repeatIndex = repeatIndex
         row.phase = phase
@@ -113,13 +127,14 @@ public struct TwoPhaseBench {
         row.detail = result.detail
         row.requests = requests
         row.capScope = capScope.rawValue
-        // What the store holds after this request, from what each request did (the rows are
-        // written once a sync's requests are all done, so the store itself is past them).
+        // What the store holds after this request (every extension together), from what each
+        // request did: the rows are written once a sync's requests are all done.
         if result.succeeded {
-          installed =
-            result.incremental ? installed + result.entries - result.removals : result.entries
+          let held = installed[bundleID, default: 0]
+          installed[bundleID] =
+            result.incremental ? held + result.entries - result.removals : result.entries
         }
-        row.installedEntries = installed
+        row.installedEntries = installed.values.reduce(0, +)
         if let device {
           // Removals have no published rate: counted at the blocking rate, the faster one.
           let projected = device.projectedSeconds(
@@ -132,68 +147,108 @@ public struct TwoPhaseBench {
         return row
       }
 
+      // Phase one: each extension turned on (several extensions: one after the other).
       let started = Date()
-      let seed = try app.enable(system: system, bundleID: Self.bundleID, executable: executable)
+      var seedRows: [RunRecord] = []
+      for target in targets {
+        let seed = try target.app.enable(
+          system: system, bundleID: target.bundleID, executable: executable)
+        seedRows.append(record("seed", seed, target.bundleID))
+      }
       let answered = try system.lookup(dataset.seedNumber)
       let timeToEnabled = Date().timeIntervalSince(started)
-      var seedRow = record("seed", seed)
-      if case .unknown = answered, seed.succeeded {
-        seedRow.status = .failed
-        seedRow.detail = "the seed number is unknown after enabling"
+      if case .unknown = answered, seedRows.allSatisfy({ $0.status == .ok }) {
+        seedRows[0].status = .failed
+        seedRows[0].detail = "the seed number is unknown after enabling"
       }
-      seedRow.timeToEnabledSeconds = timeToEnabled
-      if device != nil { seedRow.deviceTimeToEnabledSeconds = deviceClock }
-      records.append(seedRow)
+      for index in seedRows.indices {
+        seedRows[index].timeToEnabledSeconds = timeToEnabled
+        if device != nil { seedRows[index].deviceTimeToEnabledSeconds = deviceClock }
+      }
+      records += seedRows
 
-      // Phase two (a complete request up to the cap), then the chunks past it.
-      let full = try app.sync(system: system, bundleID: Self.bundleID, executable: executable)
-      // Enable → the full set committed (COMMIT returned), not counting the store's checkpoint
-      // and the app's bookkeeping that follow it.
-      let timeToFull = (full.first?.committedAt ?? Date()).timeIntervalSince(started)
-      var fullRow = record("full", full.first ?? seed)
-      if full.isEmpty {
-        fullRow.status = .failed
-        fullRow.detail = "phase two did not run"
+      // Phase two (a complete request up to the cap), then the chunks past it, per extension.
+      var fullRows: [RunRecord] = []
+      var phaseTwoCommits: [Date] = []
+      var lastCommit = started
+      var phaseTwoRuns: [RequestResult] = []
+      for target in targets {
+        let full = try target.app.sync(
+          system: system, bundleID: target.bundleID, executable: executable)
+        guard let first = full.first else {
+          var row = record(
+            "full", RequestResult(refused: .unknown, detail: "", incremental: false),
+            target.bundleID)
+          row.status = .failed
+          row.detail = "phase two did not run"
+          fullRows.append(row)
+          continue
+        }
+        phaseTwoRuns.append(first)
+        phaseTwoCommits.append(first.committedAt ?? Date())
+        fullRows.append(record("full", first, target.bundleID))
+        for chunk in full.dropFirst() {
+          var row = record("chunk", chunk, target.bundleID)
+          // A chunk the system killed and the app retried smaller, or the cap reached (error
+          // 5), is the plan working: the row keeps its error code, and the run goes on.
+          if chunk.error?.code == 2 || chunk.error?.code == 5 { row.status = .ok }
+          fullRows.append(row)
+        }
+        lastCommit = max(lastCommit, full.last { $0.succeeded }?.committedAt ?? lastCommit)
       }
-      fullRow.timeToEnabledSeconds = timeToEnabled
-      fullRow.timeToFullSeconds = timeToFull
-      var fullRows = [fullRow]
-      for chunk in full.dropFirst() {
-        var row = record("chunk", chunk)
-        // A chunk the system killed and the app retried smaller, or the cap reached (error 5),
-        // is the plan working: the row keeps its error code, and the run goes on.
-        if chunk.error?.code == 2 || chunk.error?.code == 5 { row.status = .ok }
-        fullRows.append(row)
+      // Enable → every extension's phase two committed (COMMIT returned), not counting the
+      // store's checkpoint and the app's bookkeeping that follow it.
+      let timeToFull = (phaseTwoCommits.max() ?? Date()).timeIntervalSince(started)
+      for index in fullRows.indices where fullRows[index].phase == "full" {
+        fullRows[index].timeToEnabledSeconds = timeToEnabled
+        fullRows[index].timeToFullSeconds = timeToFull
       }
-      let lastCommit = full.last { $0.succeeded }?.committedAt ?? Date()
       fullRows[fullRows.count - 1].timeToAllSeconds = lastCommit.timeIntervalSince(started)
       if device != nil { fullRows[fullRows.count - 1].deviceTimeToAllSeconds = deviceClock }
       records += fullRows
 
+      // A new version of one region, synced incrementally by the extensions whose part changed.
       try app.stage(
         file: dataset.updatedRegionFile, name: dataset.updatedRegion.name, role: .region,
         region: dataset.updatedRegion.code, priority: dataset.updatedRegion.priority, version: 2)
-      let update = try app.sync(system: system, bundleID: Self.bundleID, executable: executable)
-      var updateRow = record("incremental", update.first ?? seed)
-      if update.count > 1 {
-        updateRow.status = .failed
-        updateRow.detail = "the update took \(update.count) requests"
+      if let extensions { try app.split(into: extensions) }
+      var updateRows: [RunRecord] = []
+      for target in targets {
+        let update = try target.app.sync(
+          system: system, bundleID: target.bundleID, executable: executable)
+        guard let first = update.first else { continue }
+        var row = record("incremental", first, target.bundleID)
+        if update.count > 1 {
+          row.status = .failed
+          row.detail = "the update took \(update.count) requests"
+        }
+        if !first.incremental {
+          row.status = .failed
+          row.detail = "the update was not incremental"
+        }
+        updateRows.append(row)
       }
-      if update.first?.incremental != true {
-        updateRow.status = .failed
-        updateRow.detail = "the update was not incremental"
+      if updateRows.isEmpty {
+        var row = record(
+          "incremental", RequestResult(refused: .unknown, detail: "", incremental: true), "")
+        row.status = .failed
+        row.detail = "no extension synced the update"
+        updateRows.append(row)
       }
-      records.append(updateRow)
+      records += updateRows
       log(
         String(
           format:
             "run %d/%d: enabled in %.3f s, full (%d entries) in %.3f s (ingest %.3f s, commit %.3f s), all (%d requests, %d entries) in %.3f s, incremental %.3f s; footprint %@ / %@ / %@",
-          repeatIndex, configuration.repeats, timeToEnabled, fullRow.entries, timeToFull,
-          full.first?.ingestSeconds ?? 0, full.first?.commitSeconds ?? 0, full.count,
+          repeatIndex, configuration.repeats, timeToEnabled,
+          phaseTwoRuns.map(\.entries).reduce(0, +), timeToFull,
+          phaseTwoRuns.map(\.ingestSeconds).reduce(0, +),
+          phaseTwoRuns.map(\.commitSeconds).reduce(0, +), requests - updateRows.count,
           fullRows.last?.installedEntries ?? 0, fullRows.last?.timeToAllSeconds ?? 0,
-          updateRow.wallSeconds, ByteCount.format(seedRow.footprintPeakBytes),
+          updateRows.map(\.wallSeconds).reduce(0, +),
+          ByteCount.format(seedRows.map(\.footprintPeakBytes).max() ?? 0),
           ByteCount.format(fullRows.map(\.footprintPeakBytes).max() ?? 0),
-          ByteCount.format(updateRow.footprintPeakBytes)))
+          ByteCount.format(updateRows.map(\.footprintPeakBytes).max() ?? 0)))
       try? FileManager.default.removeItem(atPath: host)
       // The next repeat starts again from the pristine manifest (version 1 of every base).
     }

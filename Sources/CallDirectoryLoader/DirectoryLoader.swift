@@ -47,6 +47,8 @@ public struct DirectoryLoader {
   public let container: String
   /// The most entries one load may hold (the system's 1,999,999 by default).
   public var maximumEntries: Int
+  /// The numbers this extension installs (the manifest's range, set when a request starts).
+  var numberRange: Range<Int64>?
 
   /// A loader for `container`.
   public init(container: String, maximumEntries: Int = SystemLimits.maximumEntriesPerLoad) {
@@ -79,6 +81,14 @@ public struct DirectoryLoader {
     } catch {
       throw .manifest(error)
     }
+    var loader = self
+    loader.numberRange = manifest.numberRange
+    return try loader.load(manifest, into: context)
+  }
+
+  private func load(_ manifest: Manifest, into context: some CallDirectoryExtensionContext)
+    throws(LoaderError) -> Summary
+  {
     let newSet = Self.selection(manifest)
     for base in newSet where !fileExists(path(base.file)) {
       throw .unreadable(base: base.name, path: path(base.file))
@@ -189,7 +199,9 @@ public struct DirectoryLoader {
         (try open(base, installed: installed, labels: labels, window: window), base.priority))
     }
     do {
-      return try MergedList(readers)
+      let list = try MergedList(readers)
+      list.range = numberRange
+      return list
     } catch {
       throw .format(base: "merge", error)
     }

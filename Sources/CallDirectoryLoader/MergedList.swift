@@ -46,9 +46,23 @@ public final class MergedList {
     }
   }
 
+  /// Only numbers in this range come out (one extension's part of a set split by number
+  /// range); nil: all. The merge stops at the range's end, so the rest of each base is not read
+  /// (its SHA-256 is still checked whole by the loader).
+  public var range: Range<Int64>?
+
   /// The next distinct number with its winning label and that base's priority, or nil at the end
-  /// (after every reader verified its checksums).
+  /// (after every reader verified its checksums, when no range ends it first).
   public func next() throws(BaseFormatError) -> (entry: BaseEntry, priority: Int)? {
+    guard let range else { return try nextMerged() }
+    while let item = try nextMerged() {
+      if item.entry.number < range.lowerBound { continue }
+      return item.entry.number < range.upperBound ? item : nil
+    }
+    return nil
+  }
+
+  private func nextMerged() throws(BaseFormatError) -> (entry: BaseEntry, priority: Int)? {
     guard let top = heap.min else { return nil }
     let winner = (sources[top.source].current!, top.priority)
     while let key = heap.min, key.number == top.number {

@@ -104,6 +104,9 @@ public struct Manifest: Equatable, Sendable {
   public var bases: [Base] = []
   /// How far installing a full set larger than one load has got.
   public var installProgress = InstallProgress()
+  /// The numbers this container's extension installs, when the set is split across several
+  /// extensions by number range (`range	LOW	HIGH`, low included, high excluded); nil: all.
+  public var numberRange: Range<Int64>?
 
   public init(fullSetRequested: Bool = false, chosenRegions: [String] = [], bases: [Base] = []) {
     self.fullSetRequested = fullSetRequested
@@ -118,6 +121,9 @@ public struct Manifest: Equatable, Sendable {
       "chosen\t"
         + (chosenRegions.isEmpty
           ? "-" : chosenRegions.map(ManifestField.escaped).joined(separator: ",")))
+    if let numberRange {
+      lines.append("range\t\(numberRange.lowerBound)\t\(numberRange.upperBound)")
+    }
     if !installProgress.isDefault {
       lines.append((["install"] + installProgress.fields).joined(separator: "\t"))
     }
@@ -176,6 +182,13 @@ public struct Manifest: Equatable, Sendable {
             chosenRegions.append(try ManifestField.unescaped(String(region), line: line))
           }
         }
+      case "range":
+        guard fields.count == 3, let low = Int64(fields[1]), let high = Int64(fields[2]),
+          low < high
+        else {
+          throw ManifestError(line: line, problem: "range takes two numbers, low below high")
+        }
+        numberRange = low..<high
       case "install":
         installProgress = try InstallProgress(fields: fields.dropFirst(), line: line)
       case "base":

@@ -92,18 +92,54 @@ struct AppCommand: ParsableCommand {
         1,000,000, halved on error 2 down to an eighth of it, at most 125,000).
         """)
     var chunkEntries: Int?
+    @Option(
+      name: .long,
+      help: """
+        Split the set by number range across K extensions, BUNDLE.1 … BUNDLE.K, each reading \
+        its part of the container (CONTAINER/parts/N; turn each on with calldir host enable \
+        BUNDLE.N --container CONTAINER/parts/N) and each under its own cap.
+        """)
+    var extensions: Int?
     @OptionGroup var options: HostOptions
 
     func validate() throws {
       if let chunkEntries, chunkEntries < 1 {
         throw ValidationError("--chunk-entries must be at least 1, got \(chunkEntries)")
       }
+      if let extensions, !(2...100).contains(extensions) {
+        throw ValidationError("--extensions must be from 2 to 100, got \(extensions)")
+      }
     }
 
     func run() throws {
-      let bundleID = target.bundleID
-      if let chunkEntries { try ContainerApp(container: target.container).setChunk(chunkEntries) }
-      let results = try ContainerApp(container: target.container).sync(
+      guard let extensions else {
+        try sync(ContainerApp(container: target.container), bundleID: target.bundleID)
+        return
+      }
+      let parts = try ContainerApp(container: target.container).split(into: extensions)
+      let store = try options.system().store
+      var unknown: [String] = []
+      for (index, part) in parts.enumerated() {
+        let bundleID = target.bundleID + ".\(index + 1)"
+        let range = try part.manifest().numberRange.map { "\($0.lowerBound)..<\($0.upperBound)" }
+        print("\(bundleID): numbers \(range ?? "all") (\(part.container))")
+        guard try store.state(of: bundleID) != .unknown else {
+          print(
+            "\(bundleID): not known to the system: turn it on with calldir host enable \(bundleID) --container \(part.container)"
+          )
+          unknown.append(bundleID)
+          continue
+        }
+        try sync(part, bundleID: bundleID)
+      }
+      if !unknown.isEmpty {
+        throw ValidationError("\(unknown.count) of \(extensions) extensions are not turned on")
+      }
+    }
+
+    func sync(_ app: ContainerApp, bundleID: String) throws {
+      if let chunkEntries { try app.setChunk(chunkEntries) }
+      let results = try app.sync(
         system: try options.system(), bundleID: bundleID, executable: try options.extensionPath(),
         warn: { FileHandle.standardError.write(Data("calldir: warning: \($0)\n".utf8)) })
       if results.isEmpty { print("\(bundleID): nothing to do (up to date, or not enabled)") }
@@ -121,7 +157,7 @@ struct AppCommand: ParsableCommand {
         try report(result, what: "sync \(bundleID)")
       }
       if results.count > 1 || results.contains(where: { !$0.succeeded }) {
-        print(progressLine(try ContainerApp(container: target.container).manifest()))
+        print(progressLine(try app.manifest()))
       }
     }
   }

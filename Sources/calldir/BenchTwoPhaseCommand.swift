@@ -55,6 +55,14 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   @Option(
     name: .long,
     help: """
+      Split the set by number range across K extensions, each under its own cap (Truecaller \
+      ships 4, Getcontact and Whoscall 3): every phase runs for each in turn.
+      """)
+  var extensions: Int?
+
+  @Option(
+    name: .long,
+    help: """
       Project every request onto a device (Datasets/devices: \
       \(DeviceProfile.availableNames().joined(separator: ", "))): device_projected_s per \
       request, projected time to enabled and to all.
@@ -72,6 +80,9 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   var chart: String?
 
   func validate() throws {
+    if let extensions, !(2...100).contains(extensions) {
+      throw ValidationError("--extensions must be from 2 to 100, got \(extensions)")
+    }
     guard maxTimeToEnabled >= 0 else {
       throw ValidationError(
         "--max-time-to-enabled must be 0 seconds or more, got \(maxTimeToEnabled)")
@@ -116,6 +127,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
         log: options.log)
       bench.capScope = capScope
       bench.device = deviceProfile
+      bench.extensions = extensions
       records += try bench.run()
     }
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)

@@ -66,6 +66,22 @@ struct TwoPhaseBenchTests {
     #expect(last.deviceTimeToAllSeconds ?? 0 > first[0].deviceTimeToEnabledSeconds ?? .infinity)
   }
 
+  @Test func fourExtensionsInstallTheWholeSetUnderACapPerExtension() throws {
+    let folder = try TemporaryFolder()
+    // 3,200 entries, 1,000 per extension: one extension keeps 1,000; four hold all of it.
+    let (status, stderr, records) = try bench(
+      ["--max-entries", "1001", "--cap-scope", "per-extension", "--extensions", "4"],
+      folder: folder)
+    #expect(status == 0, "\(stderr)")
+    let first = records.filter { $0.repeatIndex == 1 }
+    #expect(first.filter { $0.phase == "seed" }.count == 4)
+    #expect(first.filter { $0.phase == "full" }.count == 4)
+    #expect(first.allSatisfy { $0.strategy.hasSuffix("-x4") && $0.status == .ok })
+    let last = try #require(first.last { $0.timeToAllSeconds != nil })
+    #expect(last.installedEntries == 3_200)
+    #expect(first.filter { $0.phase != "incremental" }.allSatisfy { $0.entries <= 1_000 })
+  }
+
   @Test func aCompiledContainerIsBenchedAsItIsAndLeftUntouched() throws {
     let folder = try TemporaryFolder()
     let calldir = try builtExecutable("calldir")

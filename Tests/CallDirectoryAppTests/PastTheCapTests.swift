@@ -289,3 +289,47 @@ struct SeveralExtensionsTests {
       try system.lookup(74_950_000_003) == .identified(label: "A 1", bundleID: "com.example.a"))
   }
 }
+
+extension PastTheCapTests {
+  @Test func fiveExtensionsSplitTheSetByNumberRangeEachUnderItsCap() throws {
+    let fixture = try fixture(scope: .perExtension)
+    let parts = try fixture.app.split(into: 5)
+    var identification: [(Int64, String)] = []
+    var blocking: [Int64] = []
+    for (index, part) in parts.enumerated() {
+      let bundleID = fixture.bundleID + ".\(index + 1)"
+      let enabled = try part.enable(
+        system: fixture.system, bundleID: bundleID, executable: fixture.extensionPath)
+      #expect(enabled.succeeded, "part \(index + 1): \(enabled.detail)")
+      let results = try part.sync(
+        system: fixture.system, bundleID: bundleID, executable: fixture.extensionPath)
+      #expect(results.allSatisfy { $0.succeeded }, "part \(index + 1): \(results.map(\.detail))")
+      let held = try fixture.system.store.contents(of: bundleID)
+      #expect(held.identification.count + held.blocking.count <= Self.perLoad)
+      identification += held.identification
+      blocking += held.blocking
+    }
+    // Together the five hold the whole set once: no number in two parts, none left out.
+    let union =
+      identification.sorted { $0.0 < $1.0 }.map { "id \($0.0) \($0.1)" }
+      + blocking.sorted().map { "block \($0)" }
+    #expect(union == Self.ideal())
+    // A lookup answers from the part whose range holds the number.
+    let ranges = try parts.map { try #require(try $0.manifest().numberRange) }
+    let number: Int64 = 78_120_000_300
+    let owner = try #require(ranges.firstIndex { $0.contains(number) })
+    #expect(
+      try fixture.system.lookup(number)
+        == .identified(label: "R3 0", bundleID: fixture.bundleID + ".\(owner + 1)"))
+    // Splitting again keeps the ranges, and every part is up to date.
+    let again = try fixture.app.split(into: 5)
+    #expect(try again.map { try $0.manifest().numberRange } == ranges)
+    for (index, part) in again.enumerated() {
+      #expect(
+        try part.sync(
+          system: fixture.system, bundleID: fixture.bundleID + ".\(index + 1)",
+          executable: fixture.extensionPath
+        ).isEmpty)
+    }
+  }
+}
