@@ -33,13 +33,15 @@ extension ContainerApp {
       }
       guard succeeded else { return }
       let target = manifest.installProgress.targetEntries
-      manifest.recordInstalled(
-        DirectoryLoader.selection(manifest).map { ($0.name, $0.file, $0.sha256) })
       if let journal, wroteJournal == true {
+        // What the extension read, even if a writer changed the manifest meanwhile.
+        manifest.recordInstalled(journal.files.map { ($0.name, $0.file, $0.sha256) })
         manifest.installProgress.installedEntries = journal.entries
         manifest.installProgress.totalEntries = journal.totalEntries
       } else {
-        // An extension that keeps no journal: the prefix asked for, if any.
+        // An extension that keeps no journal: what a load reads now, and the prefix asked for.
+        manifest.recordInstalled(
+          DirectoryLoader.selection(manifest).map { ($0.name, $0.file, $0.sha256) })
         manifest.installProgress.installedEntries = target
       }
     }
@@ -65,7 +67,13 @@ extension ContainerApp {
   func adoptSystemRequests() throws -> SystemRequests {
     // Most syncs find nothing new: they leave the manifest untouched, not rewritten.
     let current = try manifest().installProgress
-    let journal = try? ExtensionJournal.read(container: container)
+    let journal: ExtensionJournal?
+    do {
+      journal = try ExtensionJournal.read(container: container)
+    } catch {
+      // A journal that cannot be read hides what the system did: a complete reload shows it.
+      return .unknown
+    }
     if (journal?.sequence ?? 0) <= current.acknowledgedRequest, !current.requestInFlight,
       current.targetEntries == nil
     {
@@ -75,8 +83,7 @@ extension ContainerApp {
       let inFlight = manifest.installProgress.requestInFlight
       manifest.installProgress.requestInFlight = false
       manifest.installProgress.targetEntries = nil
-      guard let journal = try? ExtensionJournal.read(container: container),
-        journal.sequence > manifest.installProgress.acknowledgedRequest
+      guard let journal, journal.sequence > manifest.installProgress.acknowledgedRequest
       else { return .accountedFor }
       manifest.installProgress.acknowledgedRequest = journal.sequence
       // The app's own request, whose end it never recorded: committed or not, nobody knows.
@@ -158,7 +165,7 @@ extension ContainerApp {
         )
       } else if systemRequests == .unknown {
         warn(
-          "the last request was never recorded: a complete reload makes what the system holds known"
+          "the last request was never recorded (or the journal is unreadable): a complete reload makes what the system holds known"
         )
       }
       if !damaged.isEmpty || systemRequests == .unknown {

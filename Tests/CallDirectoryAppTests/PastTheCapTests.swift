@@ -333,3 +333,22 @@ extension PastTheCapTests {
     }
   }
 }
+
+extension PastTheCapTests {
+  @Test func anUnreadableJournalMakesTheNextSyncACompleteReloadThatHealsIt() throws {
+    let fixture = try fixture(scope: .perRequest)
+    try enable(fixture)
+    #expect(try sync(fixture).allSatisfy { $0.succeeded })
+    try Data("not a journal\n".utf8).write(
+      to: URL(fileURLWithPath: fixture.app.container + "/" + ExtensionJournal.fileName))
+    var warnings: [String] = []
+    let healed = try fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
+      warn: { warnings.append($0) })
+    #expect(healed.first?.incremental == false, "a complete reload first")
+    #expect(healed.allSatisfy { $0.succeeded }, "\(healed.map(\.detail))")
+    #expect(warnings.contains { $0.contains("never recorded") })
+    #expect(try fixture.contents() == Self.ideal())
+    #expect(try sync(fixture).isEmpty, "the journal is whole again")
+  }
+}
