@@ -292,9 +292,12 @@ func writeContainerText(_ text: String, to path: String) throws(BaseFormatError)
   try writer.commit()
 }
 
-/// Whether a manifest's file path stays inside the container: relative, no `..` component.
+/// Whether a manifest's file path stays inside the container: relative, no `..` component, and
+/// no control character (a trailing carriage return would not survive a CRLF manifest's
+/// reading, so the path would change on every rewrite).
 func isInsideContainer(_ path: String) -> Bool {
   !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains("..")
+    && !path.utf8.contains { $0 < 0x20 || $0 == 0x7F }
 }
 
 /// A manifest that cannot be read, with its line.
