@@ -47,11 +47,6 @@ extension ContainerApp {
     }
   }
 
-  /// Records that the system holds exactly what a complete load installs now (the bases a
-  /// complete load reads become installed), as ``recordRequest(succeeded:)`` does for a request
-  /// that succeeded.
-  public func markInstalled() throws { try recordRequest(succeeded: true) }
-
   /// What the app learnt from the extension's journal about requests it did not record.
   enum SystemRequests {
     /// Nothing new.

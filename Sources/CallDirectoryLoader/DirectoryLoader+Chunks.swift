@@ -20,10 +20,7 @@ extension DirectoryLoader {
     _ bases: [Manifest.Base], oldCap: Int, newCap: Int,
     into context: some CallDirectoryExtensionContext
   ) throws(LoaderError) -> Summary {
-    let upperBound = bases.reduce(0) { total, base in
-      let (sum, overflowed) = total.addingReportingOverflow(base.entries)
-      return overflowed ? Int.max : sum
-    }
+    let upperBound = Self.entryUpperBound(bases)
     guard upperBound > oldCap else {
       return Summary(
         phase: .incremental, basesRead: bases.count, added: 0, removed: 0,

@@ -226,16 +226,21 @@ public struct DirectoryLoader {
     return sent
   }
 
+  /// The bases' entries added up: the set's size before duplicates merge. The counts come from
+  /// the manifest, so they are added without trapping on a forged one (Int.max on overflow).
+  static func entryUpperBound(_ bases: [Manifest.Base]) -> Int {
+    bases.reduce(0) { total, base in
+      let (sum, overflowed) = total.addingReportingOverflow(base.entries)
+      return overflowed ? Int.max : sum
+    }
+  }
+
   /// The cap plans of both lists, which share the count: the top `cap` entries by priority, with
   /// a counting pass only when the bases could exceed it. `total` is the set's size.
   func capPlans(_ bases: [Manifest.Base], installed: Bool, cap: Int) throws(LoaderError) -> (
     identification: CapPlan, blocking: CapPlan, total: Int
   ) {
-    // Entry counts come from the manifest: add them without trapping on a forged one.
-    let upperBound = bases.reduce(0) { total, base in
-      let (sum, overflowed) = total.addingReportingOverflow(base.entries)
-      return overflowed ? Int.max : sum
-    }
+    let upperBound = Self.entryUpperBound(bases)
     guard upperBound > cap else {
       return (.unlimited(total: upperBound), .unlimited(total: upperBound), upperBound)
     }
