@@ -53,6 +53,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
   ],
   targets: [
     // MARK: iOS-buildable layers (no Foundation)
@@ -80,7 +81,9 @@ let package = Package(
     .target(
       name: "ProcessSpawning",
       dependencies: ["ProcessMetrics", .product(name: "SystemPackage", package: "swift-system")]),
-    .target(name: "PhoneNormalization"),
+    .target(
+      name: "PhoneNormalization",
+      dependencies: ["ByteCoding", .product(name: "ExtrasBase64", package: "swift-extras-base64")]),
     .target(
       name: "SystemChannel",
       dependencies: [
@@ -196,7 +199,8 @@ let package = Package(
     .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
     .testTarget(
       name: "ExtensionReportTests", dependencies: ["ExtensionReport", "CallDirectoryCore"]),
-    .testTarget(name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"]),
+    .testTarget(
+      name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"], exclude: ["Vectors"]),
     .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
     // Runs the built `calldir`: listed so that `swift test` builds it first.
     .testTarget(

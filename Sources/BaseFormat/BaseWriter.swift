@@ -86,7 +86,7 @@ public final class BaseWriter {
         {
           index = dictionaryEnds.count
           dictionary[key] = dictionaryEnds.count
-          dictionaryBytes.append(contentsOf: label.utf8)
+          appendUTF8(of: label, to: &dictionaryBytes)
           dictionaryEnds.append(UInt32(dictionaryBytes.count))
         }
         if let index {
@@ -94,7 +94,7 @@ public final class BaseWriter {
         } else {
           record.appendLEB128(0)
           record.appendLEB128(UInt64(labelCount))
-          record.append(contentsOf: label.utf8)
+          appendUTF8(of: label, to: &record)
         }
       }
     } else {
@@ -152,4 +152,11 @@ public final class BaseWriter {
 
   /// Abandons the base; nothing is written at `path`.
   public func discard() { file.discard() }
+}
+
+/// Appends `text`'s UTF-8 bytes through its contiguous storage (appending a UTF-8 view went
+/// byte by byte through the generic path).
+func appendUTF8(of text: String, to bytes: inout [UInt8]) {
+  var text = text
+  text.withUTF8 { bytes.append(contentsOf: $0) }
 }

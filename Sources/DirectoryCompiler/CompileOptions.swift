@@ -1,3 +1,5 @@
+import PhoneNormalization
+
 /// Which of several entries for one number survives.
 public enum DuplicatePolicy: String, CaseIterable, Sendable {
   /// The first in input order.
@@ -14,8 +16,13 @@ public struct CompileOptions: Sendable {
   public var inputs: [(path: String, format: InputFormat)]
   /// The folder the bases and manifest go to (an App Group container).
   public var output: String
-  /// The country national numbers belong to.
+  /// The country national numbers belong to, unless the input or the row names its own.
   public var country = "RU"
+  /// Inputs (paths among ``inputs``) whose national numbers belong to another country
+  /// (`calldir compile FILE:CC`).
+  public var inputCountries: [String: String] = [:]
+  /// How much of each number is checked.
+  public var validation = PhoneNormalizer.Validation.possible
   public var columns = ColumnSelection()
   /// Bytes the sort may hold in memory before it spills to run files.
   public var memoryBudget = 256 * 1024 * 1024

@@ -23,11 +23,13 @@ public struct Compiler {
   public func run() throws -> CompileReport {
     let started = Date()
     var report = CompileReport()
-    let normalizer: PhoneNormalizer
-    do {
-      normalizer = try PhoneNormalizer(country: options.country)
-    } catch {
-      throw CompileError.usage(error.description)
+    var normalizers = NormalizerCache(validation: options.validation)
+    for country in [options.country] + options.inputCountries.values {
+      do {
+        _ = try normalizers.normalizer(country)
+      } catch {
+        throw CompileError.usage(error.description)
+      }
     }
     let prefixes = try loadRegionPrefixes()
     let fileManager = FileManager.default
@@ -55,6 +57,7 @@ public struct Compiler {
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
       var rejectedHere: [(RejectionReason, Int)] = []
       let blocksAll = options.blockingInputs.contains(path)
+      let fileCountry = options.inputCountries[path] ?? options.country
       let reader = try RowReader(
         path: path, format: format, columns: options.columns, quoting: options.quoting,
         maximumLineByteCount: options.maximumLineByteCount
@@ -69,7 +72,7 @@ public struct Compiler {
         let place = "\(name):\(row.line)"
         let number: Int64
         do {
-          number = try normalizer.normalize(row.numberText)
+          number = try normalizers.normalizer(row.country ?? fileCountry).normalize(row.numberText)
         } catch {
           report.reject(.number(error.reason), place: place)
           continue
@@ -77,7 +80,7 @@ public struct Compiler {
         let blocking =
           blocksAll || row.fromBlockingBase
           || row.category.map(options.blockingCategories.contains) == true
-        let label = row.label.trimmingCharacters(in: .whitespaces)
+        let label = row.label.trimmingWhitespace()
         if !blocking {
           guard !label.isEmpty else {
             report.reject(.emptyLabel, place: place)

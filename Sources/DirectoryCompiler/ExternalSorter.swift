@@ -47,9 +47,12 @@ final class ExternalSorter {
     bytes.appendLittleEndian(record.rank)
     bytes.appendLittleEndian(record.sequence)
     for text in [record.label, record.region, record.category] {
-      let utf8 = text.utf8
-      bytes.appendLittleEndian(UInt16(min(utf8.count, Int(UInt16.max))))
-      bytes.append(contentsOf: utf8.prefix(Int(UInt16.max)))
+      // Through the contiguous bytes: appending a UTF-8 view went element by element.
+      var text = text
+      text.withUTF8 { utf8 in
+        bytes.appendLittleEndian(UInt16(min(utf8.count, Int(UInt16.max))))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8.prefix(Int(UInt16.max))))
+      }
     }
   }
 

@@ -14,8 +14,8 @@ public struct FrequentLabels {
   /// Counts one use of `label`.
   public mutating func add(_ label: String) {
     let key = UTF8Key(label)
-    if let count = counters[key] {
-      counters[key] = count + 1
+    if let index = counters.index(forKey: key) {
+      counters.values[index] += 1  // one lookup, not a read and a write
     } else if counters.count < capacity {
       counters[key] = 1
     } else {

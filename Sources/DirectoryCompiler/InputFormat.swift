@@ -37,6 +37,8 @@ struct InputRow {
   var region: String?
   var rank: Int64?
   var category: String?
+  /// The row's own country (ISO code), when the input has a country column.
+  var country: String? = nil
   var line: Int
   /// Read from a blocking base: blocked whatever the categories say.
   var fromBlockingBase = false
@@ -49,6 +51,8 @@ public struct ColumnSelection: Sendable {
   public var region: String? = "region"
   public var rank: String? = "rank"
   public var category: String? = "category"
+  /// The country the row's national number belongs to (ISO code), beside the file's default.
+  public var country: String? = "country"
 
   public init() {}
 
@@ -59,6 +63,7 @@ public struct ColumnSelection: Sendable {
     "region": ["region", "регион", "地区"],
     "rank": ["rank", "priority", "popularity", "score"],
     "category": ["category", "type", "категория", "类别"],
+    "country": ["country", "страна", "国家"],
   ]
 
   /// Resolves the selection against a header row into 0-based indexes.
@@ -93,7 +98,8 @@ public struct ColumnSelection: Sendable {
       label: try find(label, role: "label", required: label != "label" || category == nil),
       region: try find(region, role: "region", required: region != "region"),
       rank: try find(rank, role: "rank", required: rank != "rank"),
-      category: category)
+      category: category,
+      country: try find(country, role: "country", required: country != "country"))
   }
 }
 
@@ -103,6 +109,9 @@ struct ResolvedColumns {
   let region: Int?
   let rank: Int?
   let category: Int?
+  let country: Int?
 
-  var highest: Int { [number, label ?? 0, region ?? 0, rank ?? 0, category ?? 0].max()! }
+  var highest: Int {
+    [number, label ?? 0, region ?? 0, rank ?? 0, category ?? 0, country ?? 0].max()!
+  }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// pass through unchanged), in 1 MiB chunks: memory does not grow with the file. A UTF-8 byte
 /// order mark is skipped; CRLF and LF both end a line, and CR alone does in a file whose first
 /// chunk has CRs and no LF (classic Mac OS exports, some spreadsheets' "CSV (Macintosh)").
-final class InputLines {
+public final class InputLines {
   let path: String
   private let file: gzFile
   private var buffer: [UInt8] = []
@@ -14,7 +14,7 @@ final class InputLines {
   /// LF, or CR for a file whose lines end in CR alone.
   private var lineEnd = UInt8(ascii: "\n")
   /// Set when the file ended in error (a truncated or corrupt gzip stream).
-  private(set) var streamError: String?
+  public private(set) var streamError: String?
   /// Lines returned so far (the number of the last one).
   private(set) var lineNumber = 0
   /// Bytes read out of the file so far (decompressed when it is gzip).
@@ -25,7 +25,7 @@ final class InputLines {
   /// The most bytes this file may give: ``maximumExpansion`` times its size for gzip, plus 16 MiB.
   private let maximumDecompressedByteCount: Int
   /// Whether the line just returned was over ``maximumLineByteCount`` and skipped.
-  private(set) var lastLineWasTooLong = false
+  public private(set) var lastLineWasTooLong = false
   /// The longest line read; longer ones are skipped and reported (``lastLineWasTooLong``).
   let maximumLineByteCount: Int
   /// Compressed bytes consumed so far, for progress.
@@ -36,7 +36,7 @@ final class InputLines {
 
   /// Opens `path`.
   /// - Throws: ``CompileError/unreadable(_:_:)``.
-  init(path: String, maximumLineByteCount: Int = 64 * 1024) throws {
+  public init(path: String, maximumLineByteCount: Int = 64 * 1024) throws {
     self.path = path
     self.maximumLineByteCount = maximumLineByteCount
     var status = stat()
@@ -128,7 +128,7 @@ final class InputLines {
   /// Calls `body` with the next line's bytes (without its line end); false at the end. A line
   /// longer than ``maximumLineByteCount`` is skipped in constant memory: `body` gets no bytes and
   /// ``lastLineWasTooLong`` is set.
-  func next(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
+  public func next(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
     lastLineWasTooLong = false
     while true {
       let newline = buffer[start...].firstIndex(of: lineEnd)

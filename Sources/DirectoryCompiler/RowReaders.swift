@@ -173,8 +173,10 @@ final class RowReader {
         return InputRow(
           numberText: fields[columns.number], label: columns.label.map { fields[$0] } ?? "",
           region: columns.region.map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 },
-          rank: columns.rank.flatMap { Int64(fields[$0].trimmingCharacters(in: .whitespaces)) },
+          rank: columns.rank.flatMap { Int64(fields[$0].trimmingWhitespace()) },
           category: columns.category.map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 },
+          country: columns.country.map { fields[$0].trimmingWhitespace() }
+            .flatMap { $0.isEmpty ? nil : $0 },
           line: line)
       }
     case .russian:
@@ -234,7 +236,7 @@ final class RowReader {
       return InputRow(
         numberText: number, label: field(selection.label) ?? field("name") ?? "",
         region: field(selection.region), rank: field(selection.rank).flatMap { Int64($0) },
-        category: field(selection.category), line: line)
+        category: field(selection.category), country: field(selection.country), line: line)
     case .base:
       return nil
     }

@@ -1,196 +1,237 @@
-/// Turns numbers as people write them into CallKit numbers: `8 (495) 123-45-67 доб. 12` with
-/// default country RU → `74951234567`; `185XXXXX8497` and `0755-12345678` with CN →
-/// `86185XXXXX8497` and `8675512345678` (the Chinese article's examples).
+/// Turns numbers as people write them into CallKit numbers, by libphonenumber's rules for every
+/// region (its metadata compiled into ``NumberingTables``): `8 (495) 123-45-67 доб. 12` with
+/// default country RU → `74951234567`; `0755-12345678` with CN → `8675512345678`.
 ///
-/// Steps: find where the number starts (a digit or `+`); read digits and separators (spaces,
-/// dashes, dots, slashes, parentheses) until anything else, which starts an extension (`доб. 12`,
-/// `ext. 12`, `x12`) and is dropped; then read it as international (`+CC`, an international
-/// prefix of the default country such as `00` or `810`) or national (trunk prefix dropped, the
-/// default country's code added), and check its length against the country's plan.
+/// The steps are libphonenumber's `parse`, in its order (the generator's model of them agrees
+/// with libphonenumber on every example number of the metadata, in every written form):
+/// 1. Read the digits (``WrittenNumber``): leading text skipped, separators ignored, an
+///    extension dropped.
+/// 2. Find the country: a number written with `+`, or with the default country's own
+///    international prefix (`810` in Russia, `011` in North America, `00` in most places), names
+///    its calling code; a number starting with the default country's code is read as such when
+///    it is not a possible national number with it and is one without. Otherwise it is national.
+///    Without a default country, every number is read as international, `+` or not.
+/// 3. Strip the national prefix by the region's national-prefix-for-parsing pattern and
+///    transform (Argentina's `0…15`, Russia's `8`, Britain's `0` in `+44 (0)20 …`), unless that
+///    leaves a number too short for the region.
+/// 4. Check it: ``Validation/possible`` lengths only (local-only lengths refused: CallKit needs
+///    the whole number), or ``Validation/valid``: a number of some type of its region.
 public struct PhoneNormalizer: Sendable {
-  /// The country national numbers belong to; nil when there is none and every number is read
+  /// How much of a number is checked.
+  public enum Validation: String, CaseIterable, Sendable {
+    /// The national number has a length its region allows (libphonenumber's
+    /// `isPossibleNumber`, less local-only lengths).
+    case possible
+    /// The national number matches a number type's pattern of its region
+    /// (libphonenumber's `isValidNumber`): stricter, and it refuses numbers in ranges the
+    /// metadata does not know yet.
+    case valid
+  }
+
+  /// The region national numbers belong to; nil when there is none and every number is read
   /// as international, with or without its `+` (CallKit's digits).
-  public let plan: NumberingPlan?
+  public let region: RegionRules?
+  /// How much of a number is checked.
+  public let validation: Validation
+  private let tables = NumberingTables.shared
+
+  /// libphonenumber's shortest and longest national significant number.
+  static let minimumNationalDigits = 2
+  static let maximumNationalDigits = 17
+  /// The most digits a CallKit number (an `Int64`) is given: every 18-digit number fits.
+  public static let maximumDigits = 18
+
+  /// A normalizer for `country` (ISO code, case-insensitive), or without a country when nil.
+  /// - Throws: ``NormalizationError/unknownCountry(_:)``.
+  public init(country: String?, validation: Validation = .possible) throws(NormalizationError) {
+    if let country {
+      guard let region = NumberingTables.shared.region(country.uppercased()) else {
+        throw .unknownCountry(country)
+      }
+      self.region = region
+    } else {
+      self.region = nil
+    }
+    self.validation = validation
+  }
 
   /// A normalizer for `country` (ISO code, case-insensitive).
   /// - Throws: ``NormalizationError/unknownCountry(_:)``.
   public init(country: String) throws(NormalizationError) {
-    guard let plan = NumberingPlan.all[country.uppercased()] else {
-      throw .unknownCountry(country)
-    }
-    self.plan = plan
+    try self.init(country: Optional(country))
   }
 
   /// A normalizer without a country: `+7 (495) 123-45-67` and `74951234567` are read; a national
   /// form (`8 495 …`) is read as international digits too, so give a country to read those.
   public init() {
-    self.plan = nil
+    self.region = nil
+    self.validation = .possible
   }
-
-  /// A normalizer for `country` when one is given, else the one without a country.
-  /// - Throws: ``NormalizationError/unknownCountry(_:)``.
-  public init(country: String?) throws(NormalizationError) {
-    if let country { try self.init(country: country) } else { self.init() }
-  }
-
-  /// E.164: at most 15 digits with the country code.
-  public static let maximumDigits = 15
 
   /// The CallKit number for `text`.
   /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
   public func normalize(_ text: some StringProtocol) throws(NormalizationError) -> Int64 {
-    var digits: [UInt8] = []
-    digits.reserveCapacity(20)
-    var international = false
-    var started = false
-    for scalar in text.unicodeScalars {
-      let value = scalar.value
-      if value >= 0x30 && value <= 0x39 {
-        digits.append(UInt8(value))
-        started = true
-        continue
-      }
-      if !started {
-        if scalar == "+" {
-          international = true
-          started = true
-        } else if scalar == "(" {
-          started = true
-        }
-        continue  // Leading text ("tel:", a BOM, quotes) is skipped.
-      }
-      switch scalar {
-      case " ", "-", ".", "/", "(", ")", "\u{00A0}", "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}",
-        "\u{2014}", "\t":
-        continue
-      default:
-        break
-      }
-      break  // Anything else starts an extension or a comment: the number ends here.
+    if let result = text.utf8.withContiguousStorageIfAvailable({ bytes in
+      Result { () throws(NormalizationError) in try normalize(utf8: bytes) }
+    }) {
+      return try result.get()
     }
-    guard !digits.isEmpty else { throw .noDigits }
-    var number = String(decoding: digits, as: UTF8.self)
-    guard let plan else { return try Self.checkInternational(number) }
-    if !international {
-      for prefix in plan.internationalPrefixes where number.hasPrefix(prefix) {
-        number.removeFirst(prefix.count)
-        international = true
-        break
-      }
+    let bytes = Array(text.utf8)
+    return try bytes.withUnsafeBufferPointer { bytes throws(NormalizationError) in
+      try normalize(utf8: bytes)
     }
-    if international { return try Self.checkInternational(number) }
-    return try Self.checkNational(number, plan: plan)
   }
 
-  private static func checkNational(_ written: String, plan: NumberingPlan)
-    throws(NormalizationError) -> Int64
+  /// The CallKit number for `text` (a concrete overload: a compile calls this for every row,
+  /// and the generic one is not specialized across modules).
+  /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
+  public func normalize(_ text: String) throws(NormalizationError) -> Int64 {
+    var text = text
+    return try text.withUTF8 { bytes in
+      Result { () throws(NormalizationError) in try normalize(utf8: bytes) }
+    }.get()
+  }
+
+  /// The CallKit number for a written number's UTF-8 bytes (a line of a dump, as read).
+  /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
+  public func normalize(utf8: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Int64 {
+    let written = WrittenNumber(utf8: utf8)
+    guard !written.overflowed else { throw .tooLong(digits: DigitString.capacity + 1) }
+    guard written.digits.count > 0 else { throw .noDigits }
+    var (code, national) = try countryCode(written.digits, plus: written.plus, default: region)
+    let rules: RegionRules
+    if code == 0, let region {
+      rules = region
+      code = region.callingCode
+    } else if let main = tables.mainRegion(callingCode: code) {
+      rules = main  // as libphonenumber: a code's numbers are read by its main region's rules
+    } else {
+      throw .unknownCallingCode(written.digits.text)
+    }
+    guard national.count >= Self.minimumNationalDigits else {
+      throw .tooShort(digits: national.count)
+    }
+    let stripped = stripNationalPrefix(national, rules)
+    switch rules.lengthVerdict(stripped.count) {
+    case .tooShort, .localOnly, .invalidLength: break  // the prefix was part of the number
+    case .possible, .tooLong: national = stripped
+    }
+    guard national.count <= Self.maximumNationalDigits else {
+      throw .tooLong(digits: national.count)
+    }
+    try check(national, code: code)
+    // Calling code, then the national digits: at most 3 + 15 digits fit an Int64.
+    let codeDigits = DigitString(code).count
+    guard codeDigits + national.count <= Self.maximumDigits, let value = national.int64Value
+    else { throw .tooLong(digits: codeDigits + national.count) }
+    var scale: Int64 = 1
+    for _ in 0..<national.count { scale &*= 10 }
+    return Int64(code) &* scale &+ value
+  }
+
+  private func check(_ national: DigitString, code: Int) throws(NormalizationError) {
+    guard let main = tables.mainRegion(callingCode: code) else {
+      throw .unknownCallingCode(String(code))
+    }
+    let name = main.id == "001" ? "+\(code)" : main.id
+    switch validation {
+    case .valid:
+      guard isValid(national, code: code) else {
+        throw .invalid(country: name, number: "+\(code) \(national.text)")
+      }
+    case .possible:
+      switch main.lengthVerdict(national.count) {
+      case .possible: return
+      case .localOnly: throw .localOnly(country: name, digits: national.count)
+      case .tooShort, .tooLong, .invalidLength:
+        throw .wrongLength(country: name, digits: national.count, expected: main.nationalLengths)
+      }
+    }
+  }
+
+  /// The calling code and national number when the number names its country, (0, digits) when
+  /// it does not (libphonenumber's `maybeExtractCountryCode`).
+  private func countryCode(_ digits: DigitString, plus: Bool, default region: RegionRules?)
+    throws(NormalizationError) -> (Int, DigitString)
   {
-    var national = written
-    let code = String(plan.callingCode)
-    if let trunk = plan.trunkPrefix, national.hasPrefix(trunk),
-      plan.nationalLengths.contains(national.count - trunk.count)
+    guard let region, !plus else {
+      guard digits.count > Self.minimumNationalDigits else { throw .tooShort(digits: digits.count) }
+      if let split = splitCallingCode(digits) { return split }
+      // "+0011 61 …": a plus written before the default country's own international prefix.
+      guard let region else { throw .unknownCallingCode(digits.text) }
+      let (code, national) = try countryCode(digits, plus: false, default: region)
+      guard code != 0 else { throw .unknownCallingCode(digits.text) }
+      return (code, national)
+    }
+    if let prefix = region.internationalPrefix, let match = tables.lookingAt(prefix, in: digits),
+      match.end == digits.count || digits[match.end] != 0  // no calling code starts with 0
     {
-      national.removeFirst(trunk.count)
-    } else if national.hasPrefix(code), plan.nationalLengths.contains(national.count - code.count) {
-      // Written with the country code but no `+` (`74951234567`, the Chinese article's
-      // `86196852102`): already CallKit's. Preferred even when the digits would also make a
-      // national number of valid length: national numbers here are written with their trunk
-      // prefix (8, 0, 1) or start with a digit no country code of these plans starts with (a CN
-      // mobile's 1).
-      return try checkInternational(national)
+      let rest = digits.suffix(from: match.end)
+      guard rest.count > Self.minimumNationalDigits else { throw .tooShort(digits: rest.count) }
+      guard let split = splitCallingCode(rest) else { throw .unknownCallingCode(rest.text) }
+      return split
     }
-    guard national.first != "0" else { throw .leadingZero(national) }
-    guard plan.nationalLengths.contains(national.count) else {
-      throw .wrongLength(
-        country: plan.country, digits: national.count, expected: plan.nationalLengths)
-    }
-    if plan.callingCode == 1 { try checkNANP(national) }
-    return Int64(code + national)!
-  }
-
-  /// Checks a number that starts with its country code.
-  static func checkInternational(_ number: String) throws(NormalizationError) -> Int64 {
-    guard number.first != "0" else { throw .leadingZero(number) }
-    guard number.count <= maximumDigits else { throw .tooLong(digits: number.count) }
-    for code in NumberingPlan.knownCallingCodes where number.hasPrefix(code) {
-      let plan = NumberingPlan.plan(forCallingCode: Int64(code)!)!
-      var national = String(number.dropFirst(code.count))
-      // "+44 (0)20 …": the trunk 0 written after the country code, as is common in the UK and
-      // Germany, is not dialled.
-      if let trunk = plan.trunkPrefix, trunk == "0", national.hasPrefix(trunk),
-        plan.nationalLengths.contains(national.count - 1)
+    let code = DigitString(region.callingCode)
+    if digits.hasPrefix(code) {
+      let national = stripNationalPrefix(digits.suffix(from: code.count), region)
+      if !tables.fullMatch(region.general, digits) && tables.fullMatch(region.general, national)
+        || region.lengthVerdict(digits.count) == .tooLong
       {
-        national.removeFirst()
+        return (region.callingCode, national)
       }
-      guard plan.nationalLengths.contains(national.count) else {
-        throw .wrongLength(
-          country: "+\(code)", digits: national.count, expected: plan.nationalLengths)
+    }
+    return (0, digits)
+  }
+
+  /// The calling code `digits` start with (codes are prefix-free, 1 to 3 digits) and the rest.
+  private func splitCallingCode(_ digits: DigitString) -> (Int, DigitString)? {
+    guard digits.count > 0, digits[0] != 0 else { return nil }
+    var code = 0
+    for length in 1...min(3, digits.count) {
+      code = code * 10 + Int(digits[length - 1])
+      if tables.isCallingCode(code) { return (code, digits.suffix(from: length)) }
+    }
+    return nil
+  }
+
+  /// `number` without its national prefix (libphonenumber's
+  /// `maybeStripNationalPrefixAndCarrierCode`): the prefix pattern's match is removed, or
+  /// replaced by the region's transform; kept when removing it would turn a number of the
+  /// region's general pattern into one that is not.
+  private func stripNationalPrefix(_ number: DigitString, _ rules: RegionRules) -> DigitString {
+    guard number.count > 0, let pattern = rules.nationalPrefixForParsing,
+      let match = tables.lookingAt(pattern, in: number)
+    else { return number }
+    let viable = tables.fullMatch(rules.general, number)
+    guard !rules.transform.isEmpty, match.span(pattern.groups) != nil else {
+      if viable && !tables.fullMatch(rules.general, number, from: match.end) { return number }
+      return number.suffix(from: match.end)
+    }
+    var transformed = DigitString()
+    for byte in rules.transform {
+      if byte < 10 {
+        for index in match.span(Int(byte)) ?? 0..<0 { _ = transformed.append(number[index]) }
+      } else {
+        _ = transformed.append(byte &- UInt8(ascii: "0"))
       }
-      if code == "1" { try checkNANP(national) }
-      return Int64(code + national)!
     }
-    guard number.count >= 8 else { throw .tooShort(digits: number.count) }
-    return Int64(number)!
+    guard let result = transformed.appending(number, from: match.end) else { return number }
+    if viable && !tables.fullMatch(rules.general, result) { return number }
+    return result
   }
 
-  /// North American numbers: area code and exchange both start with 2–9.
-  static func checkNANP(_ national: String) throws(NormalizationError) {
-    let bytes = Array(national.utf8)
-    guard bytes[0] >= UInt8(ascii: "2"), bytes[3] >= UInt8(ascii: "2") else {
-      throw .invalidNANP(national)
+  /// libphonenumber's `isValidNumber`: the region of the code that claims the number (by its
+  /// leading digits, else by matching) has a number type the national number matches.
+  private func isValid(_ national: DigitString, code: Int) -> Bool {
+    for rules in tables.regions(callingCode: code) {
+      if let leading = rules.leadingDigits {
+        if tables.matchEnds(leading, in: national, from: 0) != 0 {
+          return rules.valid.map { tables.fullMatch($0, national) } ?? false
+        }
+      } else if let valid = rules.valid, tables.fullMatch(valid, national) {
+        return true
+      }
     }
-  }
-}
-
-/// Why a written number could not be normalized.
-public enum NormalizationError: Error, Equatable, Sendable, CustomStringConvertible {
-  case unknownCountry(String)
-  case noDigits
-  case leadingZero(String)
-  case wrongLength(country: String, digits: Int, expected: ClosedRange<Int>)
-  case tooLong(digits: Int)
-  case tooShort(digits: Int)
-  case invalidNANP(String)
-
-  /// The kind of error without its details, for counting rejected lines by kind; its raw value
-  /// is the short text reports print.
-  public enum Reason: String, Hashable, Sendable, CaseIterable {
-    case unknownCountry = "unknown country"
-    case noDigits = "no digits"
-    case leadingZero = "leading zero"
-    case wrongLength = "wrong length"
-    case tooLong = "too long"
-    case tooShort = "too short"
-    case invalidNANP = "invalid NANP number"
-  }
-
-  /// The kind of error, without its details.
-  public var reason: Reason {
-    switch self {
-    case .unknownCountry: .unknownCountry
-    case .noDigits: .noDigits
-    case .leadingZero: .leadingZero
-    case .wrongLength: .wrongLength
-    case .tooLong: .tooLong
-    case .tooShort: .tooShort
-    case .invalidNANP: .invalidNANP
-    }
-  }
-
-  public var description: String {
-    switch self {
-    case .unknownCountry(let country):
-      "unknown country '\(country)' (known: \(NumberingPlan.all.keys.sorted().joined(separator: ", ")))"
-    case .noDigits: "no digits"
-    case .leadingZero(let number): "\(number): a national number cannot start with 0"
-    case .wrongLength(let country, let digits, let expected):
-      expected.count == 1
-        ? "wrong length for \(country): \(digits) digits, expected \(expected.lowerBound)"
-        : "wrong length for \(country): \(digits) digits, expected \(expected.lowerBound) to \(expected.upperBound)"
-    case .tooLong(let digits): "too long: \(digits) digits, E.164 allows 15"
-    case .tooShort(let digits): "too short: \(digits) digits with the country code"
-    case .invalidNANP(let number):
-      "invalid NANP number \(number): area code and exchange start with 2-9"
-    }
+    return false
   }
 }

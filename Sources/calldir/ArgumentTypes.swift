@@ -3,6 +3,7 @@ import BenchHarness
 import CallDirectoryCore
 import Datasets
 import DirectoryCompiler
+import PhoneNormalization
 import ProcessMetrics
 import ProcessSpawning
 
@@ -10,6 +11,7 @@ import ProcessSpawning
 // values, before any command runs.
 
 extension MeasuredAllocator.Choice: ExpressibleByArgument {}
+extension PhoneNormalizer.Validation: ExpressibleByArgument {}
 extension CheckingContext.CapScope: ExpressibleByArgument {}
 extension LabelProfile: ExpressibleByArgument {}
 extension InputFormat: ExpressibleByArgument {}

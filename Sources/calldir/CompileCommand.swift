@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchHarness
 import DirectoryCompiler
 import Foundation
+import PhoneNormalization
 import ProcessMetrics
 
 struct CompileCommand: ParsableCommand {
@@ -12,14 +13,19 @@ struct CompileCommand: ParsableCommand {
       Reads TSV (no quoting: a quote is a character) and CSV (RFC 4180; a quote inside an unquoted \
       field is a character), columns by header name or 1-based index, JSON lines, the Chinese \
       article's file, the Russian guide's lines and calldir bases, plain or gzip, with or without \
-      a UTF-8 BOM. Numbers are normalized from --country; rows are sorted and deduplicated in \
+      a UTF-8 BOM. Numbers are normalized by libphonenumber's rules for --country, an input's own \
+      country (FILE:CC) or a row's (a country column); rows are sorted and deduplicated in \
       bounded memory (--memory), split by region (a region column or --regions-file prefixes), \
       and written to --out as an App Group container: bases/, manifest.cdm.
       Exit statuses: 0 done (rejected lines are reported); 1 usage or input error; 4 --strict \
       and at least one line was rejected (nothing is written then).
       """)
 
-  @Argument(help: "Input files.", completion: .file()) var inputs: [String] = []
+  @Argument(
+    help: ArgumentHelp(
+      "Input files; FILE:CC reads the file's national numbers as country CC's (ISO code).",
+      valueName: "file"), completion: .file())
+  var inputs: [String] = []
   @Option(
     name: .customLong("block"),
     help: ArgumentHelp(
@@ -33,8 +39,18 @@ struct CompileCommand: ParsableCommand {
   var format: InputFormat?
   @Option(
     name: .long,
-    help: "The country national numbers belong to: RU, KZ, CN, US, CA, GB, DE (default: RU).")
+    help:
+      "The country national numbers belong to, unless an input (FILE:CC) or a row names its own: any ISO code libphonenumber knows (default: RU)."
+  )
   var country: String?
+  @Option(
+    name: .long,
+    help:
+      "How much of a number is checked: possible (its region's lengths) or valid (a number type's pattern: stricter, refuses ranges the metadata does not know yet)."
+  )
+  var validate: PhoneNormalizer.Validation = .possible
+  @Option(name: .long, help: "The country column (ISO code per row; default: a 'country' column).")
+  var countryColumn: String?
   @Option(name: .long, help: "The number column (header name or 1-based index).") var numberColumn:
     String?
   @Option(name: .long, help: "The label column.") var labelColumn: String?
@@ -79,6 +95,9 @@ struct CompileCommand: ParsableCommand {
   func run() throws {
     guard !inputs.isEmpty || !blockedInputs.isEmpty else { throw ValidationError("no input files") }
     var resolved: [(path: String, format: InputFormat)] = []
+    var inputCountries: [String: String] = [:]
+    let inputs = try self.inputs.map { try splitCountry($0, into: &inputCountries) }
+    let blockedInputs = try self.blockedInputs.map { try splitCountry($0, into: &inputCountries) }
     for input in inputs + blockedInputs {
       guard FileManager.default.isReadableFile(atPath: input) else {
         throw ValidationError("cannot read \(input): no such file or not readable")
@@ -101,6 +120,9 @@ struct CompileCommand: ParsableCommand {
     var options = CompileOptions(inputs: resolved, output: out)
     options.blockingInputs = Set(blockedInputs)
     if let country { options.country = country }
+    options.inputCountries = inputCountries
+    options.validation = validate
+    if let countryColumn { options.columns.country = countryColumn }
     if let numberColumn { options.columns.number = numberColumn }
     if let labelColumn { options.columns.label = labelColumn }
     if let regionColumn { options.columns.region = regionColumn }
@@ -149,6 +171,24 @@ struct CompileCommand: ParsableCommand {
     print(report.render(), terminator: "")
   }
 
+  /// `FILE:CC` → `FILE`, remembering CC for it; a path that exists as given is never split (a
+  /// file may have a colon in its name).
+  private func splitCountry(_ input: String, into countries: inout [String: String]) throws
+    -> String
+  {
+    guard !FileManager.default.fileExists(atPath: input), let colon = input.lastIndex(of: ":")
+    else { return input }
+    let path = String(input[..<colon])
+    let country = String(input[input.index(after: colon)...])
+    do {
+      _ = try PhoneNormalizer(country: country)
+    } catch {
+      throw ValidationError("\(input): \(error)")
+    }
+    countries[path] = country
+    return path
+  }
+
   /// A flag that only some formats read, given for inputs none of which reads it, is a usage
   /// error: silently ignoring it would compile something other than what was asked.
   private func checkFlagsApply(to formats: Set<InputFormat>) throws {
@@ -162,6 +202,7 @@ struct CompileCommand: ParsableCommand {
       (
         categoryColumn != nil, "--category-column", columnar, "only tsv, csv and jsonl have columns"
       ),
+      (countryColumn != nil, "--country-column", columnar, "only tsv, csv and jsonl have columns"),
       (
         blockingCategory != nil, "--blocking-category", columnar,
         "only tsv, csv and jsonl have a category; --block FILE blocks a whole input"

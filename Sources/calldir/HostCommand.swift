@@ -177,8 +177,10 @@ struct HostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "What an incoming call from a number shows: its label, blocked, or unknown.",
       discussion: """
-        The number is read as `calldir normalize` reads it: separators are ignored, an extension \
-        is dropped, +CC and the country's international prefixes are international forms. \
+        The number is read as `calldir normalize` and `compile` read it (libphonenumber's rules): \
+        separators are ignored, an extension is dropped, +CC and the country's own international \
+        prefixes are international forms, its national prefix is dropped (8 in Russia, the (0) \
+        of +44 (0)20). \
         Without --country every number is international (CallKit digits or a + form); with it, \
         national forms too (8 495 123-45-67 with RU).
         """)
@@ -190,12 +192,14 @@ struct HostCommand: ParsableCommand {
     @Option(
       help: "The country national forms belong to (ISO code); none: international forms only.")
     var country: String?
+    @Option(help: "How much of the number is checked: possible or valid.")
+    var validate: PhoneNormalizer.Validation = .possible
     @OptionGroup var options: HostOptions
 
     func run() throws {
       let parsed: Int64
       do {
-        parsed = try PhoneNormalizer(country: country).normalize(number)
+        parsed = try PhoneNormalizer(country: country, validation: validate).normalize(number)
       } catch {
         throw ValidationError("'\(number)' is not a phone number: \(error)")
       }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DirectoryCompiler
 import Foundation
 import PhoneNormalization
 
@@ -7,34 +8,99 @@ struct NormalizeCommand: ParsableCommand {
     commandName: "normalize",
     abstract: "Turn written numbers (one per line on stdin) into CallKit digits.",
     discussion: """
-      Prints one line per input line: the CallKit digits, or `error: REASON`. Extensions \
-      (доб. 123, ext. 12, x12) are dropped; international forms (+CC, 00CC, 810CC) are accepted \
-      whatever --country says. Countries: RU, KZ, CN, US, CA, GB, DE. Exit status 0 even when \
-      lines are rejected (they are reported in place), 1 for an unknown country.
+      Prints one line per input line: the CallKit digits, or `error: REASON`. The rules are \
+      libphonenumber's for every region, compiled into calldir (--list-countries): extensions \
+      (доб. 123, ext. 12, x12) are dropped, separators ignored; a number is international when \
+      written with + or with the country's own international prefix (810 in RU, 011 in US and \
+      CA, 00 in most places, 0011 in AU, 010 in JP), and national otherwise, its national prefix \
+      dropped. The same code reads numbers for `compile` and `host lookup`. Exit status 0 even \
+      when lines are rejected (they are reported in place), 1 for an unknown country.
       """)
 
   @Option(name: .long, help: "The country national numbers belong to (ISO code).")
   var country: String = "RU"
+  @Option(
+    name: .long,
+    help:
+      "How much of a number is checked: possible (its region's lengths) or valid (a number type's pattern)."
+  )
+  var validate: PhoneNormalizer.Validation = .possible
+  @Flag(
+    name: .long,
+    help: "List every country: ISO code, calling code, international and national prefix.")
+  var listCountries = false
 
   func run() throws {
+    if listCountries {
+      let tables = NumberingTables.shared
+      var lines = "country\tcalling code\tinternational prefix\tnational prefix\n"
+      for id in tables.regionIDs {
+        let region = tables.region(id)!
+        lines +=
+          "\(id)\t+\(region.callingCode)\t\(region.preferredInternationalPrefix)\t\(region.nationalPrefix)\n"
+      }
+      print(lines, terminator: "")
+      print(
+        "\(tables.regionIDs.count) countries, from libphonenumber's metadata \(tables.libphonenumberVersion)"
+      )
+      return
+    }
     let normalizer: PhoneNormalizer
     do {
-      normalizer = try PhoneNormalizer(country: country)
+      normalizer = try PhoneNormalizer(country: country, validation: validate)
     } catch {
       throw ValidationError(error.description)
     }
-    var output = ""
-    while let line = readLine(strippingNewline: true) {
-      do {
-        output += String(try normalizer.normalize(line)) + "\n"
-      } catch {
-        output += "error: \(error.description)\n"
-      }
-      if output.utf8.count > 64 * 1024 {
-        FileHandle.standardOutput.write(Data(output.utf8))
-        output = ""
-      }
+    // Lines as bytes, straight to the normalizer: no String per line (readLine's cost was
+    // several times the normalizing). gzip input is read too.
+    let lines: InputLines
+    do {
+      lines = try InputLines(path: "/dev/stdin")
+    } catch {
+      throw ValidationError("cannot read standard input: \(error)")
     }
-    FileHandle.standardOutput.write(Data(output.utf8))
+    var output: [UInt8] = []
+    output.reserveCapacity(Self.flushByteCount + 256)
+    while lines.next({ line in
+      do {
+        guard !lines.lastLineWasTooLong else {
+          output.append(contentsOf: "error: line too long (over 64 KiB)\n".utf8)
+          return
+        }
+        let number = try normalizer.normalize(utf8: line.assumingMemoryBound(to: UInt8.self))
+        appendDigits(of: number, to: &output)
+      } catch {
+        output.append(contentsOf: "error: \(error)".utf8)
+      }
+      output.append(UInt8(ascii: "\n"))
+      if output.count >= Self.flushByteCount {
+        FileHandle.standardOutput.write(Data(output))
+        output.removeAll(keepingCapacity: true)
+      }
+    }) {}
+    FileHandle.standardOutput.write(Data(output))
+    if let error = lines.streamError {
+      throw ValidationError("standard input: \(error)")
+    }
+  }
+
+  /// Output is written in blocks of this many bytes.
+  static let flushByteCount = 64 * 1024
+
+  /// The decimal digits of a positive number, appended without a String per line.
+  private func appendDigits(of number: Int64, to output: inout [UInt8]) {
+    let start = output.count
+    var value = number
+    repeat {
+      output.append(UInt8(ascii: "0") + UInt8(value % 10))
+      value /= 10
+    } while value > 0
+    var low = start
+    var high = output.count - 1
+    while low < high {
+      output.swapAt(low, high)
+      low += 1
+      high -= 1
+    }
   }
 }

@@ -121,20 +121,58 @@ struct CompileCommandTests {
     #expect(corrupt.stderr.contains("at byte"), "\(corrupt.stderr)")
   }
 
-  @Test func normalizeIsAFilter() throws {
+  @Test func compileTakesACountryPerInput() throws {
+    let folder = try TemporaryFolder()
+    let german = folder.path("german.tsv")
+    try Data("number\tlabel\n030 12345678\tBerlin\n".utf8).write(
+      to: URL(fileURLWithPath: german))
+    let out = folder.path("box")
+    let run = try runProcess(
+      try builtExecutable("calldir"), ["compile", german + ":DE", "--out", out, "--seed-size", "0"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("accepted: 1;"), "\(run.stdout)")
+    let unknown = try runProcess(
+      try builtExecutable("calldir"), ["compile", german + ":XX", "--out", out])
+    #expect(unknown.status == 1)
+    #expect(unknown.stderr.contains("german.tsv:XX: unknown country 'XX'"), "\(unknown.stderr)")
+  }
+
+  @Test func normalizeListsEveryCountry() throws {
+    let list = try runProcess(try builtExecutable("calldir"), ["normalize", "--list-countries"])
+    #expect(list.status == 0)
+    #expect(list.stdout.contains("RU\t+7\t810\t8\n"), "\(list.stdout.prefix(200))")
+    #expect(list.stdout.contains("AU\t+61\t0011\t0\n"))
+    #expect(list.stdout.split(separator: "\n").count > 240)
+  }
+
+  func normalize(_ arguments: [String], input: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try builtExecutable("calldir"))
-    process.arguments = ["normalize", "--country", "CN"]
-    let input = Pipe()
+    process.arguments = ["normalize"] + arguments
+    let stdin = Pipe()
     let output = Pipe()
-    process.standardInput = input
+    process.standardInput = stdin
     process.standardOutput = output
     try process.run()
-    input.fileHandleForWriting.write(Data("0755-12345678\n185 1234 8497\nabc\n".utf8))
-    try input.fileHandleForWriting.close()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(text == "8675512345678\n8618512348497\nerror: no digits\n")
+    return text
+  }
+
+  @Test func normalizeIsAFilter() throws {
+    #expect(
+      try normalize(["--country", "CN"], input: "0755-12345678\r\n185 1234 8497\nabc\n")
+        == "8675512345678\n8618512348497\nerror: no digits\n")
+  }
+
+  @Test func normalizeValidatesAsAsked() throws {
+    let input = "(415) 555-1212\n(115) 555-1212\n"
+    #expect(try normalize(["--country", "US"], input: input) == "14155551212\n11155551212\n")
+    #expect(
+      try normalize(["--country", "US", "--validate", "valid"], input: input)
+        == "14155551212\nerror: +1 1155551212 is not a valid number of US\n")
   }
 }
 

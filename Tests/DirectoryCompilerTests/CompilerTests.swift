@@ -266,7 +266,7 @@ struct CompilerTests {
   @Test func callKitDigitInputsAreNeverReadAsNationalNumbers() throws {
     let folder = try TemporaryFolder()
     let chinese = folder.path("short.json")
-    try Data("[\n{\"861095614\": \"short\"},\n{\"86196852102\": \"full\"},\n]\n".utf8).write(
+    try Data("[\n{\"86109\": \"short\"},\n{\"86196852102\": \"full\"},\n]\n".utf8).write(
       to: URL(fileURLWithPath: chinese))
     let russian = folder.path("short.txt")
     try Data("7495123\u{D7FF}short\n79161112233\u{D7FF}full\n".utf8).write(

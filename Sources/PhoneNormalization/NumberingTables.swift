@@ -1,0 +1,118 @@
+import ByteCoding
+import ExtrasBase64
+
+/// Every region's numbering rules and digit automata, decoded once from the generated tables
+/// (`Generated/GeneratedNumberingTables.swift`, written by `Scripts/generate-phone-metadata.py` from
+/// libphonenumber's metadata).
+///
+/// Layout, little-endian: `CDNT`, version (u16), region, automaton and pattern counts (u16 each);
+/// regions (id, calling code, main flag, possible and local-only length masks, automaton and
+/// pattern indexes with 0xFFFF for none, transform, national and international prefix); automata
+/// (state count, accepting bitmap, each state's row as runs of digits with one target, 255 for
+/// none); prefix patterns (alternatives of automaton and group items, 0xFFFF for the end).
+public final class NumberingTables: Sendable {
+  /// The tables compiled into calldir.
+  public static let shared = NumberingTables()
+
+  /// Every region, grouped by calling code with each code's main region first.
+  public let regions: [RegionRules]
+  /// The version of libphonenumber's metadata (PyPI `phonenumbers`) the tables come from.
+  public let libphonenumberVersion = GeneratedNumberingTables.libphonenumberVersion
+  /// The size of the tables in bytes (before base64).
+  public let byteCount: Int
+  private let regionIndexByID: [String: Int]
+  /// Region indexes by calling code (0 to 999), main region first.
+  private let regionsByCode: [[Int]]
+  /// Each automaton's first state in `transitions` and `accepting`.
+  private let automatonBase: [Int]
+  /// Ten next states per state (local to its automaton; 255 for none).
+  private let transitions: [UInt8]
+  private let accepting: [Bool]
+
+  private static let none16: UInt16 = 0xFFFF
+  private static let noState: UInt8 = 255
+
+  private init() {
+    do {
+      let text = GeneratedNumberingTables.base64.withUTF8Buffer { Array($0) }
+      let bytes = try Base64.decode(bytes: text.filter { $0 != UInt8(ascii: "\n") })
+      byteCount = bytes.count
+      var decoded = try bytes.withUnsafeBytes { raw in
+        try Self.decode(LittleEndianReader(raw))
+      }
+      regions = decoded.regions
+      automatonBase = decoded.automatonBase
+      transitions = decoded.transitions
+      accepting = decoded.accepting
+      var byID: [String: Int] = [:]
+      var byCode = [[Int]](repeating: [], count: 1000)
+      for (index, region) in regions.enumerated() {
+        if region.id != "001" { byID[region.id] = index }
+        byCode[region.callingCode].append(index)
+      }
+      regionIndexByID = byID
+      regionsByCode = byCode
+      decoded = Decoded()
+    } catch {
+      // The tables are generated and tested; a failure here is a build error, not bad input.
+      fatalError("calldir's numbering tables do not decode: \(error)")
+    }
+  }
+
+  /// The region with ISO code `id` (upper case), nil when libphonenumber has none.
+  public func region(_ id: String) -> RegionRules? {
+    regionIndexByID[id].map { regions[$0] }
+  }
+
+  /// The ISO codes of every region, sorted.
+  public var regionIDs: [String] { regionIndexByID.keys.sorted() }
+
+  /// The regions of calling code `code`, main region first; empty for an unassigned code.
+  func regions(callingCode code: Int) -> ArraySlice<RegionRules> {
+    guard code > 0, code < regionsByCode.count else { return [] }
+    return ArraySlice(regionsByCode[code].map { regions[$0] })
+  }
+
+  /// The main region of calling code `code`.
+  func mainRegion(callingCode code: Int) -> RegionRules? {
+    guard code > 0, code < regionsByCode.count, let first = regionsByCode[code].first else {
+      return nil
+    }
+    return regions[first]
+  }
+
+  /// True when calling code `code` is assigned.
+  func isCallingCode(_ code: Int) -> Bool {
+    code > 0 && code < regionsByCode.count && !regionsByCode[code].isEmpty
+  }
+
+  /// True when `automaton` accepts `digits` from `start` to the end.
+  func fullMatch(_ automaton: Int, _ digits: DigitString, from start: Int = 0) -> Bool {
+    let base = automatonBase[automaton]
+    return transitions.withUnsafeBufferPointer { transitions in
+      var state = 0
+      for index in start..<digits.count {
+        let next = transitions[(base + state) * 10 + Int(digits[index])]
+        if next == Self.noState { return false }
+        state = Int(next)
+      }
+      return accepting[base + state]
+    }
+  }
+
+  /// Bit n set when `automaton`, run from `start`, accepts the digits up to position n.
+  func matchEnds(_ automaton: Int, in digits: DigitString, from start: Int) -> UInt64 {
+    let base = automatonBase[automaton]
+    return transitions.withUnsafeBufferPointer { transitions in
+      var state = 0
+      var ends: UInt64 = accepting[base] ? 1 << UInt64(start) : 0
+      for index in start..<digits.count {
+        let next = transitions[(base + state) * 10 + Int(digits[index])]
+        if next == Self.noState { break }
+        state = Int(next)
+        if accepting[base + state] { ends |= 1 << UInt64(index + 1) }
+      }
+      return ends
+    }
+  }
+}
