@@ -23,10 +23,10 @@ public final class BaseWriter {
     BaseHeader.maximumBlockByteCount - BaseHeader.blockHeaderByteCount
   /// Whether records use the compact version (deltas and a label dictionary).
   public let compact: Bool
-  /// Labels worth a place in the compact dictionary (frequent ones).
-  private let dictionaryCandidates: Set<UTF8Key>
-  /// The dictionary so far: each label's index, in order of first use; written after the blocks.
-  private var dictionary: [UTF8Key: Int] = [:]
+  /// The labels worth a place in the compact dictionary (the frequent ones), each with its index
+  /// in order of first use once used (nil before; written after the blocks). One table, so a
+  /// label costs one lookup, not one in the dictionary and one in the candidates.
+  private var dictionary: [UTF8Key: Int?]
   private var dictionaryBytes: [UInt8] = []
   private var dictionaryEnds: [UInt32] = []
   private var record: [UInt8] = []
@@ -42,7 +42,9 @@ public final class BaseWriter {
   ) throws(BaseFormatError) {
     self.kind = kind
     self.compact = compact
-    self.dictionaryCandidates = Set(dictionaryCandidates.map(UTF8Key.init))
+    self.dictionary = Dictionary(
+      dictionaryCandidates.map { (UTF8Key($0), Int?.none) }, uniquingKeysWith: { first, _ in first }
+    )
     self.file = try AtomicFileWriter(path: path)
     try file.write([UInt8](repeating: 0, count: BaseHeader.byteCount))
     block.reserveCapacity(Self.blockRecordCapacity)
@@ -78,16 +80,17 @@ public final class BaseWriter {
       // `highest` is the previous number (0 before the first): deltas are at least 1.
       record.appendLEB128(UInt64(number - highest))
       if kind == .identification {
-        let key = UTF8Key(label)
-        var index = dictionary[key]
-        if index == nil, dictionaryCandidates.contains(key),
-          dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount,
-          dictionaryBytes.count + labelCount <= BaseHeader.maximumDictionaryByteCount
-        {
-          index = dictionaryEnds.count
-          dictionary[key] = dictionaryEnds.count
-          appendUTF8(of: label, to: &dictionaryBytes)
-          dictionaryEnds.append(UInt32(dictionaryBytes.count))
+        var index: Int? = nil
+        if let slot = dictionary.index(forKey: UTF8Key(label)) {
+          index = dictionary.values[slot]
+          if index == nil, dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount,
+            dictionaryBytes.count + labelCount <= BaseHeader.maximumDictionaryByteCount
+          {
+            index = dictionaryEnds.count
+            dictionary.values[slot] = dictionaryEnds.count
+            appendUTF8(of: label, to: &dictionaryBytes)
+            dictionaryEnds.append(UInt32(dictionaryBytes.count))
+          }
         }
         if let index {
           record.appendLEB128(UInt64(index + 1))

@@ -14,7 +14,9 @@ struct BenchCommand: ParsableCommand {
       strategy, Results/latest.csv and Results/latest.svg. `calldir bench two-phase` measures \
       two-phase loading through the simulated system.
       """,
-    subcommands: [BenchStrategiesCommand.self, BenchTwoPhaseCommand.self],
+    subcommands: [
+      BenchStrategiesCommand.self, BenchTwoPhaseCommand.self, BenchCompileCommand.self,
+    ],
     defaultSubcommand: BenchStrategiesCommand.self)
 }
 

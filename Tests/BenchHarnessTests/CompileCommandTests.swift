@@ -1,3 +1,4 @@
+import BenchHarness
 import Datasets
 import DirectoryContainer
 import Foundation
@@ -135,6 +136,26 @@ struct CompileCommandTests {
       try builtExecutable("calldir"), ["compile", german + ":XX", "--out", out])
     #expect(unknown.status == 1)
     #expect(unknown.stderr.contains("german.tsv:XX: unknown country 'XX'"), "\(unknown.stderr)")
+  }
+
+  @Test func benchCompileRunsCompileBesideSortAndNormalize() throws {
+    let folder = try TemporaryFolder()
+    let csv = folder.path("compile.csv")
+    let run = try runProcess(
+      try builtExecutable("calldir"),
+      ["bench", "compile", "--entries", "2000", "--repeat", "2", "--out", csv],
+      directory: URL(fileURLWithPath: folder.path("")))
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("compile / sort -u: "), "\(run.stdout)")
+    let table = try CSVTable(parsing: String(contentsOfFile: csv, encoding: .utf8))
+    #expect(
+      table.column("tool") == [
+        "compile", "sort -u", "normalize", "compile", "sort -u", "normalize",
+      ])
+    // Every tool read every row of the same dump: 2,000 entries and their duplicates.
+    let rows = Set(table.column("rows") ?? [])
+    #expect(rows.count == 1 && (Int(rows.first ?? "") ?? 0) > 2_000, "\(rows)")
+    #expect(table.column("peak_rss_bytes")?.allSatisfy { (Int($0) ?? 0) > 0 } == true)
   }
 
   @Test func normalizeListsEveryCountry() throws {

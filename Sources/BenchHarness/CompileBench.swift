@@ -1,0 +1,216 @@
+import Datasets
+import Foundation
+import ProcessSpawning
+
+/// `calldir bench compile`: `calldir compile` of a profile's raw dump beside `sort -u` of the same
+/// file by its first column (what a compiler at the speed of sort would cost), and
+/// `calldir normalize` of the same numbers, run in turn, `repeats` times each, at one memory
+/// budget (compile's `--memory` is sort's `-S`). One row per run: wall and CPU seconds, peak RSS,
+/// rows per second.
+public struct CompileBench {
+  /// What to run.
+  public struct Configuration: Sendable {
+    /// The profile's name, for the CSV.
+    public var profile: String
+    /// The dataset.
+    public var parameters: DatasetParameters
+    /// Runs per tool (medians are over these).
+    public var repeats = 3
+    /// The memory budget of both compile (`--memory`) and sort (`-S`), in bytes.
+    public var memoryBytes = 256 << 20
+    /// The `calldir` executable measured.
+    public var calldir: String
+    /// Where the dump, the numbers file and the compiled containers go.
+    public var workDirectory: String
+
+    public init(profile: String, parameters: DatasetParameters, calldir: String, work: String) {
+      self.profile = profile
+      self.parameters = parameters
+      self.calldir = calldir
+      self.workDirectory = work
+    }
+  }
+
+  /// One measured run.
+  public struct Run: Sendable {
+    /// `compile`, `sort -u` or `normalize`.
+    public var tool: String
+    /// 1-based.
+    public var repeatIndex: Int
+    public var wallSeconds: Double
+    public var cpuSeconds: Double
+    public var maxResidentBytes: Int
+    /// Rows of the dump (numbers for normalize).
+    public var rows: Int
+  }
+
+  /// The tools, in the order each repeat runs them.
+  public static let tools = ["compile", "sort -u", "normalize"]
+  /// The bar: compile within this many times `sort -u` of the same file.
+  public static let maximumCompileToSortRatio = 2.5
+  /// The bar for `calldir normalize`, numbers per second.
+  public static let minimumNormalizeRate = 2_000_000.0
+
+  public let configuration: Configuration
+
+  public init(configuration: Configuration) { self.configuration = configuration }
+
+  /// Writes the dump (TSV, as `calldir generate --format tsv`) and its number column, once per
+  /// dataset, then runs every tool `repeats` times in turn.
+  /// - Throws: ``BenchError`` when a file cannot be written or a tool fails.
+  public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> [Run] {
+    let work = configuration.workDirectory
+    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    let parameters = configuration.parameters
+    let stem = "\(configuration.profile)-\(parameters.entries)-\(parameters.seed)"
+    let dump = work + "/\(stem).tsv"
+    let numbers = work + "/\(stem).numbers"
+    let rows: Int
+    do {
+      let generator = try DatasetGenerator(parameters: parameters)
+      if !FileManager.default.fileExists(atPath: dump) {
+        progress("writing \(dump)")
+        try generator.write(.tsv, to: dump)
+      }
+      rows = try writeNumberColumn(of: dump, to: numbers)
+    } catch {
+      throw BenchError("cannot write the dump in \(work): \(error)")
+    }
+    var runs: [Run] = []
+    for repeatIndex in 1...configuration.repeats {
+      for tool in Self.tools {
+        progress("\(tool), run \(repeatIndex) of \(configuration.repeats)")
+        runs.append(try measure(tool, dump: dump, numbers: numbers, rows: rows, repeatIndex))
+      }
+    }
+    return runs
+  }
+
+  private func measure(_ tool: String, dump: String, numbers: String, rows: Int, _ index: Int)
+    throws(BenchError) -> Run
+  {
+    let out = configuration.workDirectory + "/box"
+    try? FileManager.default.removeItem(atPath: out)
+    let memory = configuration.memoryBytes
+    let (executable, arguments): (String, [String]) =
+      switch tool {
+      case "compile":
+        (
+          configuration.calldir,
+          ["compile", dump, "--out", out, "--memory", "\(memory)", "--country", "RU"]
+        )
+      case "sort -u":
+        (
+          "/usr/bin/env",
+          [
+            "LC_ALL=C", "sort", "-u", "-t", "\t", "-k1,1", "-S", "\(memory)b", "-T",
+            configuration.workDirectory, "-o", "/dev/null", dump,
+          ]
+        )
+      default: (configuration.calldir, ["normalize", "--country", "RU"])
+      }
+    let input = open(tool == "normalize" ? numbers : "/dev/null", O_RDONLY)
+    let output = open("/dev/null", O_WRONLY)
+    defer {
+      close(input)
+      close(output)
+    }
+    let outcome: ChildProcess.Outcome
+    do {
+      outcome = try ChildProcess.run(
+        executable: executable, arguments: arguments,
+        limits: .init(memoryLimitBytes: nil, timeoutSeconds: 1_800),
+        io: .init(
+          descriptors: [0: input, 1: output], wakeDescriptor: nil, onTick: nil,
+          capturesReport: false))
+    } catch {
+      throw BenchError("cannot run \(tool): \(error)")
+    }
+    guard outcome.exitCode == 0 else {
+      throw BenchError(
+        "\(tool) failed (exit \(outcome.exitCode.map(String.init) ?? "signal \(outcome.signal ?? 0)")): \(outcome.standardError.prefix(300))"
+      )
+    }
+    try? FileManager.default.removeItem(atPath: out)
+    return Run(
+      tool: tool, repeatIndex: index, wallSeconds: outcome.wallSeconds,
+      cpuSeconds: outcome.userSeconds + outcome.systemSeconds,
+      // Sampled, not wait4's ru_maxrss: Linux keeps the spawning process's high-water mark across
+      // exec when the child was started with a shared address space (posix_spawn's vfork), so a
+      // small child reported the harness's own size.
+      maxResidentBytes: outcome.sampledPeakResidentBytes, rows: rows)
+  }
+
+  /// The dump's first column, one number per line (what `normalize` reads), streamed; returns
+  /// the rows.
+  private func writeNumberColumn(of dump: String, to path: String) throws -> Int {
+    guard let input = fopen(dump, "r") else { throw BenchError("cannot read \(dump)") }
+    defer { fclose(input) }
+    let exists = FileManager.default.fileExists(atPath: path)
+    let temporary = path + ".partial"
+    let output = exists ? nil : fopen(temporary, "w")
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    var rows = -1  // the header
+    while getline(&line, &capacity, input) > 0 {
+      rows += 1
+      guard rows > 0, let output, let line else { continue }
+      var end = 0
+      while line[end] != 0 && line[end] != 9 && line[end] != 10 { end += 1 }
+      fwrite(line, 1, end, output)
+      fputc(10, output)
+    }
+    free(line)
+    if let output {
+      guard fclose(output) == 0, rename(temporary, path) == 0 else {
+        throw BenchError("cannot write \(path)")
+      }
+    }
+    return max(rows, 0)
+  }
+
+  /// The runs as CSV: one row per run.
+  public static func csv(_ runs: [Run], configuration: Configuration) -> CSVTable {
+    CSVTable(
+      header: [
+        "profile", "entries", "tool", "run", "wall_s", "cpu_s", "peak_rss_bytes", "rows",
+        "rows_per_s", "memory_budget_bytes",
+      ],
+      rows: runs.map { run in
+        [
+          configuration.profile, String(configuration.parameters.entries), run.tool,
+          String(run.repeatIndex), String(format: "%.3f", run.wallSeconds),
+          String(format: "%.3f", run.cpuSeconds), String(run.maxResidentBytes), String(run.rows),
+          String(format: "%.0f", Double(run.rows) / max(run.wallSeconds, 1e-9)),
+          String(configuration.memoryBytes),
+        ]
+      })
+  }
+
+  /// Medians per tool and the ratio compile / sort, as a table; and the gate's failures.
+  public static func summary(_ runs: [Run]) -> (table: String, failures: [String]) {
+    func median(_ tool: String, _ value: (Run) -> Double) -> Double {
+      Statistics.median(runs.filter { $0.tool == tool }.map(value)) ?? .nan
+    }
+    var table = "tool        wall s (median)   peak RSS MiB   rows/s\n"
+    for tool in tools {
+      let wall = median(tool) { $0.wallSeconds }
+      let rss = median(tool) { Double($0.maxResidentBytes) } / 1_048_576
+      let rate = median(tool) { Double($0.rows) / max($0.wallSeconds, 1e-9) }
+      table += String(format: "%-10@ %15.2f %14.1f %10.0f\n", tool as NSString, wall, rss, rate)
+    }
+    let ratio = median("compile") { $0.wallSeconds } / median("sort -u") { $0.wallSeconds }
+    let rate = median("normalize") { Double($0.rows) / max($0.wallSeconds, 1e-9) }
+    table += String(
+      format: "compile / sort -u: %.2f× (bar: %.1f×)\n", ratio, maximumCompileToSortRatio)
+    var failures: [String] = []
+    if !(ratio <= maximumCompileToSortRatio) {
+      failures.append(
+        String(format: "compile takes %.2f× sort -u (bar %.1f×)", ratio, maximumCompileToSortRatio))
+    }
+    if !(rate >= minimumNormalizeRate) {
+      failures.append(String(format: "normalize reads %.0f numbers/s (bar 2,000,000)", rate))
+    }
+    return (table, failures)
+  }
+}
