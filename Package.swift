@@ -111,6 +111,7 @@ let package = Package(
       name: "calldir-fuzz",
       dependencies: [
         "BaseFormat", "ByteCoding", "DirectoryContainer", "SystemChannel", "DirectoryCompiler",
+        "PhoneNormalization",
       ]),
     .executableTarget(
       name: "calldir-baselines",

@@ -12,6 +12,9 @@ enum FuzzTarget: String, CaseIterable {
   /// Any bytes as a dump, read as TSV, CSV and JSON lines: an error, or rows and rejections in
   /// line order that account for no more lines than the file has.
   case rows
+  /// Any bytes as a written number, with several countries and both validations: an error, or
+  /// a CallKit number with an assigned calling code, the same from bytes and from a String.
+  case normalize
 
   /// Checks the property on one input.
   func check(_ input: UnsafeRawBufferPointer) {
@@ -20,6 +23,7 @@ enum FuzzTarget: String, CaseIterable {
     case .manifest: ManifestProperty.check(input)
     case .frame: FrameProperty.check(input)
     case .rows: RowsProperty.check(input)
+    case .normalize: NormalizeProperty.check(input)
     }
   }
 }

@@ -1,0 +1,31 @@
+import PhoneNormalization
+
+/// Any bytes as a written number, read with several countries (and none) and both validations,
+/// as `normalize`, `compile` and `host lookup` read it: an error, or a CallKit number of at
+/// most 18 digits that starts with an assigned calling code; the same bytes read as a String
+/// give the same answer.
+enum NormalizeProperty {
+  /// None, and regions whose rules exercise every path: transforms (AR, BR, AG), several
+  /// international prefixes (AU, CN), a national prefix kept as part of the number (IT).
+  static let countries: [String?] = [nil, "RU", "US", "AR", "BR", "AG", "AU", "CN", "IT", "JP"]
+  static let normalizers: [PhoneNormalizer] = countries.flatMap { country in
+    PhoneNormalizer.Validation.allCases.map { validation in
+      try! PhoneNormalizer(country: country, validation: validation)
+    }
+  }
+
+  static func check(_ input: UnsafeRawBufferPointer) {
+    let bytes = input.assumingMemoryBound(to: UInt8.self)
+    let text = String(validating: bytes, as: UTF8.self)
+    for normalizer in normalizers {
+      let fromBytes = try? normalizer.normalize(utf8: bytes)
+      if let number = fromBytes {
+        precondition(number > 0 && number <= 999_999_999_999_999_999, "\(number) out of range")
+        precondition(CallingCode.split(number) != nil, "\(number) has no calling code")
+      }
+      if let text {
+        precondition((try? normalizer.normalize(text)) == fromBytes, "String and bytes disagree")
+      }
+    }
+  }
+}
