@@ -14,10 +14,10 @@ public struct FrequentLabels {
   /// Counts one use of `label`.
   public mutating func add(_ label: String) {
     let key = UTF8Key(label)
-    if let index = counters.index(forKey: key) {
-      counters.values[index] += 1  // one lookup, not a read and a write
-    } else if counters.count < capacity {
-      counters[key] = 1
+    if counters.count < capacity {
+      counters[key, default: 0] += 1  // one lookup, whether the label is new or not
+    } else if let index = counters.index(forKey: key) {
+      counters.values[index] += 1
     } else {
       for (key, count) in counters {
         if count <= 1 { counters.removeValue(forKey: key) } else { counters[key] = count - 1 }
