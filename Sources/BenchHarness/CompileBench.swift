@@ -137,8 +137,11 @@ public struct CompileBench {
       cpuSeconds: outcome.userSeconds + outcome.systemSeconds,
       // Sampled, not wait4's ru_maxrss: Linux keeps the spawning process's high-water mark across
       // exec when the child was started with a shared address space (posix_spawn's vfork), so a
-      // small child reported the harness's own size.
-      maxResidentBytes: outcome.sampledPeakResidentBytes, rows: rows)
+      // small child reported the harness's own size. A child that ended before the first sample
+      // (a tiny dataset) has only ru_maxrss, an upper bound.
+      maxResidentBytes: outcome.sampleCount > 0 && outcome.sampledPeakResidentBytes > 0
+        ? outcome.sampledPeakResidentBytes : outcome.maxResidentBytes,
+      rows: rows)
   }
 
   /// The dump's first column, one number per line (what `normalize` reads), streamed; returns
