@@ -2,7 +2,7 @@
 /// millions of numbers a second allocates nothing). Digits are stored as their values, 0 to 9,
 /// which is what the automata index by. A suffix shares the storage and moves its start, so
 /// dropping a prefix (an international or national prefix, a calling code) copies nothing.
-struct DigitString: Equatable {
+struct DigitString {
   /// More digits than any written number holds: an international prefix of at most 9 digits
   /// (Australia's `14xx0011`), a 3-digit calling code, a national number of at most 17, and a
   /// national prefix. Under 64, so that match ends (0 to 48) fit one `UInt64` bitmask.
@@ -71,10 +71,6 @@ struct DigitString: Equatable {
     var value: Int64 = 0
     for index in start..<end { value = value &* 10 &+ Int64(storage[index]) }
     return value
-  }
-
-  static func == (left: DigitString, right: DigitString) -> Bool {
-    left.count == right.count && left.hasPrefix(right)
   }
 
   /// The digits as text (`4951234567`), for error messages.

@@ -103,14 +103,20 @@ extension NumberingTables {
       throw TableError(offset: reader.offset, "bytes after the numbering tables")
     }
 
+    // The normalizer reads a calling code's numbers by its first region: the main one.
+    var codesSeen: Set<Int> = []
     for region in raw {
+      guard region.main == codesSeen.insert(region.code).inserted else {
+        throw TableError(
+          offset: reader.offset, "region \(region.id) is out of order for +\(region.code)")
+      }
       let indexes = region.indexes
       guard let general = try index(indexes[0], below: automatonCount, reader) else {
         throw TableError(offset: reader.offset, "region \(region.id) has no general pattern")
       }
       decoded.regions.append(
         RegionRules(
-          id: region.id, callingCode: region.code, isMainForCode: region.main,
+          id: region.id, callingCode: region.code,
           possibleLengths: region.lengths, localOnlyLengths: region.local, general: general,
           valid: try index(indexes[1], below: automatonCount, reader),
           leadingDigits: try index(indexes[2], below: automatonCount, reader),

@@ -37,7 +37,7 @@ public final class NumberingTables: Sendable {
       let text = GeneratedNumberingTables.base64.withUTF8Buffer { Array($0) }
       let bytes = try Base64.decode(bytes: text.filter { $0 != UInt8(ascii: "\n") })
       byteCount = bytes.count
-      var decoded = try bytes.withUnsafeBytes { raw in
+      let decoded = try bytes.withUnsafeBytes { raw in
         try Self.decode(LittleEndianReader(raw))
       }
       regions = decoded.regions
@@ -52,7 +52,6 @@ public final class NumberingTables: Sendable {
       }
       regionIndexByID = byID
       regionsByCode = byCode
-      decoded = Decoded()
     } catch {
       // The tables are generated and tested; a failure here is a build error, not bad input.
       fatalError("calldir's numbering tables do not decode: \(error)")
@@ -68,9 +67,9 @@ public final class NumberingTables: Sendable {
   public var regionIDs: [String] { regionIndexByID.keys.sorted() }
 
   /// The regions of calling code `code`, main region first; empty for an unassigned code.
-  func regions(callingCode code: Int) -> ArraySlice<RegionRules> {
-    guard code > 0, code < regionsByCode.count else { return [] }
-    return ArraySlice(regionsByCode[code].map { regions[$0] })
+  func regions(callingCode code: Int) -> LazyMapSequence<[Int], RegionRules> {
+    let indexes = code > 0 && code < regionsByCode.count ? regionsByCode[code] : []
+    return indexes.lazy.map { self.regions[$0] }  // no array per number (`--validate valid`)
   }
 
   /// The main region of calling code `code`.

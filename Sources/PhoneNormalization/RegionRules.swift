@@ -7,9 +7,6 @@ public final class RegionRules: Sendable {
   public let id: String
   /// The country calling code (`7`).
   public let callingCode: Int
-  /// True for the region whose rules a calling code's numbers are read by (`US` for +1, `RU`
-  /// for +7), as libphonenumber's main country for the code.
-  public let isMainForCode: Bool
   /// Bit n set when a national number of n digits is possible.
   let possibleLengths: UInt32
   /// Bit n set when n digits are a number only dialable locally (without its area code).
@@ -34,14 +31,13 @@ public final class RegionRules: Sendable {
   public let preferredInternationalPrefix: String
 
   init(
-    id: String, callingCode: Int, isMainForCode: Bool, possibleLengths: UInt32,
+    id: String, callingCode: Int, possibleLengths: UInt32,
     localOnlyLengths: UInt32, general: Int, valid: Int?, leadingDigits: Int?,
     internationalPrefix: PrefixPattern?, nationalPrefixForParsing: PrefixPattern?,
     transform: [UInt8], nationalPrefix: String, preferredInternationalPrefix: String
   ) {
     self.id = id
     self.callingCode = callingCode
-    self.isMainForCode = isMainForCode
     self.possibleLengths = possibleLengths
     self.localOnlyLengths = localOnlyLengths
     self.general = general
