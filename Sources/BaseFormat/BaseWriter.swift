@@ -6,7 +6,7 @@ import ByteCoding
 ///
 /// Entries must come in strictly ascending order with numbers above 0, as the system requires;
 /// labels must be 1 to ``BaseHeader/maximumLabelByteCount`` UTF-8 bytes (identification only).
-/// Labels are taken from Swift strings, so they are valid UTF-8: readers rely on that once a
+/// Labels are valid UTF-8 (strings, or bytes checked on the way in): readers rely on that once a
 /// block's checksum matches.
 public final class BaseWriter {
   /// The kind of base being written.
@@ -24,12 +24,12 @@ public final class BaseWriter {
   /// Whether records use the compact version (deltas and a label dictionary).
   public let compact: Bool
   /// The labels worth a place in the compact dictionary (the frequent ones), each with its index
-  /// in order of first use once used (nil before; written after the blocks). One table, so a
-  /// label costs one lookup, not one in the dictionary and one in the candidates.
-  private var dictionary: [UTF8Key: Int?]
+  /// in order of first use once used (``unusedCandidate`` before; written after the blocks). One
+  /// table, so a label costs one lookup, not one in the dictionary and one in the candidates.
+  private let dictionary: ByteStringTable
+  private static let unusedCandidate = -1
   private var dictionaryBytes: [UInt8] = []
   private var dictionaryEnds: [UInt32] = []
-  private var record: [UInt8] = []
 
   /// Starts a base at `path` (created or replaced when ``finish()`` succeeds).
   /// - Parameters:
@@ -42,9 +42,13 @@ public final class BaseWriter {
   ) throws(BaseFormatError) {
     self.kind = kind
     self.compact = compact
-    self.dictionary = Dictionary(
-      dictionaryCandidates.map { (UTF8Key($0), Int?.none) }, uniquingKeysWith: { first, _ in first }
-    )
+    let dictionary = ByteStringTable(capacity: dictionaryCandidates.count)
+    for var label in dictionaryCandidates {
+      _ = label.withUTF8 {
+        dictionary.insert(UnsafeRawBufferPointer($0), value: Self.unusedCandidate)
+      }
+    }
+    self.dictionary = dictionary
     self.file = try AtomicFileWriter(path: path)
     try file.write([UInt8](repeating: 0, count: BaseHeader.byteCount))
     block.reserveCapacity(Self.blockRecordCapacity)
@@ -57,62 +61,120 @@ public final class BaseWriter {
   /// - Throws: ``BaseFormatError`` for a number out of order or an invalid label, or when the
   ///   file cannot be written.
   public func append(_ number: Int64, label: String = "") throws(BaseFormatError) {
-    let offset = file.byteCount + BaseHeader.blockHeaderByteCount + block.count
-    guard number > highest else {
-      throw BaseFormatError(
-        path: file.path, offset: offset,
-        problem: .numberNotAscending(previous: highest, number: number))
+    var label = label
+    // A string is UTF-8 already: no second check.
+    try label.withUTF8 { bytes in
+      Result { () throws(BaseFormatError) in
+        try append(number, labelBytes: UnsafeRawBufferPointer(bytes), validated: true)
+      }
+    }.get()
+  }
+
+  /// Appends one entry whose label is given as bytes (the compiler's rows stay bytes from the
+  /// input to the base).
+  /// - Parameters:
+  ///   - number: above the previous entry's number (and above 0).
+  ///   - labelBytes: the label's UTF-8 bytes, checked; ignored for blocking bases.
+  /// - Throws: ``BaseFormatError`` for a number out of order or an invalid label (empty, too
+  ///   long, or not UTF-8), or when the file cannot be written.
+  public func append(_ number: Int64, labelBytes: UnsafeRawBufferPointer) throws(BaseFormatError) {
+    try append(number, labelBytes: labelBytes, validated: false)
+  }
+
+  /// Appends a label the compiler has checked already (its rows are UTF-8 checked as they are
+  /// read, then stay bytes): no second check per entry.
+  package func append(_ number: Int64, checkedLabelBytes label: UnsafeRawBufferPointer)
+    throws(BaseFormatError)
+  {
+    try append(number, labelBytes: label, validated: true)
+  }
+
+  private func append(_ number: Int64, labelBytes label: UnsafeRawBufferPointer, validated: Bool)
+    throws(BaseFormatError)
+  {
+    let previous = highest
+    guard number > previous else {
+      throw failure(.numberNotAscending(previous: previous, number: number))
     }
-    var labelCount = 0
+    let labelCount = kind == .identification ? label.count : 0
     if kind == .identification {
-      labelCount = label.utf8.count
       guard labelCount > 0, labelCount <= BaseHeader.maximumLabelByteCount else {
-        throw BaseFormatError(
-          path: file.path, offset: offset,
-          problem: .invalidLabel(
+        throw failure(
+          .invalidLabel(
             labelCount == 0
               ? "empty label for \(number)"
               : "\(labelCount) bytes for \(number), over \(BaseHeader.maximumLabelByteCount)"))
       }
-    }
-    record.removeAll(keepingCapacity: true)
-    if compact {
-      // `highest` is the previous number (0 before the first): deltas are at least 1.
-      record.appendLEB128(UInt64(number - highest))
-      if kind == .identification {
-        var index: Int? = nil
-        if let slot = dictionary.index(forKey: UTF8Key(label)) {
-          index = dictionary.values[slot]
-          if index == nil, dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount,
-            dictionaryBytes.count + labelCount <= BaseHeader.maximumDictionaryByteCount
-          {
-            index = dictionaryEnds.count
-            dictionary.values[slot] = dictionaryEnds.count
-            appendUTF8(of: label, to: &dictionaryBytes)
-            dictionaryEnds.append(UInt32(dictionaryBytes.count))
-          }
-        }
-        if let index {
-          record.appendLEB128(UInt64(index + 1))
-        } else {
-          record.appendLEB128(0)
-          record.appendLEB128(UInt64(labelCount))
-          appendUTF8(of: label, to: &record)
-        }
-      }
-    } else {
-      record.appendLittleEndian(number)
-      if kind == .identification {
-        record.appendLittleEndian(UInt16(labelCount))
-        record.append(contentsOf: label.utf8)
+      // Readers rely on labels being UTF-8 once a block's checksum matches.
+      guard validated || UTF8Validation.isValid(label) else {
+        throw failure(.invalidLabel("not UTF-8 for \(number)"))
       }
     }
-    if block.count + record.count > Self.blockRecordCapacity { try flushBlock() }
-    block.append(contentsOf: record)
+    let index = compact && labelCount > 0 ? dictionaryIndex(of: label) : nil
+    // Encoded straight into the block (one access to it, no record buffer); a record that does
+    // not fit is moved to the next block.
+    let start = block.count
+    Self.encode(
+      number: number, after: previous, label: labelCount > 0 ? label : nil,
+      dictionaryIndex: index, compact: compact, into: &block)
+    if block.count > Self.blockRecordCapacity {
+      let record = Array(block[start...])
+      block.removeSubrange(start...)
+      try flushBlock()
+      block.append(contentsOf: record)
+    }
     blockEntryCount += 1
     if entryCount == 0 { lowest = number }
     highest = number
     entryCount += 1
+  }
+
+  /// The label's index in the base's dictionary, when it is a candidate (entered on first use
+  /// while the dictionary has room); nil to write it inline.
+  private func dictionaryIndex(of label: UnsafeRawBufferPointer) -> Int? {
+    guard let slot = dictionary.find(label) else { return nil }
+    if dictionary[slot] != Self.unusedCandidate { return dictionary[slot] }
+    guard dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount,
+      dictionaryBytes.count + label.count <= BaseHeader.maximumDictionaryByteCount
+    else { return nil }
+    let index = dictionaryEnds.count
+    dictionary[slot] = index
+    dictionaryBytes.append(contentsOf: label)
+    dictionaryEnds.append(UInt32(dictionaryBytes.count))
+    return index
+  }
+
+  /// One record: compact (the delta from `previous`, then the label's dictionary index + 1, or
+  /// 0, its length and its bytes) or plain (the number, then the label's length and bytes).
+  @inline(__always)
+  private static func encode(
+    number: Int64, after previous: Int64, label: UnsafeRawBufferPointer?, dictionaryIndex: Int?,
+    compact: Bool, into bytes: inout [UInt8]
+  ) {
+    if compact {
+      // `previous` is 0 before the first number: deltas are at least 1.
+      bytes.appendLEB128(UInt64(number - previous))
+      guard let label else { return }
+      if let dictionaryIndex {
+        bytes.appendLEB128(UInt64(dictionaryIndex + 1))
+      } else {
+        bytes.appendLEB128(0)
+        bytes.appendLEB128(UInt64(label.count))
+        bytes.append(contentsOf: label)
+      }
+    } else {
+      bytes.appendLittleEndian(number)
+      guard let label else { return }
+      bytes.appendLittleEndian(UInt16(label.count))
+      bytes.append(contentsOf: label)
+    }
+  }
+
+  /// An error at the offset the next record would have.
+  private func failure(_ problem: BaseFormatError.Problem) -> BaseFormatError {
+    BaseFormatError(
+      path: file.path, offset: file.byteCount + BaseHeader.blockHeaderByteCount + block.count,
+      problem: problem)
   }
 
   private func flushBlock() throws(BaseFormatError) {
@@ -155,11 +217,4 @@ public final class BaseWriter {
 
   /// Abandons the base; nothing is written at `path`.
   public func discard() { file.discard() }
-}
-
-/// Appends `text`'s UTF-8 bytes through its contiguous storage (appending a UTF-8 view went
-/// byte by byte through the generic path).
-func appendUTF8(of text: String, to bytes: inout [UInt8]) {
-  var text = text
-  text.withUTF8 { bytes.append(contentsOf: $0) }
 }

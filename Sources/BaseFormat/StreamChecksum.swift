@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A streaming checksum over a byte sequence fed in chunks of any size: two running sums
 /// (Fletcher's construction) over little-endian 64-bit words, the last word zero-padded, then
 /// mixed with the length and finished with murmur3's 64-bit finalizer on the first sum.
@@ -78,17 +80,9 @@ public struct StreamChecksum: Sendable {
     return Self.finalized(copy.sum1) ^ copy.sum2
   }
 
-  /// murmur3's fmix64: a bijection whose every output bit depends on every input bit.
+  /// murmur3's fmix64 (``ByteCoding/murmurFinalized(_:)``).
   @inline(__always)
-  private static func finalized(_ value: UInt64) -> UInt64 {
-    var mixed = value
-    mixed ^= mixed >> 33
-    mixed &*= 0xFF51_AFD7_ED55_8CCD
-    mixed ^= mixed >> 33
-    mixed &*= 0xC4CE_B9FE_1A85_EC53
-    mixed ^= mixed >> 33
-    return mixed
-  }
+  private static func finalized(_ value: UInt64) -> UInt64 { murmurFinalized(value) }
 
   /// The checksum of one contiguous byte range.
   public static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

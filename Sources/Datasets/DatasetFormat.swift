@@ -52,7 +52,7 @@ extension DatasetGenerator {
       try writer.finish()
     case .compactBase:
       // The dictionary the compiler would choose: the most frequent labels, in bounded memory.
-      var frequent = FrequentLabels(capacity: 2 * BaseHeader.maximumDictionaryEntryCount)
+      let frequent = FrequentLabels(capacity: 2 * BaseHeader.maximumDictionaryEntryCount)
       if kind == .identification {
         for index in numbers.indices { frequent.add(label(at: index)) }
       }

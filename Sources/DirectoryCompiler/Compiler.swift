@@ -9,7 +9,7 @@ import ProcessMetrics
 
 /// `calldir compile`: directory dumps → normalized, sorted, deduplicated entries → one base per
 /// region, a seed set, blocking lists, and the manifest, in bounded memory.
-public struct Compiler {
+public final class Compiler {
   public let options: CompileOptions
   /// Receives progress now and then: bytes read so far and rows accepted.
   public var progress: (Int, Int) -> Void = { _, _ in }
@@ -51,7 +51,15 @@ public struct Compiler {
 
     var sequence: UInt64 = 0
     var sawRank = false
-    var frequent = FrequentLabels(capacity: 2 * BaseHeader.maximumDictionaryEntryCount)
+    let frequent = FrequentLabels(capacity: 2 * BaseHeader.maximumDictionaryEntryCount)
+    let blockingCategories = ByteStringTable()
+    for var category in options.blockingCategories {
+      _ = category.withUTF8 { blockingCategories.insert(UnsafeRawBufferPointer($0), value: 0) }
+    }
+    // The row loop below reads these, not `self`: capturing `self` copied the options (strings,
+    // sets) for every row.
+    let compact = options.compact
+    let progress = self.progress
     for (path, format) in options.inputs {
       let name = (path as NSString).lastPathComponent
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -64,47 +72,62 @@ public struct Compiler {
       ) {
         rejectedHere.append(($0, $1))
       }
-      while let row = try reader.next() {
+      while try reader.next({ row in
         report.linesRead += 1
         for (reason, line) in rejectedHere { report.reject(reason, place: "\(name):\(line)") }
         report.linesRead += rejectedHere.count
         rejectedHere.removeAll()
-        let place = "\(name):\(row.line)"
         let number: Int64
-        do {
-          number = try normalizers.normalizer(row.country ?? fileCountry).normalize(row.numberText)
+        do throws(NormalizationError) {
+          let country = row.country.map { String(decoding: $0, as: UTF8.self) } ?? fileCountry
+          number = try normalizers.normalizer(country).normalize(
+            utf8: row.number.assumingMemoryBound(to: UInt8.self))
         } catch {
-          report.reject(.number(error.reason), place: place)
-          continue
+          report.reject(.number(error.reason), place: "\(name):\(row.line)")
+          return
         }
         let blocking =
           blocksAll || row.fromBlockingBase
-          || row.category.map(options.blockingCategories.contains) == true
-        let label = row.label.trimmingWhitespace()
+          || row.category.map { blockingCategories.find($0) != nil } == true
+        let label = UTF8Validation.trimmingWhitespace(row.label)
         if !blocking {
           guard !label.isEmpty else {
-            report.reject(.emptyLabel, place: place)
-            continue
+            report.reject(.emptyLabel, place: "\(name):\(row.line)")
+            return
           }
-          guard label.utf8.count <= BaseHeader.maximumLabelByteCount else {
-            report.reject(.labelTooLong, place: place)
-            continue
+          guard label.count <= BaseHeader.maximumLabelByteCount else {
+            report.reject(.labelTooLong, place: "\(name):\(row.line)")
+            return
           }
         }
         if row.rank != nil { sawRank = true }
-        if !blocking && options.compact { frequent.add(label) }
-        let region = row.region ?? prefixes.region(for: number) ?? "all"
-        try sorter.add(
-          SortRecord(
-            number: number, rank: row.rank ?? 0, sequence: sequence, label: label, region: region,
-            category: blocking
-              ? (row.fromBlockingBase
-                ? Self.blockingBaseCategory
-                : row.category ?? Self.blockingBaseCategory) : ""))
+        if !blocking && compact { frequent.add(bytes: label) }
+        // A blocking entry has no label; its category names its list.
+        let category: UnsafeRawBufferPointer? =
+          blocking ? (row.fromBlockingBase ? nil : row.category) : Self.noText
+        func add(region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer) throws {
+          try sorter.add(
+            number: number, rank: row.rank ?? 0, sequence: sequence,
+            label: blocking ? Self.noText : label, region: region, category: category)
+        }
+        func add(region: UnsafeRawBufferPointer) throws {
+          if let category {
+            try add(region: region, category: category)
+          } else {
+            var name = Self.blockingBaseCategory
+            try name.withUTF8 { try add(region: region, category: UnsafeRawBufferPointer($0)) }
+          }
+        }
+        if let region = row.region {
+          try add(region: region)
+        } else {
+          var name = prefixes.region(for: number) ?? Self.unassignedRegion
+          try name.withUTF8 { try add(region: UnsafeRawBufferPointer($0)) }
+        }
         sequence += 1
         report.accepted += 1
         if report.accepted % 100_000 == 0 { progress(report.inputBytes, report.accepted) }
-      }
+      }) {}
       for (reason, line) in rejectedHere { report.reject(reason, place: "\(name):\(line)") }
       report.linesRead += rejectedHere.count
     }
@@ -131,40 +154,48 @@ public struct Compiler {
       )
     }
     var seed = TopRanked(capacity: seedChoice == .rank ? options.seedSize : 0)
+    let seedCandidates =
+      seedChoice == .rank && options.seedSize > 0
+      ? try SeedCandidates(path: scratch + "/seed-candidates.bin") : nil
     var identificationEntries = 0
     // Records come sorted by number, so a region's (or a category's) records are mostly
     // contiguous: the last output is reused without hashing its name (String hashing showed in
     // profiles).
-    var last: (region: String, category: String, output: OutputBase)?
+    var last: (region: [UInt8], category: [UInt8], output: OutputBase)?
     try forEachChosen(sorter, report: &report) { record in
       let output: OutputBase
-      if let last, last.region == record.region, last.category == record.category {
+      if let last, record.region.elementsEqual(last.region),
+        record.category.elementsEqual(last.category)
+      {
         output = last.output
       } else {
+        let region = String(decoding: record.region, as: UTF8.self)
+        let category = String(decoding: record.category, as: UTF8.self)
         let key =
-          record.category.isEmpty
-          ? "region-" + FileSafeName.encode(record.region)
-          : "blocking-" + FileSafeName.encode(record.category)
+          category.isEmpty
+          ? "region-" + FileSafeName.encode(region)
+          : "blocking-" + FileSafeName.encode(category)
         if let existing = writers[key] {
           output = existing
         } else {
-          let kind: BaseKind = record.category.isEmpty ? .identification : .blocking
+          let kind: BaseKind = category.isEmpty ? .identification : .blocking
           // Written in the scratch folder, moved into bases/ under its hash once finished.
           let file = scratch + "/" + key + ".cdb"
           output = OutputBase(
             writer: try writer(file, kind), file: file, kind: kind,
             role: kind == .identification ? .region : .blocking,
-            region: kind == .identification ? record.region : nil)
+            region: kind == .identification ? region : nil)
           writers[key] = output
         }
-        last = (record.region, record.category, output)
+        last = (Array(record.region), Array(record.category), output)
       }
       if output.kind == .identification {
-        seed.consider(number: record.number, rank: record.rank)
+        if seed.consider(number: record.number, rank: record.rank) {
+          try seedCandidates?.add(record.number, label: record.label)
+        }
         identificationEntries += 1
       }
-      try output.writer.append(
-        record.number, label: output.kind == .identification ? record.label : "")
+      try output.writer.append(record.number, checkedLabelBytes: record.label)
       output.count += 1
     }
     // Pass 2: the seed set: the chosen entries whose rank is in the top N, or every k-th.
@@ -173,21 +204,25 @@ public struct Compiler {
     if seed.count > 0
       || (seedChoice == .spread && options.seedSize > 0 && identificationEntries > 0)
     {
-      let chosen = seed.numbers()
       let file = scratch + "/seed.cdb"
       let seedWriter = try writer(file, .identification)
-      var ignored = CompileReport()
-      var index = 0
-      try forEachChosen(sorter, report: &ignored) { record in
-        guard record.category.isEmpty else { return }
-        defer { index += 1 }
-        let picked =
-          seedChoice == .rank
-          ? chosen.contains(record.number)
-          : index % spreadStride == 0 && report.seedEntries < options.seedSize
-        if picked {
-          try seedWriter.append(record.number, label: record.label)
+      if let seedCandidates {
+        let chosen = seed.numbers()
+        try seedCandidates.forEachCandidate { number, label in
+          guard chosen.contains(number) else { return }
+          try seedWriter.append(number, checkedLabelBytes: label)
           report.seedEntries += 1
+        }
+      } else {
+        var ignored = CompileReport()
+        var index = 0
+        try forEachChosen(sorter, report: &ignored) { record in
+          guard record.category.isEmpty else { return }
+          defer { index += 1 }
+          if index % spreadStride == 0 && report.seedEntries < options.seedSize {
+            try seedWriter.append(record.number, checkedLabelBytes: record.label)
+            report.seedEntries += 1
+          }
         }
       }
       try seedWriter.finish()
@@ -257,28 +292,35 @@ public struct Compiler {
 
   /// Merges the sorted records and calls `body` with the one kept per number, per the policy.
   private func forEachChosen(
-    _ sorter: ExternalSorter, report: inout CompileReport, _ body: (SortRecord) throws -> Void
+    _ sorter: ExternalSorter, report: inout CompileReport, _ body: (SortRecordView) throws -> Void
   ) throws {
     let merged = try sorter.sorted()
-    var group: SortRecord?
-    func emit() throws {
-      if let group { try body(group) }
-    }
-    while let record = try merged.next() {
-      guard let current = group, current.number == record.number else {
-        try emit()
-        group = record
-        continue
+    // The record kept for the current number, copied: the merge's views last one record.
+    var kept = KeptRecord()
+    var dropped = 0
+    let policy = options.duplicates  // not `self` in the loop: that copied the options per record
+    while try merged.next({ record in
+      guard kept.isSet, kept.number == record.number else {
+        if kept.isSet { try kept.withView(body) }
+        kept.replace(with: record)
+        return
       }
-      report.duplicatesDropped += 1
-      switch options.duplicates {
+      dropped += 1
+      switch policy {
       case .first: break
-      case .last: group = record
-      case .priority: if record.rank > current.rank { group = record }
+      case .last: kept.replace(with: record)
+      case .priority: if record.rank > kept.rank { kept.replace(with: record) }
       }
-    }
-    try emit()
+    }) {}
+    if kept.isSet { try kept.withView(body) }
+    report.duplicatesDropped += dropped
   }
+
+  /// No bytes: the label of a blocking entry, the category of an identification one.
+  private static var noText: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+
+  /// The region of numbers no region column or `--regions-file` rule assigns.
+  static let unassignedRegion = "all"
 
   /// The category, and so the base (`blocking-blocking`), of numbers read from a blocking base
   /// or from an input compiled whole as a blocking list without a category of its own.
@@ -349,14 +391,19 @@ struct TopRanked {
 
   var count: Int { heap.count }
 
-  mutating func consider(number: Int64, rank: Int64) {
-    guard capacity > 0 else { return }
+  /// Offers an entry; returns whether it is among the highest-ranked so far (it may leave later).
+  @discardableResult
+  mutating func consider(number: Int64, rank: Int64) -> Bool {
+    guard capacity > 0 else { return false }
     let item = Item(rank: rank, number: number)
     if heap.count < capacity {
       heap.insert(item)
+      return true
     } else if let least = heap.min, least < item {
       _ = heap.replaceMin(with: item)
+      return true
     }
+    return false
   }
 
   func numbers() -> Set<Int64> { Set(heap.unordered.map(\.number)) }

@@ -1,4 +1,4 @@
-import Foundation
+import ByteCoding
 
 /// How a delimited file quotes its fields.
 public enum Quoting: String, Sendable, CaseIterable {
@@ -11,11 +11,14 @@ public enum Quoting: String, Sendable, CaseIterable {
   case none
 }
 
-/// Splits one line of TSV or CSV into fields (see ``Quoting``). A quoted field that does not end
-/// on its line continues on the next (the caller joins them).
+/// Splits one line of TSV or CSV into fields (see ``Quoting``), as byte ranges: no `String` per
+/// field (the compiler keeps rows as bytes). A quoted field that does not end on its line
+/// continues on the next (the caller joins them).
 enum DelimitedFields {
   enum Result {
-    case fields([String])
+    /// Split: each field's range is in the line, or in `unquoted` when the line had quoted
+    /// fields (their quotes removed and `""` made one quote).
+    case fields(inUnquoted: Bool)
     /// The line ends inside a quoted field: join it with the next line and split again.
     case needsMore
     /// Text after a closing quote (RFC 4180 quoting only).
@@ -24,22 +27,36 @@ enum DelimitedFields {
     case badUTF8
   }
 
-  static func split(_ line: UnsafeRawBufferPointer, delimiter: UInt8, quoting: Quoting) -> Result {
-    if quoting == .none { return splitUnquoted(line, delimiter: delimiter) }
-    var fields: [String] = []
-    var field: [UInt8] = []
+  /// Splits `line` into `fields` (cleared first); `unquoted` receives the bytes of quoted lines.
+  static func split(
+    _ line: UnsafeRawBufferPointer, delimiter: UInt8, quoting: Quoting,
+    fields: inout [Range<Int>], unquoted: inout [UInt8]
+  ) -> Result {
+    // Splitting at ASCII bytes and removing ASCII quotes keeps UTF-8 whole: one check per line.
+    guard UTF8Validation.isValid(line) else { return .badUTF8 }
+    fields.removeAll(keepingCapacity: true)
+    if quoting == .none || !line.contains(UInt8(ascii: "\"")) {
+      var start = 0
+      while true {
+        let end = line[start...].firstIndex(of: delimiter) ?? line.count
+        fields.append(start..<end)
+        guard end < line.count else { return .fields(inUnquoted: false) }
+        start = end + 1
+      }
+    }
+    unquoted.removeAll(keepingCapacity: true)
     var index = 0
     let count = line.count
     let quote = UInt8(ascii: "\"")
     while true {
-      field.removeAll(keepingCapacity: true)
+      let start = unquoted.count
       if index < count && line[index] == quote {
         index += 1
         var closed = false
         while index < count {
           if line[index] == quote {
             if index + 1 < count && line[index + 1] == quote {
-              field.append(quote)
+              unquoted.append(quote)
               index += 2
               continue
             }
@@ -47,7 +64,7 @@ enum DelimitedFields {
             index += 1
             break
           }
-          field.append(line[index])
+          unquoted.append(line[index])
           index += 1
         }
         guard closed else { return .needsMore }
@@ -55,49 +72,17 @@ enum DelimitedFields {
       } else {
         // A quote inside an unquoted field is a character (RFC 4180 leaves it undefined).
         while index < count && line[index] != delimiter {
-          field.append(line[index])
+          unquoted.append(line[index])
           index += 1
         }
       }
-      guard let text = String(validating: field, as: UTF8.self) else { return .badUTF8 }
-      fields.append(text)
-      if index >= count { return .fields(fields) }
+      fields.append(start..<unquoted.count)
+      if index >= count { return .fields(inUnquoted: true) }
       index += 1  // the delimiter
       if index == count {
-        fields.append("")
-        return .fields(fields)
+        fields.append(unquoted.count..<unquoted.count)
+        return .fields(inUnquoted: true)
       }
     }
-  }
-
-  /// Fields separated by `delimiter`, quotes and all.
-  private static func splitUnquoted(_ line: UnsafeRawBufferPointer, delimiter: UInt8) -> Result {
-    let bytes = line.assumingMemoryBound(to: UInt8.self)
-    var fields: [String] = []
-    fields.reserveCapacity(8)
-    var start = 0
-    while true {
-      var end = start
-      while end < bytes.count && bytes[end] != delimiter { end += 1 }
-      guard let text = validatedString(UnsafeBufferPointer(rebasing: bytes[start..<end])) else {
-        return .badUTF8
-      }
-      fields.append(text)
-      guard end < bytes.count else { return .fields(fields) }
-      start = end + 1
-    }
-  }
-
-  /// The string `bytes` spell, nil when they are not UTF-8. `String(validating:as:)` took the
-  /// standard library's generic path, with type metadata looked up per call (an eighth of a
-  /// compile's instructions); decoding, which repairs, and then checking that nothing was
-  /// repaired (the bytes come back unchanged) is the standard library's fast path twice.
-  static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    var text = String(decoding: bytes, as: UTF8.self)
-    let unchanged = text.withUTF8 { decoded in
-      decoded.count == bytes.count
-        && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
-    }
-    return unchanged ? text : nil
   }
 }

@@ -2,7 +2,8 @@ import ByteCoding
 import Foundation
 import HeapModule
 
-/// A normalized entry on its way through the sort.
+/// A normalized entry on its way through the sort, as owned values (for tests and small callers;
+/// the compiler adds bytes and reads ``SortRecordView``s).
 struct SortRecord: Equatable {
   var number: Int64
   var rank: Int64
@@ -11,6 +12,40 @@ struct SortRecord: Equatable {
   var label: String
   var region: String
   var category: String
+
+  init(
+    number: Int64, rank: Int64, sequence: UInt64, label: String, region: String, category: String
+  ) {
+    self.number = number
+    self.rank = rank
+    self.sequence = sequence
+    self.label = label
+    self.region = region
+    self.category = category
+  }
+
+  /// A copy of a view's record.
+  init(_ view: SortRecordView) {
+    self.init(
+      number: view.number, rank: view.rank, sequence: view.sequence,
+      label: String(decoding: view.label, as: UTF8.self),
+      region: String(decoding: view.region, as: UTF8.self),
+      category: String(decoding: view.category, as: UTF8.self))
+  }
+}
+
+/// A record as the sort hands it out: its texts are views of the sort's buffers, valid only
+/// inside the closure they are handed to. Records stay bytes from the input file to the base:
+/// a `String` per text and per pass was a fifth of a compile's instructions.
+struct SortRecordView {
+  var number: Int64
+  var rank: Int64
+  var sequence: UInt64
+  /// The label's UTF-8 bytes (empty for blocking entries).
+  var label: UnsafeRawBufferPointer
+  var region: UnsafeRawBufferPointer
+  /// Empty for identification entries; the blocking list's name otherwise.
+  var category: UnsafeRawBufferPointer
 }
 
 /// Sorts records by (number, input order) in bounded memory: records are packed into one byte
@@ -36,43 +71,58 @@ final class ExternalSorter {
 
   private var usedBytes: Int { arena.count + index.count * Self.indexEntryByteCount }
 
-  func add(_ record: SortRecord) throws {
-    index.append((record.number, record.sequence, arena.count))
-    Self.encode(record, into: &arena)
+  /// Adds one record; its texts are copied (each at most 65,535 bytes: longer ones are cut).
+  func add(
+    number: Int64, rank: Int64, sequence: UInt64, label: UnsafeRawBufferPointer,
+    region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer
+  ) throws {
+    index.append((number, sequence, arena.count))
+    arena.appendLittleEndian(number)
+    arena.appendLittleEndian(rank)
+    arena.appendLittleEndian(sequence)
+    Self.appendText(label, to: &arena)
+    Self.appendText(region, to: &arena)
+    Self.appendText(category, to: &arena)
     if usedBytes >= budget { try spill() }
   }
 
-  static func encode(_ record: SortRecord, into bytes: inout [UInt8]) {
-    bytes.appendLittleEndian(record.number)
-    bytes.appendLittleEndian(record.rank)
-    bytes.appendLittleEndian(record.sequence)
-    for text in [record.label, record.region, record.category] {
-      // Through the contiguous bytes: appending a UTF-8 view went element by element.
-      var text = text
-      text.withUTF8 { utf8 in
-        bytes.appendLittleEndian(UInt16(min(utf8.count, Int(UInt16.max))))
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8.prefix(Int(UInt16.max))))
+  /// Adds an owned record (see ``add(number:rank:sequence:label:region:category:)``).
+  func add(_ record: SortRecord) throws {
+    var label = record.label
+    var region = record.region
+    var category = record.category
+    try label.withUTF8 { label in
+      try region.withUTF8 { region in
+        try category.withUTF8 { category in
+          try add(
+            number: record.number, rank: record.rank, sequence: record.sequence,
+            label: UnsafeRawBufferPointer(label), region: UnsafeRawBufferPointer(region),
+            category: UnsafeRawBufferPointer(category))
+        }
       }
     }
+  }
+
+  private static func appendText(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+    let count = min(text.count, Int(UInt16.max))
+    bytes.appendLittleEndian(UInt16(count))
+    bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[0..<count]))
   }
 
   /// Decodes the record at `offset`; returns it and the offset after it.
   /// - Throws: ``ByteCoding/ByteCodingError`` when the bytes end inside the record.
   static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError)
-    -> (SortRecord, Int)
+    -> (SortRecordView, Int)
   {
     var reader = LittleEndianReader(bytes, offset: offset)
-    func text() throws(ByteCodingError) -> String {
-      String(decoding: try reader.readBytes(Int(try reader.read(UInt16.self))), as: UTF8.self)
-    }
     let number = try reader.read(Int64.self)
     let rank = try reader.read(Int64.self)
     let sequence = try reader.read(UInt64.self)
-    let label = try text()
-    let region = try text()
-    let category = try text()
+    let label = try reader.readBytes(Int(try reader.read(UInt16.self)))
+    let region = try reader.readBytes(Int(try reader.read(UInt16.self)))
+    let category = try reader.readBytes(Int(try reader.read(UInt16.self)))
     return (
-      SortRecord(
+      SortRecordView(
         number: number, rank: rank, sequence: sequence, label: label, region: region,
         category: category), reader.offset
     )
@@ -139,37 +189,42 @@ final class ExternalSorter {
 
 /// A k-way merge of sorted runs (or the in-memory records when nothing was spilled).
 final class MergedRuns {
+  /// One run file, read a chunk at a time; its current record is whole in `buffer` at `position`.
   private final class Run {
     let handle: FileHandle
     var buffer: [UInt8] = []
     var position = 0
     var atEnd = false
     let chunk: Int
-    var current: SortRecord?
+    /// The current record's sort key, nil past the last record.
+    var current: (number: Int64, sequence: UInt64)?
     init(handle: FileHandle, chunk: Int) {
       self.handle = handle
       self.chunk = chunk
     }
 
-    func advance() throws {
-      // Make sure a whole record is buffered: its fixed part, then its three texts.
-      func ensure(_ count: Int) throws -> Bool {
-        while buffer.count - position < count {
-          if atEnd { return false }
-          if position > 0 {
-            buffer.removeFirst(position)
-            position = 0
-          }
-          let data = try handle.read(upToCount: max(chunk, count))
-          if let data, !data.isEmpty { buffer.append(contentsOf: data) } else { atEnd = true }
+    /// Makes sure `count` bytes from `position` are buffered; false at the end of the file.
+    private func ensure(_ count: Int) throws -> Bool {
+      while buffer.count - position < count {
+        if atEnd { return false }
+        if position > 0 {
+          buffer.removeFirst(position)
+          position = 0
         }
-        return true
+        let data = try handle.read(upToCount: max(chunk, count))
+        if let data, !data.isEmpty { buffer.append(contentsOf: data) } else { atEnd = true }
       }
-      guard try ensure(30) else {
+      return true
+    }
+
+    /// Buffers the record at `position` whole and reads its key.
+    func load() throws {
+      guard try ensure(ExternalSorter.fixedFieldsByteCount + 6) else {
+        guard buffer.count == position else { throw CompileError.write("a sort run is truncated") }
         current = nil
         return
       }
-      var needed = 24
+      var needed = ExternalSorter.fixedFieldsByteCount
       for _ in 0..<3 {
         guard try ensure(needed + 2) else { throw CompileError.write("a sort run is truncated") }
         let count = buffer.withUnsafeBytes {
@@ -178,13 +233,23 @@ final class MergedRuns {
         needed += 2 + count
       }
       guard try ensure(needed) else { throw CompileError.write("a sort run is truncated") }
-      guard
-        let (record, end) = try? buffer.withUnsafeBytes({
-          try ExternalSorter.decode($0, at: position)
-        })
-      else { throw CompileError.write("a sort run is truncated") }
-      current = record
+      current = buffer.withUnsafeBytes {
+        (
+          $0.loadLittleEndian(Int64.self, at: position),
+          $0.loadLittleEndian(UInt64.self, at: position + 16)
+        )
+      }
+    }
+
+    /// Hands the current record to `body`, then loads the next.
+    func take(_ body: (SortRecordView) throws -> Void) throws {
+      let end = try buffer.withUnsafeBytes { bytes in
+        let (record, end) = try ExternalSorter.decode(bytes, at: position)
+        try body(record)
+        return end
+      }
       position = end
+      try load()
     }
   }
 
@@ -199,41 +264,86 @@ final class MergedRuns {
     }
   }
   private var heap = Heap<Key>()
-  private var memory: (arena: [UInt8], offsets: [Int])?
+  /// The records when nothing was spilled: their bytes and their offsets in merge order.
+  private let inMemory: Bool
+  private let arena: [UInt8]
+  private let offsets: [Int]
   private var memoryPosition = 0
 
   init(runs paths: [String], bufferByteCount: Int, memory: ([UInt8], [Int])?) throws {
-    self.memory = memory.map { (arena: $0.0, offsets: $0.1) }
+    // Two plain properties, not an optional pair: unwrapping the pair per record retained both.
+    inMemory = memory != nil
+    arena = memory?.0 ?? []
+    offsets = memory?.1 ?? []
     for path in paths {
       guard let handle = FileHandle(forReadingAtPath: path) else {
         throw CompileError.unreadable(path, "sort run vanished")
       }
       let run = Run(handle: handle, chunk: bufferByteCount)
-      try run.advance()
+      try run.load()
       runs.append(run)
-      if let record = run.current {
-        heap.insert(Key(number: record.number, sequence: record.sequence, run: runs.count - 1))
+      if let (number, sequence) = run.current {
+        heap.insert(Key(number: number, sequence: sequence, run: runs.count - 1))
       }
     }
   }
 
-  /// The next record in (number, input order), or nil at the end.
-  func next() throws -> SortRecord? {
-    if let memory {
-      guard memoryPosition < memory.offsets.count else { return nil }
-      let offset = memory.offsets[memoryPosition]
+  /// Hands the next record in (number, input order) to `body`; false at the end.
+  func next(_ body: (SortRecordView) throws -> Void) throws -> Bool {
+    if inMemory {
+      guard memoryPosition < offsets.count else { return false }
+      let offset = offsets[memoryPosition]
       memoryPosition += 1
-      // The arena holds what `encode` wrote in this process: a short record is a bug here.
-      return try memory.arena.withUnsafeBytes { try ExternalSorter.decode($0, at: offset).0 }
+      // The arena holds what `add` wrote in this process: a short record is a bug here.
+      try arena.withUnsafeBytes { try body(ExternalSorter.decode($0, at: offset).0) }
+      return true
     }
-    guard let top = heap.min else { return nil }
-    let record = runs[top.run].current!
-    try runs[top.run].advance()
-    if let next = runs[top.run].current {
-      _ = heap.replaceMin(with: Key(number: next.number, sequence: next.sequence, run: top.run))
+    guard let top = heap.min else { return false }
+    let run = runs[top.run]
+    try run.take(body)
+    if let (number, sequence) = run.current {
+      _ = heap.replaceMin(with: Key(number: number, sequence: sequence, run: top.run))
     } else {
       _ = heap.removeMin()
     }
-    return record
+    return true
+  }
+}
+
+/// A copy of one ``SortRecordView`` that outlives the merge's buffers: the record kept for a
+/// number while its duplicates go by. Its storage is reused, so keeping costs a copy of a few
+/// dozen bytes, not an allocation.
+struct KeptRecord {
+  private(set) var isSet = false
+  private(set) var number: Int64 = 0
+  private(set) var rank: Int64 = 0
+  private var sequence: UInt64 = 0
+  /// Label, region and category, one after the other.
+  private var texts: [UInt8] = []
+  private var labelEnd = 0
+  private var regionEnd = 0
+
+  mutating func replace(with record: SortRecordView) {
+    isSet = true
+    number = record.number
+    rank = record.rank
+    sequence = record.sequence
+    texts.removeAll(keepingCapacity: true)
+    texts.append(contentsOf: record.label)
+    labelEnd = texts.count
+    texts.append(contentsOf: record.region)
+    regionEnd = texts.count
+    texts.append(contentsOf: record.category)
+  }
+
+  func withView<Result>(_ body: (SortRecordView) throws -> Result) rethrows -> Result {
+    try texts.withUnsafeBytes { bytes in
+      try body(
+        SortRecordView(
+          number: number, rank: rank, sequence: sequence,
+          label: UnsafeRawBufferPointer(rebasing: bytes[0..<labelEnd]),
+          region: UnsafeRawBufferPointer(rebasing: bytes[labelEnd..<regionEnd]),
+          category: UnsafeRawBufferPointer(rebasing: bytes[regionEnd...])))
+    }
   }
 }

@@ -1,32 +1,45 @@
-import BaseFormat
+import ByteCoding
 
 /// The most frequent labels of a stream in bounded memory (Misra–Gries): `capacity` counters;
 /// a new label when all are taken lowers every counter by one, which happens at most once per
 /// `capacity` labels, so the work stays O(n). Every label more frequent than n / capacity is kept.
 /// The compiler uses it to choose the labels the compact bases remember in their dictionary.
-public struct FrequentLabels {
+public final class FrequentLabels {
   let capacity: Int
-  private var counters: [UTF8Key: Int] = [:]
+  private var counters: ByteStringTable
 
   /// Counts at most `capacity` labels at once.
-  public init(capacity: Int) { self.capacity = capacity }
+  public init(capacity: Int) {
+    self.capacity = capacity
+    counters = ByteStringTable(capacity: capacity)
+  }
 
   /// Counts one use of `label`.
-  public mutating func add(_ label: String) {
-    let key = UTF8Key(label)
-    if counters.count < capacity {
-      counters[key, default: 0] += 1  // one lookup, whether the label is new or not
-    } else if let index = counters.index(forKey: key) {
-      counters.values[index] += 1
+  public func add(_ label: String) {
+    var label = label
+    label.withUTF8 { add(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Counts one use of the label spelt by `bytes` (copied only when it gets a counter).
+  public func add(bytes label: UnsafeRawBufferPointer) {
+    if let entry = counters.find(label) {
+      counters[entry] += 1
+    } else if counters.count < capacity {
+      counters.insert(label, value: 1)
     } else {
-      for (key, count) in counters {
-        if count <= 1 { counters.removeValue(forKey: key) } else { counters[key] = count - 1 }
-      }
+      for entry in 0..<counters.count { counters[entry] -= 1 }
+      counters.removeAll { $0 <= 0 }
     }
   }
 
-  /// Up to `limit` labels seen at least twice (by their remaining counter), most frequent first.
+  /// Up to `limit` labels seen at least twice (by their remaining counter), most frequent first;
+  /// equal counts in byte order, so the choice never depends on hashing.
   public func top(_ limit: Int) -> [String] {
-    counters.filter { $0.value >= 2 }.sorted { $0.value > $1.value }.prefix(limit).map(\.key.text)
+    var counted: [([UInt8], Int)] = []
+    counters.forEachKey { label, count in
+      if count >= 2 { counted.append((Array(label), count)) }
+    }
+    counted.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.lexicographicallyPrecedes($1.0) }
+    return counted.prefix(limit).map { String(decoding: $0.0, as: UTF8.self) }
   }
 }

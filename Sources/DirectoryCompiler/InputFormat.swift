@@ -30,7 +30,8 @@ public enum InputFormat: String, CaseIterable, Sendable {
   }
 }
 
-/// One input row before normalization.
+/// One input row before normalization, as owned strings (the formats read through `String`:
+/// JSON, the articles' files, bases); delimited files go straight to ``RowFields``.
 struct InputRow {
   var numberText: String
   var label: String
@@ -111,7 +112,16 @@ struct ResolvedColumns {
   let category: Int?
   let country: Int?
 
-  var highest: Int {
-    [number, label ?? 0, region ?? 0, rank ?? 0, category ?? 0, country ?? 0].max()!
+  /// The highest column index used: a row needs more fields than this.
+  let highest: Int
+
+  init(number: Int, label: Int?, region: Int?, rank: Int?, category: Int?, country: Int?) {
+    self.number = number
+    self.label = label
+    self.region = region
+    self.rank = rank
+    self.category = category
+    self.country = country
+    highest = [number, label ?? 0, region ?? 0, rank ?? 0, category ?? 0, country ?? 0].max()!
   }
 }

@@ -26,9 +26,12 @@ public func readInputRows(
     let reader = try RowReader(
       path: path, format: format, columns: columns, quoting: quoting,
       maximumLineByteCount: maximumLineByteCount, reject: rejected)
-    while let next = try reader.next() {
-      row(ReadRow(numberText: next.numberText, label: next.label, line: next.line))
-    }
+    while try reader.next({ fields in
+      row(
+        ReadRow(
+          numberText: String(decoding: fields.number, as: UTF8.self),
+          label: String(decoding: fields.label, as: UTF8.self), line: fields.line))
+    }) {}
   } catch let error as CompileError {
     throw error
   } catch {

@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 import Foundation
 
 /// Reads the rows of one input file in its format, reporting malformed lines to `reject` with a
@@ -20,6 +21,11 @@ final class RowReader {
   private static let maximumQuotedLineCount = 16
   /// Lines read past a quote that never closed, to be read again as records.
   private var replay: [([UInt8], Int)] = []
+  /// The current line's fields: ranges in the line, or in ``scratch``.
+  private var fieldRanges: [Range<Int>] = []
+  /// Bytes of the current row when they are not the line's own: quoted fields without their
+  /// quotes, or a row read as strings.
+  private var scratch: [UInt8] = []
   static let russianSeparator = "\u{D7FF}"
 
   /// The Chinese article's file and the Russian guide's lines hold numbers as CallKit takes them
@@ -56,21 +62,25 @@ final class RowReader {
   /// Bytes of the file consumed so far.
   var bytesConsumed: Int { lines?.bytesConsumed ?? 0 }
 
-  /// The next well-formed row, or nil at the end.
-  func next() throws -> InputRow? {
+  /// Hands the next well-formed row to `body`; false at the end.
+  func next(_ body: (RowFields) throws -> Void) throws -> Bool {
     if let base {
+      let next: BaseEntry?
       do {
-        guard let entry = try base.next() else { return nil }
-        return InputRow(
-          numberText: "+\(entry.number)", label: entry.label, region: nil, rank: nil,
-          category: nil, line: 0, fromBlockingBase: base.header.kind == .blocking)
+        next = try base.next()
       } catch {
         throw CompileError.unreadable(path, error.problemDescription)
       }
+      guard let entry = next else { return false }
+      try deliver(
+        InputRow(
+          numberText: "+\(entry.number)", label: entry.label, region: nil, rank: nil,
+          category: nil, line: 0, fromBlockingBase: base.header.kind == .blocking), to: body)
+      return true
     }
-    guard let lines else { return nil }
+    guard let lines else { return false }
     while true {
-      var row: InputRow?
+      var delivered = false
       var pending: [UInt8]?
       var opening = 0
       let more: Bool
@@ -82,24 +92,52 @@ final class RowReader {
             reject(.lineTooLong, opening)
             return
           }
-          row = try parse(bytes, line: opening, pending: &pending)
+          delivered = try parse(bytes, line: opening, pending: &pending, body)
         }
       } else {
         let (bytes, line) = replay.removeFirst()
         opening = line
-        row = try bytes.withUnsafeBytes { try parse($0, line: line, pending: &pending) }
+        delivered = try bytes.withUnsafeBytes {
+          try parse($0, line: line, pending: &pending, body)
+        }
         more = true
       }
-      if let joined = pending { row = try joinQuotedRecord(joined, openedAt: opening) }
+      if let joined = pending { delivered = try joinQuotedRecord(joined, openedAt: opening, body) }
       if !more {
         // A damaged input fails the whole run before anything is written: a truncated
         // download must not replace a good container with part of itself.
         if let error = lines.streamError {
           throw CompileError.unreadable(path, "after line \(lines.lineNumber): \(error)")
         }
-        return nil
+        return false
       }
-      if let row { return row }
+      if delivered { return true }
+    }
+  }
+
+  /// Hands a row read as strings to `body`, through the reader's scratch bytes.
+  private func deliver(_ row: InputRow, to body: (RowFields) throws -> Void) throws {
+    scratch.removeAll(keepingCapacity: true)
+    func add(_ text: String?) -> Range<Int>? {
+      guard let text, !text.isEmpty else { return nil }
+      let start = scratch.count
+      scratch.append(contentsOf: text.utf8)
+      return start..<scratch.count
+    }
+    let number = add(row.numberText) ?? 0..<0
+    let label = add(row.label) ?? 0..<0
+    let region = add(row.region)
+    let category = add(row.category)
+    let country = add(row.country?.trimmingWhitespace())
+    try scratch.withUnsafeBytes { bytes in
+      func view(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[range])
+      }
+      try body(
+        RowFields(
+          number: view(number), label: view(label), region: region.map(view), rank: row.rank,
+          category: category.map(view), country: country.map(view), line: row.line,
+          fromBlockingBase: row.fromBlockingBase))
     }
   }
 
@@ -107,8 +145,11 @@ final class RowReader {
   /// the field closes, within ``maximumQuotedLineCount`` lines and
   /// ``maximumJoinedRecordByteCount`` bytes. A quote that does not close by then is rejected at
   /// the line where it opened, and the lines after it are read again as records of their own:
-  /// one stray quote must not swallow the rows that follow it.
-  private func joinQuotedRecord(_ first: [UInt8], openedAt line: Int) throws -> InputRow? {
+  /// one stray quote must not swallow the rows that follow it. Returns whether a row went to
+  /// `body`.
+  private func joinQuotedRecord(
+    _ first: [UInt8], openedAt line: Int, _ body: (RowFields) throws -> Void
+  ) throws -> Bool {
     var joined = first
     var span: [([UInt8], Int)] = []
     while span.count < Self.maximumQuotedLineCount,
@@ -119,12 +160,14 @@ final class RowReader {
       joined.append(UInt8(ascii: "\n"))
       joined.append(contentsOf: bytes)
       var again: [UInt8]?
-      let row = try joined.withUnsafeBytes { try parse($0, line: line, pending: &again) }
-      if again == nil { return row }
+      let delivered = try joined.withUnsafeBytes {
+        try parse($0, line: line, pending: &again, body)
+      }
+      if again == nil { return delivered }
     }
     reject(.badQuoting, line)
     replay.insert(contentsOf: span, at: 0)
-    return nil
+    return false
   }
 
   /// The next physical line and its number: lines put back for another reading first.
@@ -140,45 +183,78 @@ final class RowReader {
     }
   }
 
-  /// Parses one line; returns nil for a skipped or rejected line, and sets `pending` to the bytes
-  /// when a quoted field continues on the next line.
-  private func parse(_ bytes: UnsafeRawBufferPointer, line: Int, pending: inout [UInt8]?) throws
-    -> InputRow?
-  {
+  /// Parses one line and hands its row to `body`; returns false for a skipped or rejected line,
+  /// and sets `pending` to the bytes when a quoted field continues on the next line.
+  private func parse(
+    _ bytes: UnsafeRawBufferPointer, line: Int, pending: inout [UInt8]?,
+    _ body: (RowFields) throws -> Void
+  ) throws -> Bool {
     switch format {
     case .tsv, .csv:
       let delimiter = format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
       switch DelimitedFields.split(
-        bytes, delimiter: delimiter, quoting: quoting ?? (format == .tsv ? .none : .rfc4180))
+        bytes, delimiter: delimiter, quoting: quoting ?? (format == .tsv ? .none : .rfc4180),
+        fields: &fieldRanges, unquoted: &scratch)
       {
       case .needsMore:
         pending = [UInt8](bytes)
-        return nil
+        return false
       case .badQuoting:
         reject(.badQuoting, line)
-        return nil
+        return false
       case .badUTF8:
         reject(.badUTF8, line)
-        return nil
-      case .fields(let fields):
-        guard let columns else {
-          columns = try selection.resolve(header: fields, path: path)
-          return nil
-        }
-        if fields.count == 1 && fields[0].isEmpty { return nil }  // blank line
-        guard fields.count > columns.highest else {
-          reject(.missingColumn, line)
-          return nil
-        }
-        return InputRow(
-          numberText: fields[columns.number], label: columns.label.map { fields[$0] } ?? "",
-          region: columns.region.map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 },
-          rank: columns.rank.flatMap { Int64(fields[$0].trimmingWhitespace()) },
-          category: columns.category.map { fields[$0] }.flatMap { $0.isEmpty ? nil : $0 },
-          country: columns.country.map { fields[$0].trimmingWhitespace() }
-            .flatMap { $0.isEmpty ? nil : $0 },
-          line: line)
+        return false
+      case .fields(let inUnquoted):
+        return try inUnquoted
+          ? scratch.withUnsafeBytes { try deliverFields(of: $0, line: line, body) }
+          : deliverFields(of: bytes, line: line, body)
       }
+    case .russian, .jsonl, .chinese:
+      guard let row = try parseText(bytes, line: line) else { return false }
+      try deliver(row, to: body)
+      return true
+    case .base:
+      return false
+    }
+  }
+
+  /// Hands the split fields (``fieldRanges`` in `storage`) to `body` as a row; the first line is
+  /// the header. Returns false for the header, a blank line or a short row.
+  private func deliverFields(
+    of storage: UnsafeRawBufferPointer, line: Int, _ body: (RowFields) throws -> Void
+  ) throws -> Bool {
+    let fields = fieldRanges
+    func field(_ index: Int) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: storage[fields[index]])
+    }
+    guard let columns else {
+      columns = try selection.resolve(
+        header: fields.indices.map { String(decoding: field($0), as: UTF8.self) }, path: path)
+      return false
+    }
+    if fields.count == 1 && fields[0].isEmpty { return false }  // blank line
+    guard fields.count > columns.highest else {
+      reject(.missingColumn, line)
+      return false
+    }
+    try body(
+      RowFields(
+        number: field(columns.number),
+        label: columns.label.map(field) ?? .init(start: nil, count: 0),
+        region: columns.region.map(field).flatMap(RowFields.nonEmpty),
+        rank: columns.rank.map(field).flatMap(RowFields.integer),
+        category: columns.category.map(field).flatMap(RowFields.nonEmpty),
+        country: columns.country.map { UTF8Validation.trimmingWhitespace(field($0)) }
+          .flatMap(RowFields.nonEmpty),
+        line: line))
+    return true
+  }
+
+  /// Parses one line of the formats read as text (the articles' files, JSON lines); nil for a
+  /// skipped or rejected line.
+  private func parseText(_ bytes: UnsafeRawBufferPointer, line: Int) throws -> InputRow? {
+    switch format {
     case .russian:
       guard let text = String(validating: bytes, as: UTF8.self) else {
         reject(.badUTF8, line)
@@ -237,7 +313,7 @@ final class RowReader {
         numberText: number, label: field(selection.label) ?? field("name") ?? "",
         region: field(selection.region), rank: field(selection.rank).flatMap { Int64($0) },
         category: field(selection.category), country: field(selection.country), line: line)
-    case .base:
+    case .tsv, .csv, .base:
       return nil
     }
   }

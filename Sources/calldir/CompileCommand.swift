@@ -148,7 +148,7 @@ struct CompileCommand: ParsableCommand {
     options.compact = !fixedWidth
     options.compareGzip = compareGzip
 
-    var compiler = Compiler(options: options)
+    let compiler = Compiler(options: options)
     let terminal = isatty(STDERR_FILENO) != 0
     if terminal {
       compiler.progress = { bytes, rows in

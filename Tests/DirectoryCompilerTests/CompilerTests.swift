@@ -210,7 +210,7 @@ struct CompilerTests {
     #expect(sorter.runPaths.count > 10, "a tiny budget must force many runs")
     let merged = try sorter.sorted()
     var result: [SortRecord] = []
-    while let record = try merged.next() { result.append(record) }
+    while try merged.next({ result.append(SortRecord($0)) }) {}
     let expected = records.sorted {
       $0.number != $1.number ? $0.number < $1.number : $0.sequence < $1.sequence
     }

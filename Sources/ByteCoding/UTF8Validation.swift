@@ -1,0 +1,70 @@
+/// Checks and trims UTF-8 text held as bytes, without making a `String` of it: the compiler's
+/// rows stay bytes from the input file to the base, and making a `String` per field (to check
+/// it, or to trim it) was a fifth of a compile's instructions.
+public enum UTF8Validation {
+  /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
+  /// U+10FFFF), as `String(validating:as:)` decides.
+  public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let units = bytes.assumingMemoryBound(to: UInt8.self)
+    // ASCII first: most numbers and many labels are, and it needs no decoding.
+    var index = 0
+    while index < units.count && units[index] < 0x80 { index += 1 }
+    if index == units.count { return true }
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      // The standard library's validator, without building the string (2.5 times faster).
+      return (try? UTF8Span(validating: units.span)) != nil
+    }
+    return String(validating: units, as: UTF8.self) != nil
+  }
+
+  /// `bytes` without leading and trailing whitespace: tab and Unicode's space separators
+  /// (general category Zs, a set Unicode keeps stable: space, no-break space, the typographic
+  /// spaces), as Foundation's `.whitespaces` means it. `bytes` must be valid UTF-8.
+  public static func trimmingWhitespace(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    var start = 0
+    var end = bytes.count
+    while start < end, let width = whitespaceWidth(bytes, startingAt: start) { start += width }
+    while end > start, let width = whitespaceWidth(bytes, endingAt: end) { end -= width }
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+  }
+
+  /// The byte length of the whitespace character starting at `index`, or nil.
+  private static func whitespaceWidth(_ bytes: UnsafeRawBufferPointer, startingAt index: Int)
+    -> Int?
+  {
+    let lead = bytes[index]
+    if lead == 0x20 || lead == 0x09 { return 1 }
+    let width = lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+    guard width > 1, index + width <= bytes.count else { return nil }
+    return isWhitespace(scalar(bytes, from: index, width: width)) ? width : nil
+  }
+
+  /// The byte length of the whitespace character ending just before `end`, or nil.
+  private static func whitespaceWidth(_ bytes: UnsafeRawBufferPointer, endingAt end: Int) -> Int? {
+    let last = bytes[end - 1]
+    if last == 0x20 || last == 0x09 { return 1 }
+    // The Zs characters past ASCII are two bytes (U+00A0) or three (the rest).
+    for width in 2...3 where end - width >= 0 {
+      let lead = bytes[end - width]
+      if (width == 2 && lead & 0xE0 == 0xC0) || (width == 3 && lead & 0xF0 == 0xE0) {
+        return isWhitespace(scalar(bytes, from: end - width, width: width)) ? width : nil
+      }
+    }
+    return nil
+  }
+
+  private static func scalar(_ bytes: UnsafeRawBufferPointer, from index: Int, width: Int)
+    -> UInt32
+  {
+    var value = UInt32(bytes[index]) & (width == 2 ? 0x1F : 0x0F)
+    for offset in 1..<width { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+    return value
+  }
+
+  private static func isWhitespace(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x20, 0x09, 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: true
+    default: false
+    }
+  }
+}
