@@ -15,14 +15,17 @@
 /// collide into one long probe. A class with `Int` values, not a generic struct: a struct held in
 /// a class was copied per lookup, and generic code across modules looked its types up per call.
 public final class ByteStringTable {
-  private var keyBytes: [UInt8] = []
+  // The table's storage is only touched by its own short methods, one at a time, so the
+  // dynamic exclusivity checks on every property read (five per lookup, a tenth of a compile's
+  // instructions with their thread-local bookkeeping) are turned off for it.
+  @exclusivity(unchecked) private var keyBytes: [UInt8] = []
   /// Per entry: where its key starts in ``keyBytes``, its length, its full hash, its value.
-  private var keyStarts: [Int] = []
-  private var keyLengths: [Int] = []
-  private var hashes: [UInt64] = []
-  private var entryValues: [Int] = []
+  @exclusivity(unchecked) private var keyStarts: [Int] = []
+  @exclusivity(unchecked) private var keyLengths: [Int] = []
+  @exclusivity(unchecked) private var hashes: [UInt64] = []
+  @exclusivity(unchecked) private var entryValues: [Int] = []
   /// Entry index + 1 per slot; 0 is empty. A power of two, at most half full.
-  private var slots: [Int32]
+  @exclusivity(unchecked) private var slots: [Int32]
   private let seed: UInt64
 
   /// An empty table with room for `capacity` keys before it grows.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Checks and trims UTF-8 text held as bytes, without making a `String` of it: the compiler's
 /// rows stay bytes from the input file to the base, and making a `String` per field (to check
 /// it, or to trim it) was a fifth of a compile's instructions.
@@ -66,5 +72,16 @@ public enum UTF8Validation {
     case 0x20, 0x09, 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: true
     default: false
     }
+  }
+
+  /// The index of the first `byte` in `bytes` at or after `start`, or nil: `memchr`, which reads
+  /// a word or a vector at a time (the generic `firstIndex(of:)` went byte by byte, about ten
+  /// instructions each, on every line and field of a dump).
+  public static func firstIndex(
+    of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int = 0
+  ) -> Int? {
+    guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+    guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+    return UnsafeRawPointer(found) - base
   }
 }
