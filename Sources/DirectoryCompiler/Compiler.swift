@@ -392,7 +392,6 @@ struct TopRanked {
   var count: Int { heap.count }
 
   /// Offers an entry; returns whether it is among the highest-ranked so far (it may leave later).
-  @discardableResult
   mutating func consider(number: Int64, rank: Int64) -> Bool {
     guard capacity > 0 else { return false }
     let item = Item(rank: rank, number: number)

@@ -31,7 +31,7 @@ struct RowFields {
     let digits = UTF8Validation.trimmingWhitespace(text)
     guard let first = digits.first else { return nil }
     let negative = first == UInt8(ascii: "-")
-    let start = first == UInt8(ascii: "-") || first == UInt8(ascii: "+") ? 1 : 0
+    let start = negative || first == UInt8(ascii: "+") ? 1 : 0
     guard start < digits.count else { return nil }
     var value: Int64 = 0
     for byte in digits[start...] {
