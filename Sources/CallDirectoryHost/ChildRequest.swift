@@ -88,21 +88,30 @@ struct ChildRequest {
           answer(ChannelAck(failed: true, code: 0))
         default:
           let clock = Date()
+          var admitted = 0
           do {
-            try ingest.apply(frame)
+            admitted = try ingest.check(frame)
           } catch {
             storeError = error
           }
-          ingestSeconds += Date().timeIntervalSince(clock)
+          defer { ingestSeconds += Date().timeIntervalSince(clock) }
           // The watchdog fires between batches, before a completion queued behind them commits.
-          if let watchdogEntries, ingest.entryCount + ingest.removalCount > watchdogEntries {
+          let changes = ingest.checker.entryCount + ingest.checker.removalCount
+          if let watchdogEntries, changes > watchdogEntries {
             watchdogFired = true
             continue
           }
           if let failure = ingest.failure {
             answer(ChannelAck(failed: true, code: Int32(failure.code)))
-          } else {
-            answer(ChannelAck(failed: storeError != nil, code: 0))
+            continue
+          }
+          answer(ChannelAck(failed: storeError != nil, code: 0))
+          // Answered once checked, written while the extension gathers its next batch.
+          guard storeError == nil else { continue }
+          do {
+            try ingest.write(frame, admitted: admitted)
+          } catch {
+            storeError = error
           }
         }
       }

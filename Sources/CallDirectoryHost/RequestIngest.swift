@@ -68,35 +68,102 @@ final class RequestIngest {
     try transaction.removeAllBlockingEntries()
   }
 
-  /// Applies one batch or remove-all frame (not complete or cancel). Labels go to the store as
-  /// the bytes that came: valid UTF-8 as it is; anything else repaired as a `String` would repair
-  /// it (U+FFFD for each bad sequence), so the store never holds invalid text.
+  /// Applies one batch or remove-all frame (not complete or cancel): ``check(_:)``, then
+  /// ``write(_:admitted:)``.
   /// - Throws: ``HostError`` for a malformed frame or a store failure.
   func apply(_ frame: ChannelFrame) throws {
-    do {
-      try frame.forEachEntry { entry in
-        switch frame.kind {
-        case .addIdentification:
-          if (try? UTF8Span(validating: entry.label.bindMemory(to: UInt8.self).span)) != nil {
-            try addIdentification(entry.number, labelUTF8: entry.label)
-          } else {
-            try addIdentification(
-              entry.number, label: String(decoding: entry.label, as: UTF8.self))
-          }
-        case .addBlocking: try addBlocking(entry.number)
-        case .removeIdentification: try removeIdentification(entry.number)
-        case .removeBlocking: try removeBlocking(entry.number)
-        case .removeAllIdentification, .removeAllBlocking, .complete, .cancel: break
+    try write(frame, admitted: try check(frame))
+  }
+
+  /// Checks one batch or remove-all frame against the contract, in order, and writes nothing.
+  /// The system answers a batch once it is checked and writes it while the extension gathers the
+  /// next, so the extension's reading and the store's writing overlap on two cores instead of
+  /// taking turns (the answer's contract code is the same either way; a store failure fails the
+  /// next answer or the completion, and the request keeps nothing).
+  /// - Returns: how many of the frame's changes were admitted (a remove-all counts as one): all
+  ///   of them unless the contract failed on one, which fails the request.
+  /// - Throws: ``HostError`` for a malformed frame.
+  func check(_ frame: ChannelFrame) throws -> Int {
+    var admitted = 0
+    try forEachEntry(of: frame) { entry in
+      switch frame.kind {
+      case .addIdentification:
+        let byteCount = Self.storedLabel(entry.label) { $0.count }
+        guard checker.admitIdentificationEntry(entry.number, labelByteCount: byteCount) else {
+          return false
         }
-        return failure == nil
+      case .addBlocking: checker.addBlockingEntry(withNextSequentialPhoneNumber: entry.number)
+      case .removeIdentification: checker.removeIdentificationEntry(withPhoneNumber: entry.number)
+      case .removeBlocking: checker.removeBlockingEntry(withPhoneNumber: entry.number)
+      case .removeAllIdentification, .removeAllBlocking, .complete, .cancel: break
       }
-    } catch let error as MalformedFrame {
-      throw HostError.input(error.description)
+      guard failure == nil else { return false }
+      admitted += 1
+      return true
     }
     switch frame.kind {
-    case .removeAllIdentification: try removeAllIdentification()
-    case .removeAllBlocking: try removeAllBlocking()
+    case .removeAllIdentification: checker.removeAllIdentificationEntries()
+    case .removeAllBlocking: checker.removeAllBlockingEntries()
+    default: return admitted
+    }
+    return failure == nil ? 1 : 0
+  }
+
+  /// Writes the first `admitted` changes of a frame that ``check(_:)`` admitted. Labels go to the
+  /// store as the bytes that came: valid UTF-8 as it is; anything else repaired as a `String`
+  /// would repair it (U+FFFD for each bad sequence), so the store never holds invalid text.
+  /// - Throws: ``HostError`` for a malformed frame or a store failure.
+  func write(_ frame: ChannelFrame, admitted: Int) throws {
+    var remaining = admitted
+    try forEachEntry(of: frame) { entry in
+      guard remaining > 0 else { return false }
+      remaining -= 1
+      switch frame.kind {
+      case .addIdentification:
+        try Self.storedLabel(entry.label) {
+          try transaction.addIdentification(entry.number, labelUTF8: $0)
+        }
+        entryCount += 1
+      case .addBlocking:
+        try transaction.addBlocking(entry.number)
+        entryCount += 1
+      case .removeIdentification:
+        try transaction.removeIdentification(entry.number)
+        removalCount += 1
+      case .removeBlocking:
+        try transaction.removeBlocking(entry.number)
+        removalCount += 1
+      case .removeAllIdentification, .removeAllBlocking, .complete, .cancel: break
+      }
+      return true
+    }
+    guard admitted > 0 else { return }
+    switch frame.kind {
+    case .removeAllIdentification: try transaction.removeAllIdentificationEntries()
+    case .removeAllBlocking: try transaction.removeAllBlockingEntries()
     default: break
+    }
+  }
+
+  /// Calls `body` with the label as the store keeps it: the bytes that came when they are valid
+  /// UTF-8, else their repair.
+  private static func storedLabel<Result>(
+    _ label: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) rethrows -> Result {
+    if (try? UTF8Span(validating: label.bindMemory(to: UInt8.self).span)) != nil {
+      return try body(label)
+    }
+    var repaired = String(decoding: label, as: UTF8.self)
+    return try repaired.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+  }
+
+  private func forEachEntry(
+    of frame: ChannelFrame, _ body: (ChannelEntry) throws -> Bool
+  ) throws {
+    do {
+      try frame.forEachEntry(body)
+    } catch let error as MalformedFrame {
+      throw HostError.input(error.description)
     }
   }
 }

@@ -1,0 +1,68 @@
+import CallDirectoryHost
+import Foundation
+import HostTestSupport
+import Testing
+
+@Suite("The store's references hold after every kind of request")
+struct StoreIntegrityTests {
+  /// The store's foreign keys, checked by SQLite after `steps` ran as one request.
+  func expectSound(_ fixture: HostFixture, after what: String) throws {
+    #expect(try fixture.system.store.foreignKeyViolations() == 0, "after \(what)")
+    #expect(fixture.system.store.enforcesForeignKeys, "after \(what)")
+  }
+
+  @Test func requestsNeverLeaveADanglingReference() throws {
+    let fixture = try HostFixture()
+    let enabled = try fixture.system.enable(
+      fixture.bundleID,
+      runner: fixture.misbehaving([
+        "add-ids:1000:25000", "add-id:90000000:Аптека", "add-block:50", "add-block:60", "complete",
+      ]))
+    #expect(enabled.succeeded, "\(enabled.detail)")
+    try expectSound(fixture, after: "a complete request")
+
+    let changed = try fixture.system.reload(
+      fixture.bundleID, incremental: true,
+      runner: fixture.misbehaving([
+        "remove-id:1000", "add-id:90000000:Кафе", "add-id:90000001:Новое", "remove-block:50",
+        "complete",
+      ]))
+    #expect(changed.succeeded, "\(changed.detail)")
+    try expectSound(fixture, after: "an incremental request")
+    let contents = try fixture.contents()
+    #expect(contents.contains("id 90000000 Кафе") && contents.contains("id 90000001 Новое"))
+    #expect(!contents.contains("block 50") && !contents.contains("id 1000 Label 0"))
+
+    let refused = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-id:300:x", "add-id:299:y", "complete"]))
+    #expect(refused.error?.code == 3)
+    try expectSound(fixture, after: "a refused request")
+    #expect(try fixture.contents() == contents)
+
+    let removedAll = try fixture.system.reload(
+      fixture.bundleID, incremental: true,
+      runner: fixture.misbehaving(["remove-all-block", "remove-all-id", "add-block:70", "complete"]))
+    #expect(removedAll.succeeded, "\(removedAll.detail)")
+    try expectSound(fixture, after: "remove-all")
+    #expect(try fixture.contents() == ["block 70"])
+  }
+
+  @Test func theCheckFindsADanglingReference() throws {
+    let fixture = try HostFixture()
+    let enabled = try fixture.system.enable(
+      fixture.bundleID, runner: fixture.misbehaving(["add-block:50", "complete"]))
+    #expect(enabled.succeeded, "\(enabled.detail)")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", "-c",
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('insert into PhoneNumberBlockingEntry values (1, 77)'); c.commit()",
+      fixture.system.store.path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(try fixture.system.store.foreignKeyViolations() == 1)
+  }
+}
