@@ -42,7 +42,8 @@ struct StoreIntegrityTests {
 
     let removedAll = try fixture.system.reload(
       fixture.bundleID, incremental: true,
-      runner: fixture.misbehaving(["remove-all-block", "remove-all-id", "add-block:70", "complete"]))
+      runner: fixture.misbehaving(["remove-all-block", "remove-all-id", "add-block:70", "complete"])
+    )
     #expect(removedAll.succeeded, "\(removedAll.detail)")
     try expectSound(fixture, after: "remove-all")
     #expect(try fixture.contents() == ["block 70"])
