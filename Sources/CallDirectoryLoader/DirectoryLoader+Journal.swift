@@ -20,7 +20,8 @@ extension DirectoryLoader {
     let journal = ExtensionJournal(
       sequence: next, incremental: incremental, entries: summary.installedEntries,
       totalEntries: summary.totalEntries,
-      files: bases.map { .init(name: $0.name, file: $0.file, sha256: $0.sha256) })
+      files: bases.map { .init(name: $0.name, file: $0.file, sha256: $0.sha256) },
+      counts: countingKey(bases, installed: false).flatMap(counting.counts(forKey:)))
     do {
       try journal.write(container: container)
     } catch {

@@ -49,6 +49,9 @@ public struct DirectoryLoader {
   public var maximumEntries: Int
   /// The numbers this extension installs (the manifest's range, set when a request starts).
   var numberRange: Range<Int64>?
+  /// The counting passes this request reuses from the journal or makes (set when a request
+  /// starts).
+  var counting = CountingMemo(container: nil)
 
   /// A loader for `container`.
   public init(container: String, maximumEntries: Int = SystemLimits.maximumEntriesPerLoad) {
@@ -83,6 +86,7 @@ public struct DirectoryLoader {
     }
     var loader = self
     loader.numberRange = manifest.numberRange
+    loader.counting = CountingMemo(container: container)
     return try loader.load(manifest, into: context)
   }
 
@@ -245,22 +249,6 @@ public struct DirectoryLoader {
       return (.unlimited(total: upperBound), .unlimited(total: upperBound), upperBound)
     }
     return Self.plans(try histograms(bases, installed: installed), cap: cap)
-  }
-
-  /// Entries the merge of each kind emits, per base priority: one pass without labels.
-  func histograms(_ bases: [Manifest.Base], installed: Bool) throws(LoaderError) -> [BaseKind:
-    [Int: Int]]
-  {
-    var histograms: [BaseKind: [Int: Int]] = [.identification: [:], .blocking: [:]]
-    for kind in [BaseKind.identification, .blocking] {
-      let list = try merged(bases, kind: kind, installed: installed, labels: false)
-      do {
-        while let (_, priority) = try list.next() { histograms[kind]![priority, default: 0] += 1 }
-      } catch {
-        throw .format(base: kind.description, error)
-      }
-    }
-    return histograms
   }
 
   /// The plans of both lists for the top `cap` entries, from their histograms.

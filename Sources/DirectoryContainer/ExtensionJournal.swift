@@ -13,6 +13,8 @@ import BaseFormat
 /// calldir-journal	1
 /// request	7	complete	1999999	4000000      (sequence, kind, entries held if committed, total)
 /// file	RU-495	bases/RU-495-3f2a….cdb	SHA256   (each base sent, and the file it came from)
+/// counted	KEY                                  (optional: the cap plan's counts, see
+/// count	identification	100	36982             ``PriorityCounts``)
 /// ```
 ///
 /// iOS does not tell the app about requests it starts itself: when the user turns the extension
@@ -48,10 +50,16 @@ public struct ExtensionJournal: Equatable, Sendable {
   public var totalEntries: Int
   /// The bases the request installed from.
   public var files: [File]
+  /// The counting pass the request's cap plan used over those files, kept for the next request
+  /// over the same files; nil when the set fit under the cap without one.
+  public var counts: PriorityCounts?
 
-  public init(sequence: Int, incremental: Bool, entries: Int, totalEntries: Int, files: [File]) {
+  public init(
+    sequence: Int, incremental: Bool, entries: Int, totalEntries: Int, files: [File],
+    counts: PriorityCounts? = nil
+  ) {
     (self.sequence, self.incremental, self.entries) = (sequence, incremental, entries)
-    (self.totalEntries, self.files) = (totalEntries, files)
+    (self.totalEntries, self.files, self.counts) = (totalEntries, files, counts)
   }
 
   /// The journal as text.
@@ -63,6 +71,7 @@ public struct ExtensionJournal: Equatable, Sendable {
     for file in files {
       lines.append("file\t\(ManifestField.escaped(file.name))\t\(file.file)\t\(file.sha256)")
     }
+    lines += counts?.encodedLines() ?? []
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -83,20 +92,35 @@ public struct ExtensionJournal: Equatable, Sendable {
         line: 2, problem: "expected request, sequence, complete|incremental, entries, total")
     }
     var files: [File] = []
+    var counts: PriorityCounts?
     for (index, line) in lines.dropFirst(2).enumerated() {
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      guard fields.count == 4, fields[0] == "file", isInsideContainer(fields[2]) else {
+      let number = index + 3
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      switch fields.first {
+      case "counted" where counts == nil:
+        counts = PriorityCounts(key: try PriorityCounts.parseKey(fields, line: number), counts: [:])
+        continue
+      case "count" where counts != nil:
+        try counts!.add(fields, line: number)
+        continue
+      default: break
+      }
+      guard counts == nil, fields.count == 4, fields[0] == "file",
+        isInsideContainer(String(fields[2]))
+      else {
         throw ManifestError(
-          line: index + 3, problem: "expected file, name, a path inside the container, sha256")
+          line: number,
+          problem: "expected file, name, a path inside the container, sha256"
+            + (counts == nil ? "" : " (before the counted line), or count"))
       }
       files.append(
         File(
-          name: try ManifestField.unescaped(fields[1], line: index + 3), file: fields[2],
-          sha256: fields[3]))
+          name: try ManifestField.unescaped(String(fields[1]), line: number),
+          file: String(fields[2]), sha256: String(fields[3])))
     }
     self.init(
       sequence: sequence, incremental: request[2] == "incremental", entries: entries,
-      totalEntries: total, files: files)
+      totalEntries: total, files: files, counts: counts)
   }
 
   /// The container's journal; nil when there is none yet.

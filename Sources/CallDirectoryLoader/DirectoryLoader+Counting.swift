@@ -1,0 +1,92 @@
+import BaseFormat
+import DirectoryContainer
+
+/// The counting passes of one request: the one the last journal kept, and those made since. A
+/// class so the loader's non-mutating passes can record what they counted for the journal.
+final class CountingMemo {
+  /// The container whose journal is read, on the first counting pass (nil: never).
+  private let container: String?
+  /// The journal's counts, once read (nil inside: none, or an unreadable journal).
+  private var journalCounts: PriorityCounts??
+  /// Counts this request made or reused, newest last.
+  private(set) var known: [PriorityCounts] = []
+
+  /// A memo that reads `container`'s journal when a counting pass is first needed, and keeps
+  /// only its counts: the extension's footprint is its heap's high-water mark, and holding
+  /// every file line of the journal through the merges showed in it (30-50 KiB).
+  init(container: String?) { self.container = container }
+
+  func counts(forKey key: String) -> PriorityCounts? {
+    if let made = known.last(where: { $0.key == key }) { return made }
+    if journalCounts == nil {
+      journalCounts = .some(
+        container.flatMap { (try? ExtensionJournal.read(container: $0))?.counts })
+    }
+    return journalCounts??.key == key ? journalCounts! : nil
+  }
+
+  func record(_ counts: PriorityCounts) {
+    if !known.contains(where: { $0.key == counts.key }) { known.append(counts) }
+  }
+}
+
+extension DirectoryLoader {
+  /// The key of counting `bases` (their installed files, or their current ones) in this
+  /// extension's range; nil when an installed file's hash was never recorded.
+  func countingKey(_ bases: [Manifest.Base], installed: Bool) -> String? {
+    var counted: [PriorityCounts.CountedBase] = []
+    for base in bases {
+      let file = installed ? (base.installedFile ?? base.file) : base.file
+      let sha256 = installed ? base.expectedInstalledSHA256 : base.sha256
+      guard let sha256 else { return nil }
+      counted.append(.init(kind: base.kind, priority: base.priority, file: file, sha256: sha256))
+    }
+    return PriorityCounts.key(of: counted, range: numberRange)
+  }
+
+  /// Entries the merge of each kind emits, per base priority. Taken from the journal when the
+  /// last request counted exactly these files (and the counts are plausible for them), else one
+  /// pass without labels; either way kept for this request's journal.
+  func histograms(_ bases: [Manifest.Base], installed: Bool) throws(LoaderError) -> [BaseKind:
+    [Int: Int]]
+  {
+    let key = countingKey(bases, installed: installed)
+    if let key, let known = counting.counts(forKey: key),
+      known.isPlausible(for: bases.map { ($0.kind, $0.priority, $0.entries) })
+    {
+      counting.record(known)
+      return known.counts
+    }
+    var histograms: [BaseKind: [Int: Int]] = [.identification: [:], .blocking: [:]]
+    for kind in [BaseKind.identification, .blocking] {
+      histograms[kind] = try count(bases, kind: kind, installed: installed)
+    }
+    if let key { counting.record(PriorityCounts(key: key, counts: histograms)) }
+    return histograms
+  }
+
+  /// One kind's entries per priority, counted in runs: consecutive numbers mostly come from
+  /// bases of one priority, so the dictionary is touched once a run instead of once an entry.
+  private func count(_ bases: [Manifest.Base], kind: BaseKind, installed: Bool)
+    throws(LoaderError) -> [Int: Int]
+  {
+    let list = try merged(bases, kind: kind, installed: installed, labels: false)
+    var histogram: [Int: Int] = [:]
+    var runPriority = 0
+    var runLength = 0
+    do {
+      while let (_, priority) = try list.next() {
+        if priority == runPriority {
+          runLength += 1
+          continue
+        }
+        if runLength > 0 { histogram[runPriority, default: 0] += runLength }
+        (runPriority, runLength) = (priority, 1)
+      }
+    } catch {
+      throw .format(base: kind.description, error)
+    }
+    if runLength > 0 { histogram[runPriority, default: 0] += runLength }
+    return histogram
+  }
+}
