@@ -4,25 +4,35 @@ import DirectoryContainer
 /// The counting passes of one request: the one the last journal kept, and those made since. A
 /// class so the loader's non-mutating passes can record what they counted for the journal.
 final class CountingMemo {
-  /// The container whose journal is read, on the first counting pass (nil: never).
+  /// The container whose journal is read, once, when first needed (nil: never).
   private let container: String?
-  /// The journal's counts, once read (nil inside: none, or an unreadable journal).
-  private var journalCounts: PriorityCounts??
+  /// What this request keeps of the last journal, once read: its sequence (0 when there is
+  /// none or it is unreadable) and its counts.
+  private var lastJournal: (sequence: Int, counts: PriorityCounts?)?
   /// Counts this request made or reused, newest last.
   private(set) var known: [PriorityCounts] = []
 
-  /// A memo that reads `container`'s journal when a counting pass is first needed, and keeps
-  /// only its counts: the extension's footprint is its heap's high-water mark, and holding
-  /// every file line of the journal through the merges showed in it (30-50 KiB).
+  /// A memo that reads `container`'s journal when a counting pass or the new journal first
+  /// needs it, and keeps only its sequence and counts: the extension's footprint is its heap's
+  /// high-water mark, and holding every file line of the journal through the merges, or
+  /// reading it twice, showed in it.
   init(container: String?) { self.container = container }
+
+  private func readJournal() -> (sequence: Int, counts: PriorityCounts?) {
+    if let lastJournal { return lastJournal }
+    let journal = container.flatMap { try? ExtensionJournal.read(container: $0) }
+    let kept = (journal?.sequence ?? 0, journal?.counts)
+    lastJournal = kept
+    return kept
+  }
+
+  /// The last journal's sequence; 0 when there is none or it cannot be read.
+  var lastSequence: Int { readJournal().sequence }
 
   func counts(forKey key: String) -> PriorityCounts? {
     if let made = known.last(where: { $0.key == key }) { return made }
-    if journalCounts == nil {
-      journalCounts = .some(
-        container.flatMap { (try? ExtensionJournal.read(container: $0))?.counts })
-    }
-    return journalCounts??.key == key ? journalCounts! : nil
+    let kept = readJournal().counts
+    return kept?.key == key ? kept : nil
   }
 
   func record(_ counts: PriorityCounts) {

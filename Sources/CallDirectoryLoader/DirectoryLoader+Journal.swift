@@ -13,7 +13,7 @@ extension DirectoryLoader {
   func recordInJournal(
     _ summary: Summary, bases: [Manifest.Base], manifest: Manifest, incremental: Bool
   ) throws(LoaderError) {
-    let previous = (try? ExtensionJournal.read(container: container))?.sequence ?? 0
+    let previous = counting.lastSequence
     let (next, overflowed) = max(previous, manifest.installProgress.acknowledgedRequest)
       .addingReportingOverflow(1)
     guard !overflowed else { throw .journal("the sequence is at its largest value") }

@@ -61,7 +61,7 @@ public struct DirectoryLoader {
 
   /// The bases a complete load installs now, per the manifest.
   public static func selection(_ manifest: Manifest) -> [Manifest.Base] {
-    manifest.bases.filter { base in
+    manifest.bases.keeping { base in
       guard base.state != .staged, base.state != .retired else { return false }
       switch base.role {
       case .seed: return true
@@ -131,7 +131,7 @@ public struct DirectoryLoader {
     _ newSet: [Manifest.Base], manifest: Manifest, into context: some CallDirectoryExtensionContext
   ) throws(LoaderError) -> Summary {
     if context.isIncremental {
-      let oldSet = manifest.bases.filter { $0.installedFile != nil }
+      let oldSet = manifest.bases.keeping { $0.installedFile != nil }
       let progress = manifest.installProgress
       let oldCap = progress.installedEntries ?? maximumEntries
       // One request never grows the prefix by more than one load holds, whatever chunk the
@@ -195,10 +195,14 @@ public struct DirectoryLoader {
   func merged(
     _ bases: [Manifest.Base], kind: BaseKind, installed: Bool, labels: Bool = true
   ) throws(LoaderError) -> MergedList {
+    // No filtered copy of the bases and no array grown by doubling: every pass over 108
+    // regions opens a merge, and the allocator keeps freed blocks of 1-32 KiB in its thread
+    // cache, where a 20 KiB copy per pass showed in an incremental update's footprint.
+    let memberCount = bases.reduce(0) { $1.kind == kind ? $0 + 1 : $0 }
     var readers: [(reader: any BaseReader, priority: Int)] = []
-    let members = bases.filter { $0.kind == kind }
-    let window = Self.mappedBytesPerMerge / max(1, members.count)
-    for base in members {
+    readers.reserveCapacity(memberCount)
+    let window = Self.mappedBytesPerMerge / max(1, memberCount)
+    for base in bases where base.kind == kind {
       readers.append(
         (try open(base, installed: installed, labels: labels, window: window), base.priority))
     }
@@ -369,5 +373,17 @@ public struct DirectoryLoader {
     } catch {
       throw .format(base: kind.description, error)
     }
+  }
+}
+
+extension Array {
+  /// `filter` into storage reserved once: `filter` grows its result by doubling, and each size
+  /// it passed through stays in the allocator's thread cache, which is the extension's footprint
+  /// (bases are some 200 bytes each, 108 regions a 21 KiB array).
+  func keeping(_ isKept: (Element) -> Bool) -> [Element] {
+    var kept: [Element] = []
+    kept.reserveCapacity(count)
+    for element in self where isKept(element) { kept.append(element) }
+    return kept
   }
 }

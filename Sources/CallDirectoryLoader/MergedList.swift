@@ -37,13 +37,18 @@ public final class MergedList {
   public init(_ readers: [(reader: any BaseReader, priority: Int)]) throws(BaseFormatError) {
     sources = []
     sources.reserveCapacity(readers.count)
+    // The heap is built from one array reserved once, not grown insert by insert: each size it
+    // would grow through stays in the allocator's thread cache (the extension's footprint).
+    var keys: [Key] = []
+    keys.reserveCapacity(readers.count)
     for (index, item) in readers.enumerated() {
       let first = try item.reader.next()
       sources.append(Source(reader: item.reader, priority: item.priority, current: first))
       if let first {
-        heap.insert(Key(number: first.number, priority: item.priority, source: index))
+        keys.append(Key(number: first.number, priority: item.priority, source: index))
       }
     }
+    heap = Heap(keys)
   }
 
   /// Only numbers in this range come out (one extension's part of a set split by number

@@ -78,12 +78,14 @@ public struct ExtensionJournal: Equatable, Sendable {
   /// Parses journal text.
   /// - Throws: ``ManifestError`` naming the line.
   public init(parsing text: String) throws(ManifestError) {
-    let lines = text.utf8.split(separator: 0x0A).map { Substring(decoding: $0, as: UTF8.self) }
+    // Views of the text, not copies: the extension parses this inside its memory limit, and a
+    // string per line showed in its footprint.
+    let lines = text.utf8.split(separator: 0x0A).lazy.map { Substring($0) }
     guard lines.first == Substring(Self.header) else {
       throw ManifestError(line: 1, problem: "not a calldir journal (expected '\(Self.header)')")
     }
     guard lines.count >= 2 else { throw ManifestError(line: 2, problem: "no request line") }
-    let request = lines[1].split(separator: "\t", omittingEmptySubsequences: false)
+    let request = lines.dropFirst().first!.split(separator: "\t", omittingEmptySubsequences: false)
     guard request.count == 5, request[0] == "request", let sequence = Int(request[1]),
       request[2] == "complete" || request[2] == "incremental", let entries = Int(request[3]),
       let total = Int(request[4]), sequence >= 0, entries >= 0, total >= 0

@@ -37,11 +37,43 @@ func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt
   let status = try FilePath(path).stat()
   guard status.type == .regular else { throw Errno.invalidArgument }
   guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
-  var bytes: [UInt8] = []
-  try forEachChunk(ofFile: path) { chunk in
-    if bytes.count <= maximumByteCount { bytes.append(contentsOf: chunk) }
+  // Read straight into an array of the file's size (one byte more shows that it grew), not
+  // through a chunk buffer appended to a growing array: the extension reads its manifest and
+  // journal this way inside its memory limit, and each extra copy stayed in its footprint.
+  let expected = Int(status.size)
+  let descriptor = try systemCall {
+    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
   }
-  guard bytes.count <= maximumByteCount else { throw Errno.fileTooLarge }  // grew meanwhile
+  defer { try? descriptor.close() }
+  var failure: Errno?
+  let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
+    count = 0
+    while count < buffer.count {
+      let read: Int
+      do throws(Errno) {
+        read = try systemCall {
+          try descriptor.read(
+            into: UnsafeMutableRawBufferPointer(
+              UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+        }
+      } catch {
+        failure = error
+        return
+      }
+      if read == 0 { return }
+      count += read
+    }
+  }
+  if let failure { throw failure }
+  guard bytes.count <= expected else {
+    // It grew since stat: read it the slow way, still bounded.
+    var grown: [UInt8] = []
+    try forEachChunk(ofFile: path) { chunk in
+      if grown.count <= maximumByteCount { grown.append(contentsOf: chunk) }
+    }
+    guard grown.count <= maximumByteCount else { throw Errno.fileTooLarge }
+    return grown
+  }
   return bytes
 }
 
