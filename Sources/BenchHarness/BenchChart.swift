@@ -201,7 +201,9 @@ struct SVGWriter {
     for (label, color) in items {
       rect(offset, y - 10, 14, 12, fill: color)
       text(offset + 20, y, label, size: 12)
-      offset += 160
+      // 160 px per item, more for a long label (about 6.8 px a character at 12 px), so a label
+      // never runs into the next item's swatch.
+      offset += max(160, 20 + Double(label.count) * 6.8 + 24)
     }
   }
 
