@@ -51,6 +51,7 @@ struct ChildRequest {
     var completed = false
     var cancelledReason: String?
     var storeError: Error?
+    var toldStoreFailure = false
     var ingestSeconds = 0.0
     var commitSeconds = 0.0
     var committedAt: Date?
@@ -65,7 +66,14 @@ struct ChildRequest {
     func pump() -> String? {
       decoder.readAvailable(from: FileDescriptor(rawValue: frameRead))
       while let frame = decoder.nextFrame() {
-        if completed || cancelledReason != nil || storeError != nil || watchdogFired { continue }
+        if completed || cancelledReason != nil || watchdogFired { continue }
+        if storeError != nil {
+          // A batch is answered before it is written, so a store failure is told on the frame
+          // that follows (a batch or the completion), once: the extension then stops.
+          if !toldStoreFailure { answer(ChannelAck(failed: true, code: 0)) }
+          toldStoreFailure = true
+          continue
+        }
         switch frame.kind {
         case .complete:
           if let failure = ingest.failure {
@@ -80,6 +88,7 @@ struct ChildRequest {
               answer(ChannelAck(failed: false, code: 0))
             } catch {
               storeError = error
+              toldStoreFailure = true
               answer(ChannelAck(failed: true, code: 0))
             }
           }
@@ -107,7 +116,10 @@ struct ChildRequest {
           }
           answer(ChannelAck(failed: storeError != nil, code: 0))
           // Answered once checked, written while the extension gathers its next batch.
-          guard storeError == nil else { continue }
+          guard storeError == nil else {
+            toldStoreFailure = true
+            continue
+          }
           do {
             try ingest.write(frame, admitted: admitted)
           } catch {

@@ -29,6 +29,10 @@ public final class SimulatedSystem {
   /// so the journal they write is tested at every step. The host's own `CALLDIR_FAULT_AT` is never
   /// passed on. Nil: off.
   public var extensionFaultAt: Int?
+  /// A test hook: the store fails a request's write once it has written this many entry rows,
+  /// as a full disk would, so what the extension is told and what the request leaves are
+  /// tested. Nil: off.
+  public var storeFailsAfterRows: Int?
   /// The database file's name, as on iOS.
   public static let databaseFileName = "CallDirectory.db"
   /// Default wall-time limit of a request, in seconds.
@@ -112,6 +116,7 @@ public final class SimulatedSystem {
     let started = Date()
     let transaction = try store.beginRequest(bundleID: bundleID, incremental: incremental)
     if enabling { transaction.stateOnCommit = .enabled }
+    transaction.failsAfterRows = storeFailsAfterRows
     // Under a cap per extension an incremental request starts from what the extension holds.
     let held =
       incremental && contract.capScope == .perExtension

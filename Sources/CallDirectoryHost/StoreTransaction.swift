@@ -32,6 +32,10 @@ public final class StoreTransaction {
   private let insertBlockings: SQLiteStatement
   private var pendingIdentification: [(number: Int64, labelID: Int64)] = []
   private var pendingBlocking: [Int64] = []
+  /// A test hook: the store refuses the write that would take the request past this many entry
+  /// rows, as a full disk would (`SimulatedSystem.storeFailsAfterRows`). Nil: never.
+  var failsAfterRows: Int?
+  private var rowsWritten = 0
 
   init(store: CallDirectoryStore, extensionID: Int64, incremental: Bool) throws {
     self.store = store
@@ -130,9 +134,17 @@ public final class StoreTransaction {
     }
   }
 
+  private func countRows(_ count: Int) throws {
+    rowsWritten += count
+    if let failsAfterRows, rowsWritten > failsAfterRows {
+      throw HostError.store("\(store.path): a write past \(failsAfterRows) rows failed (injected)")
+    }
+  }
+
   private func flushIdentification() throws {
     guard !pendingIdentification.isEmpty else { return }
     defer { pendingIdentification.removeAll(keepingCapacity: true) }
+    try countRows(pendingIdentification.count)
     try insertPhoneNumbers(pendingIdentification.lazy.map(\.number))
     if pendingIdentification.count == Self.rowsPerStatement {
       for (index, row) in pendingIdentification.enumerated() {
@@ -154,6 +166,7 @@ public final class StoreTransaction {
   private func flushBlocking() throws {
     guard !pendingBlocking.isEmpty else { return }
     defer { pendingBlocking.removeAll(keepingCapacity: true) }
+    try countRows(pendingBlocking.count)
     try insertPhoneNumbers(pendingBlocking)
     if pendingBlocking.count == Self.rowsPerStatement {
       for (index, number) in pendingBlocking.enumerated() {

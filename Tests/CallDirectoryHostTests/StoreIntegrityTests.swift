@@ -49,6 +49,28 @@ struct StoreIntegrityTests {
     #expect(try fixture.contents() == ["block 70"])
   }
 
+  /// A batch is answered once checked and written while the extension gathers the next, so a
+  /// store failure reaches the extension on the frame after the failed write: it must still be
+  /// told, stop, and the request must fail with the store's error, not hang until the timeout.
+  @Test(arguments: [5_000, 15_000, 29_999])
+  func aStoreFailureFailsTheRequestAndLeavesTheStore(failsAfterRows: Int) throws {
+    let fixture = try HostFixture()
+    let enabled = try fixture.system.enable(
+      fixture.bundleID, runner: fixture.misbehaving(["add-id:5:Аптека", "complete"]))
+    #expect(enabled.succeeded, "\(enabled.detail)")
+    let before = try fixture.contents()
+    fixture.system.storeFailsAfterRows = failsAfterRows
+    fixture.system.limits.timeoutSeconds = 30
+    let result = try fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-ids:1000:30000", "complete"]))
+    #expect(result.error == .unknown, "\(result.detail)")
+    #expect(result.detail.contains("past \(failsAfterRows) rows failed"), "\(result.detail)")
+    #expect(result.killedFor == nil, "told and stopped, not killed: \(result.detail)")
+    #expect(try fixture.contents() == before)
+    try expectSound(fixture, after: "a store failure")
+  }
+
   @Test func theCheckFindsADanglingReference() throws {
     let fixture = try HostFixture()
     let enabled = try fixture.system.enable(
