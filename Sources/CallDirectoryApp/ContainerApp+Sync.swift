@@ -101,7 +101,9 @@ extension ContainerApp {
   ///    are hashed first: one that no longer matches what was installed (changed in place, or
   ///    gone) cannot be the old side of a difference, so a complete reload replaces what the
   ///    system holds instead, and `warn` is told why.
-  /// 3. Incremental reloads: what changed, then the rest of the full set past the cap, one chunk
+  /// 3. In one extension's part of a set split by number range, changes that hold no number of
+  ///    the part are taken as installed without a request (``recordChangesOutsideRange()``).
+  /// 4. Incremental reloads: what changed, then the rest of the full set past the cap, one chunk
   ///    (``DirectoryContainer/InstallProgress/chunkEntries``) per request, highest priorities
   ///    first. A request the system kills (error 2) is retried with half the chunk, down to
   ///    its floor (``DirectoryContainer/InstallProgress/minimumChunkEntries``); error 5 means the system holds
@@ -167,13 +169,14 @@ extension ContainerApp {
         if try reload(incremental: false).error != nil { return results }
       }
     }
+    try recordChangesOutsideRange()
     try installIncrementally(
       requests: min(maximumRequests, Self.maximumRequestsPerSync) - results.count, reload: reload,
       warn: warn)
     return results
   }
 
-  /// Step 3 of ``sync(manager:bundleID:warn:)``: incremental requests until the system holds the
+  /// Step 4 of ``sync(manager:bundleID:warn:)``: incremental requests until the system holds the
   /// current files' full set (or all it will take).
   private func installIncrementally<Outcome: CallDirectoryReloadOutcome>(
     requests: Int,

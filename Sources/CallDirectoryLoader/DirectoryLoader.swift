@@ -203,8 +203,12 @@ public struct DirectoryLoader {
     readers.reserveCapacity(memberCount)
     let window = Self.mappedBytesPerMerge / max(1, memberCount)
     for base in bases where base.kind == kind {
-      readers.append(
-        (try open(base, installed: installed, labels: labels, window: window), base.priority))
+      let reader = try open(base, installed: installed, labels: labels, window: window)
+      // One extension's part of a set split by number range: a base whose numbers all lie
+      // outside it (a region of another part) adds nothing, and merging it would read it
+      // through to the range's start. Its SHA-256 is still checked with the others.
+      if let numberRange, !Self.mayHold(reader.header, numbersIn: numberRange) { continue }
+      readers.append((reader, base.priority))
     }
     do {
       let list = try MergedList(readers)
@@ -213,6 +217,13 @@ public struct DirectoryLoader {
     } catch {
       throw .format(base: "merge", error)
     }
+  }
+
+  /// Whether a base with this header may hold a number in `range`: its lowest and highest
+  /// numbers (checked with the header) bound every entry, and an empty base holds none.
+  public static func mayHold(_ header: BaseHeader, numbersIn range: Range<Int64>) -> Bool {
+    header.entryCount > 0 && header.lowestNumber < range.upperBound
+      && header.highestNumber >= range.lowerBound
   }
 
   /// Streams one kind's capped merge into `body`; returns how many entries were sent.

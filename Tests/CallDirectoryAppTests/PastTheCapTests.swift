@@ -73,7 +73,7 @@ struct PastTheCapTests {
   /// a number keeps the label of its highest-priority base. Sorted as `fixture.contents()`.
   /// `top` keeps only the first entries in the cap's order (priority, identification before
   /// blocking, then ascending number).
-  static func ideal(top: Int? = nil) -> [String] {
+  static func ideal(top: Int? = nil, of sources: [Source] = sources) -> [String] {
     var best: [String: (priority: Int, number: Int64, text: String)] = [:]
     for source in sources {
       for (number, label) in source.entries {
@@ -329,6 +329,66 @@ extension PastTheCapTests {
         try part.sync(
           system: fixture.system, bundleID: fixture.bundleID + ".\(index + 1)",
           executable: fixture.extensionPath
+        ).isEmpty)
+    }
+  }
+}
+
+extension PastTheCapTests {
+  /// An update of one region reloads only the extensions whose part holds its numbers: the
+  /// others hold the same entries before and after, and take its new file as installed
+  /// without a request (on a device, an extension launch each for nothing).
+  @Test func anUpdatedRegionReloadsOnlyThePartsWhoseRangeItTouches() throws {
+    let fixture = try fixture(scope: .perExtension)
+    let parts = try fixture.app.split(into: 5)
+    func bundleID(_ index: Int) -> String { fixture.bundleID + ".\(index + 1)" }
+    for (index, part) in parts.enumerated() {
+      let enabled = try part.enable(
+        system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath)
+      #expect(enabled.succeeded, "part \(index + 1): \(enabled.detail)")
+      #expect(
+        try part.sync(
+          system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath
+        ).allSatisfy { $0.succeeded })
+    }
+    // R3, version 2: every other number dropped, every label changed.
+    var sources = Self.sources
+    let r3 = try #require(sources.firstIndex { $0.name == "r3" })
+    let old = sources[r3].entries
+    sources[r3].entries = old.enumerated().compactMap { index, entry in
+      index % 2 == 0 ? (entry.0, "R3 v2 \(index)") : nil
+    }
+    try fixture.app.stage(
+      file: fixture.writeBase("r3-v2", kind: .identification, sources[r3].entries), name: "r3",
+      role: .region, region: "R3", priority: 30, version: 2)
+    let again = try fixture.app.split(into: 5)
+    let touched = old.first!.0...old.last!.0
+    var reloaded: [Int] = []
+    for (index, part) in again.enumerated() {
+      let range = try #require(try part.manifest().numberRange)
+      let results = try part.sync(
+        system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath)
+      #expect(results.allSatisfy { $0.succeeded && $0.incremental }, "\(results.map(\.detail))")
+      if !results.isEmpty { reloaded.append(index) }
+      #expect(results.count == (range.overlaps(touched) ? 1 : 0), "part \(index + 1)")
+      // Either way the part's manifest now holds R3's new file as installed.
+      let base = try #require(try part.manifest().bases.first { $0.name == "r3" })
+      #expect(base.installedFile == base.file && base.state == .installed)
+    }
+    #expect(!reloaded.isEmpty && reloaded.count < again.count, "reloaded \(reloaded)")
+    var union: [String] = []
+    var blocking: [String] = []
+    for index in again.indices {
+      let held = try fixture.system.store.contents(of: bundleID(index))
+      union += held.identification.map { "id \($0.0) \($0.1)" }
+      blocking += held.blocking.map { "block \($0)" }
+    }
+    #expect(union + blocking == Self.ideal(of: sources))
+    // Nothing left to do anywhere, and a later sync leaves every manifest as it is.
+    for (index, part) in again.enumerated() {
+      #expect(
+        try part.sync(
+          system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath
         ).isEmpty)
     }
   }

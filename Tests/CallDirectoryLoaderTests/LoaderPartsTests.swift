@@ -13,6 +13,25 @@ struct LoaderPartsTests {
     return hash.hexDigest()
   }
 
+  /// A part's merge leaves out a base whose numbers all lie outside its range: the header's
+  /// lowest and highest numbers bound every entry (the range's end is exclusive), and an empty
+  /// base holds nothing.
+  @Test func aBaseMayHoldARangesNumbersOnlyWhenItsBoundsMeetIt() {
+    func header(_ lowest: Int64, _ highest: Int64, entries: Int = 10) -> BaseHeader {
+      BaseHeader(
+        kind: .identification, entryCount: entries, lowestNumber: lowest, highestNumber: highest,
+        blockCount: 1, payloadByteCount: 100, blockChecksumsChecksum: 0)
+    }
+    let range: Range<Int64> = 100..<200
+    #expect(DirectoryLoader.mayHold(header(150, 160), numbersIn: range))
+    #expect(DirectoryLoader.mayHold(header(10, 100), numbersIn: range), "its last is the first")
+    #expect(DirectoryLoader.mayHold(header(199, 300), numbersIn: range), "its first is the last")
+    #expect(DirectoryLoader.mayHold(header(10, 300), numbersIn: range), "it spans the range")
+    #expect(!DirectoryLoader.mayHold(header(10, 99), numbersIn: range))
+    #expect(!DirectoryLoader.mayHold(header(200, 300), numbersIn: range), "the end is exclusive")
+    #expect(!DirectoryLoader.mayHold(header(0, 0, entries: 0), numbersIn: 0..<200), "empty")
+  }
+
   @Test func sha256MatchesTheFIPSExamples() {
     #expect(digest("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
