@@ -51,12 +51,15 @@ public enum TwoPhaseChart {
     var svg = SVGWriter(width: width, height: height)
     svg.text(20, 30, title, size: 18, weight: "bold")
     svg.text(20, 52, subtitle(records), size: 12, color: "#57606a")
+    // The chunks' item only where a run went past the cap: a legend names what is drawn.
+    let hasChunks = records.contains { $0.phase == "chunk" }
     svg.legend(
       x: 20, y: 78,
       items: [
         ("until enabled (seed set)", seedColor), ("until the full set", fullColor),
-        ("chunks past the cap", chunkColor), ("incremental sync", incrementalColor),
-      ])
+        hasChunks ? ("chunks past the cap", chunkColor) : nil,
+        ("incremental sync", incrementalColor),
+      ].compactMap { $0 })
     let bottom = top + Double(rows.count) * rowHeight
     for tick in stride(from: 0, through: axisEnd + step / 2, by: step) {
       svg.line(x(tick), top - 6, x(tick), bottom, color: "#d0d7de", dash: "3 3")
@@ -117,8 +120,14 @@ public enum TwoPhaseChart {
       return counts.max().map { ChartLabels.decimal(Double($0)) } ?? "–"
     }
     let first = records.first
+    // Several extensions: one full row per extension and repeat, and the counts are each one's.
+    let extensions = first.map { first in
+      records.filter { $0.phase == "full" && $0.repeatIndex == first.repeatIndex }.count
+    }
+    let perExtension = (extensions ?? 1) > 1
     return [
-      "seed set \(entries("seed")) entries", "full set \(entries("full"))",
+      (perExtension ? "\(extensions!) extensions, each at most: " : "")
+        + "seed set \(entries("seed")) entries", "full set \(entries("full"))",
       "incremental \(entries("incremental")) changes",
       "\(records.map(\.repeatIndex).max() ?? 0) repeats",
       first.map { "commit \($0.commit.isEmpty ? "–" : $0.commit)" } ?? "",

@@ -19,6 +19,21 @@ struct ChartCommand: ParsableCommand {
   @Option(name: .long, help: "The SVG to write (default: the CSV's path with .svg).")
   var out: String?
 
+  @Option(
+    name: .long,
+    help: """
+      A two-phase CSV's time-to-enabled target in seconds, drawn as a line (the CSV does not \
+      keep bench two-phase's --max-time-to-enabled, whose default this is).
+      """)
+  var maxTimeToEnabled: Double = 1.0
+
+  func validate() throws {
+    guard maxTimeToEnabled >= 0, maxTimeToEnabled.isFinite else {
+      throw ValidationError(
+        "--max-time-to-enabled must be 0 seconds or more, got \(maxTimeToEnabled)")
+    }
+  }
+
   func run() throws {
     guard let data = FileManager.default.contents(atPath: csv) else {
       throw ValidationError("cannot read \(csv): no such file or not readable")
@@ -38,7 +53,8 @@ struct ChartCommand: ParsableCommand {
     let svg =
       records.contains(where: { !$0.phase.isEmpty })
       ? TwoPhaseChart.svg(
-        records: records, title: "calldir bench two-phase: \(profile)", targetSeconds: nil)
+        records: records, title: "calldir bench two-phase: \(profile)",
+        targetSeconds: maxTimeToEnabled)
       : sizes.count > 1
         ? SweepChart.svg(
           runs: sizes.sorted().map { size in

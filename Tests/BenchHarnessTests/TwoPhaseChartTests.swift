@@ -30,5 +30,21 @@ struct TwoPhaseChartTests {
     // Full at 3.2 s plus 0.4 s incremental: the axis ends at the next tick, 4 s.
     #expect(svg.contains(">4.0 s<") && !svg.contains(">5.0 s<"))
     #expect(TwoPhaseChart.niceStep(0.6) == 1 && TwoPhaseChart.niceStep(0.11) == 0.2)
+    // No run went past the cap: the legend does not name chunks nobody drew.
+    #expect(!svg.contains("chunks past the cap"))
+    #expect(!svg.contains("extensions"))
+  }
+
+  @Test func severalExtensionsAreNamedAndChunksOnlyWhenDrawn() {
+    // Three extensions per repeat, each with its own full row, and a chunk past the cap.
+    var records = records().flatMap { record in
+      record.phase == "full" ? Array(repeating: record, count: 3) : [record]
+    }
+    var chunk = records[1]
+    chunk.phase = "chunk"
+    records.append(chunk)
+    let svg = TwoPhaseChart.svg(records: records, title: "two-phase", targetSeconds: 1)
+    #expect(svg.contains("3 extensions, each at most: seed set 100k entries · full set 2M"))
+    #expect(svg.contains("chunks past the cap"))
   }
 }
