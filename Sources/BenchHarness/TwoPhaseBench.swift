@@ -322,12 +322,15 @@ public enum TwoPhaseReport {
       Statistics.median(values).map { String(format: "%.3f s", $0) } ?? "–"
     }
     let lastRows = records.filter { $0.timeToAllSeconds != nil }
-    if records.contains(where: { $0.phase == "chunk" }) {
+    // Past the cap or over several extensions, everything is in only after more requests than
+    // the full set's one.
+    let extensions = records.filter { $0.phase == "full" && $0.repeatIndex == 1 }.count
+    if records.contains(where: { $0.phase == "chunk" }) || extensions > 1 {
       let installed = Statistics.median(
         lastRows.compactMap { $0.installedEntries.map(Double.init) })
       lines.append(
-        "time to all (enable → every chunk committed): median \(medianSeconds(lastRows.compactMap(\.timeToAllSeconds))), "
-          + "\(installed.map { String(Int($0)) } ?? "–") entries installed in \(lastRows.first?.requests ?? 0) requests (cap \(records.first?.capScope ?? "?"))"
+        "time to all (enable → every chunk and extension committed): median \(medianSeconds(lastRows.compactMap(\.timeToAllSeconds))), "
+          + "\(installed.map { String(Int($0)) } ?? "–") entries installed in \(lastRows.first?.requests ?? 0) requests (cap \(records.first?.capScope ?? "?")\(extensions > 1 ? ", \(extensions) extensions" : ""))"
       )
     }
     if let device = records.first(where: { !$0.device.isEmpty })?.device {

@@ -80,6 +80,12 @@ struct TwoPhaseBenchTests {
     let last = try #require(first.last { $0.timeToAllSeconds != nil })
     #expect(last.installedEntries == 3_200)
     #expect(first.filter { $0.phase != "incremental" }.allSatisfy { $0.entries <= 1_000 })
+    // The update of the first region reloads the parts whose range it meets, not all four.
+    let updates = first.filter { $0.phase == "incremental" }
+    #expect((1..<4).contains(updates.count), "\(updates.count) extensions reloaded")
+    let report = TwoPhaseReport.render(records, title: "four extensions")
+    #expect(
+      report.contains("3200 entries installed in 8 requests (cap per-extension, 4 extensions)"))
   }
 
   @Test func aCompiledContainerIsBenchedAsItIsAndLeftUntouched() throws {
