@@ -1,4 +1,3 @@
-import BaseFormat
 import CallDirectoryCore
 import CallDirectoryLoader
 import DirectoryContainer
@@ -77,61 +76,6 @@ extension ContainerApp {
       parts.append(part)
     }
     return parts
-  }
-
-  /// In a part (a manifest with a number range) that the system already holds, takes as
-  /// installed, without a request, every change that cannot touch the part: a chosen base whose
-  /// current file and installed file (if any) hold no number in the range, and an installed base
-  /// no longer chosen whose file holds none. The system holds the same entries for the part
-  /// before and after, so an update of one region reloads only the extension whose part holds it
-  /// (the others would each be reloaded for nothing: an extension launch on a device). Only the
-  /// files' headers are read (their lowest and highest numbers); a file that cannot be read is
-  /// left to the next request, whose loader reports it.
-  /// - Returns: how many bases were taken as installed or as no longer held.
-  /// - Throws: ``ContainerAppError`` when the manifest cannot be written.
-  @discardableResult
-  func recordChangesOutsideRange() throws -> Int {
-    func changes(_ manifest: Manifest) -> [(index: Int, installs: Bool)] {
-      guard let range = manifest.numberRange, manifest.fullSetRequested,
-        manifest.bases.contains(where: { $0.installedFile != nil })
-      else { return [] }
-      func outside(_ file: String) -> Bool {
-        guard let header = try? MappedBaseReader(path: container + "/" + file).header else {
-          return false
-        }
-        return !DirectoryLoader.mayHold(header, numbersIn: range)
-      }
-      let chosen = Set(DirectoryLoader.selection(manifest).map(\.name))
-      return manifest.bases.indices.compactMap { index in
-        let base = manifest.bases[index]
-        if chosen.contains(base.name) {
-          guard base.installedFile != base.file, outside(base.file),
-            base.installedFile.map(outside) ?? true
-          else { return nil }
-          return (index, true)
-        }
-        guard let installed = base.installedFile, outside(installed) else { return nil }
-        return (index, false)
-      }
-    }
-    // Most syncs find nothing to take: they leave the manifest untouched, not rewritten.
-    guard !changes(try manifest()).isEmpty else { return 0 }
-    return try change { manifest, _ in
-      let found = changes(manifest)
-      for (index, installs) in found {
-        if installs {
-          manifest.bases[index].installedFile = manifest.bases[index].file
-          manifest.bases[index].installedSHA256 = manifest.bases[index].sha256
-          manifest.bases[index].state = .installed
-        } else {
-          manifest.bases[index].installedFile = nil
-          manifest.bases[index].installedSHA256 = nil
-          if manifest.bases[index].state == .installed { manifest.bases[index].state = .ready }
-        }
-      }
-      manifest.bases.removeAll { $0.state == .retired && $0.installedFile == nil }
-      return found.count
-    }
   }
 
   /// Hard-links this container's base file into a part's container under the same relative

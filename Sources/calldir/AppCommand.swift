@@ -82,6 +82,8 @@ struct AppCommand: ParsableCommand {
   }
 
   struct Sync: ParsableCommand {
+    /// The most extensions a set is split across: Truecaller, the most in the field, ships 4.
+    static let maximumExtensions = 100
     static let configuration = CommandConfiguration(
       abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")
     @OptionGroup var target: ExtensionTarget
@@ -106,8 +108,9 @@ struct AppCommand: ParsableCommand {
       if let chunkEntries, chunkEntries < 1 {
         throw ValidationError("--chunk-entries must be at least 1, got \(chunkEntries)")
       }
-      if let extensions, !(2...100).contains(extensions) {
-        throw ValidationError("--extensions must be from 2 to 100, got \(extensions)")
+      if let extensions, !(2...Self.maximumExtensions).contains(extensions) {
+        throw ValidationError(
+          "--extensions must be from 2 to \(Self.maximumExtensions), got \(extensions)")
       }
     }
 
@@ -185,6 +188,28 @@ struct AppCommand: ParsableCommand {
         print(
           "\(base.name)\t\(base.role.rawValue)\t\(base.region ?? "-")\tv\(base.version)\t\(base.entries) \(base.kind)\tpriority \(base.priority)\t\(base.state.rawValue)"
         )
+      }
+      try printParts()
+    }
+
+    /// A container split across extensions (`app sync --extensions K`): each part's range, its
+    /// extension's state (with a bundle identifier) and what it has installed.
+    func printParts() throws {
+      let app = ContainerApp(container: container)
+      let parts = (1...Sync.maximumExtensions).lazy.map { app.part($0) }.prefix {
+        FileManager.default.fileExists(atPath: $0.container + "/" + Manifest.fileName)
+      }
+      guard !parts.isEmpty else { return }
+      print("split by number range across \(parts.count) extensions:")
+      let store = try bundleID.map { _ in try SimulatedSystem(hostDirectory: hostDir).store }
+      for (index, part) in parts.enumerated() {
+        let manifest = try part.manifest()
+        let range = manifest.numberRange.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "all"
+        print("part \(index + 1): numbers \(range) (\(part.container))")
+        if let bundleID, let store {
+          print("  " + (try extensionStatusLine(store, bundleID + ".\(index + 1)")))
+        }
+        print("  " + progressLine(manifest))
       }
     }
   }

@@ -335,9 +335,10 @@ extension PastTheCapTests {
 }
 
 extension PastTheCapTests {
-  /// An update of one region reloads only the extensions whose part holds its numbers: the
-  /// others hold the same entries before and after, and take its new file as installed
-  /// without a request (on a device, an extension launch each for nothing).
+  /// An update of one region, and of a seed set that spans several parts but changes one
+  /// number, reloads only the extensions whose part it changes: the others hold the same
+  /// entries before and after, and take the new files as installed without a request (on a
+  /// device, an extension launch each for nothing).
   @Test func anUpdatedRegionReloadsOnlyThePartsWhoseRangeItTouches() throws {
     let fixture = try fixture(scope: .perExtension)
     let parts = try fixture.app.split(into: 5)
@@ -361,19 +362,33 @@ extension PastTheCapTests {
     try fixture.app.stage(
       file: fixture.writeBase("r3-v2", kind: .identification, sources[r3].entries), name: "r3",
       role: .region, region: "R3", priority: 30, version: 2)
+    // The seed set, version 2: its first label changed; the file spans several parts, but only
+    // the part holding that number sees a change.
+    let seed = try #require(sources.firstIndex { $0.name == "seed" })
+    sources[seed].entries[0].1 = "Seed v2"
+    try fixture.app.stage(
+      file: fixture.writeBase("seed-v2", kind: .identification, sources[seed].entries),
+      name: "seed", role: .seed, priority: 100, version: 2)
     let again = try fixture.app.split(into: 5)
     let touched = old.first!.0...old.last!.0
+    let seedSpan = sources[seed].entries.first!.0...sources[seed].entries.last!.0
+    let seedChange = sources[seed].entries[0].0
+    let ranges = try again.map { try #require(try $0.manifest().numberRange) }
+    #expect(ranges.filter { $0.overlaps(seedSpan) }.count >= 2, "the seed set spans parts")
     var reloaded: [Int] = []
     for (index, part) in again.enumerated() {
-      let range = try #require(try part.manifest().numberRange)
+      let range = ranges[index]
       let results = try part.sync(
         system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath)
       #expect(results.allSatisfy { $0.succeeded && $0.incremental }, "\(results.map(\.detail))")
       if !results.isEmpty { reloaded.append(index) }
-      #expect(results.count == (range.overlaps(touched) ? 1 : 0), "part \(index + 1)")
-      // Either way the part's manifest now holds R3's new file as installed.
-      let base = try #require(try part.manifest().bases.first { $0.name == "r3" })
-      #expect(base.installedFile == base.file && base.state == .installed)
+      let changed = range.overlaps(touched) || range.contains(seedChange)
+      #expect(results.count == (changed ? 1 : 0), "part \(index + 1)")
+      // Either way the part's manifest now holds the new files as installed.
+      for name in ["r3", "seed"] {
+        let base = try #require(try part.manifest().bases.first { $0.name == name })
+        #expect(base.installedFile == base.file && base.state == .installed)
+      }
     }
     #expect(!reloaded.isEmpty && reloaded.count < again.count, "reloaded \(reloaded)")
     var union: [String] = []
