@@ -24,14 +24,11 @@
     /// `getEnabledStatusForExtension(withIdentifier:)`, waited for.
     /// - Throws: the error CallKit returned.
     public func enabledStatus(ofExtension identifier: String) throws -> ExtensionEnabledStatus {
-      let done = DispatchSemaphore(value: 0)
-      var status = CXCallDirectoryManager.EnabledStatus.unknown
-      var failure: (any Error)?
-      manager.getEnabledStatusForExtension(withIdentifier: identifier) { answer, error in
-        (status, failure) = (answer, error)
-        done.signal()
+      let answer = AwaitedAnswer<(CXCallDirectoryManager.EnabledStatus, (any Error)?)>()
+      manager.getEnabledStatusForExtension(withIdentifier: identifier) { status, error in
+        answer.deliver((status, error))
       }
-      done.wait()
+      let (status, failure) = answer.wait()
       if let failure { throw failure }
       switch status {
       case .enabled: return .enabled
@@ -43,17 +40,33 @@
     /// `reloadExtension(withIdentifier:)`, waited for. iOS decides whether the request is
     /// incremental (`incremental` is the app's wish; the extension sees `isIncremental`).
     public func reloadExtension(_ identifier: String, incremental: Bool) throws -> ReloadOutcome {
-      let done = DispatchSemaphore(value: 0)
-      var failure: (any Error)?
-      manager.reloadExtension(withIdentifier: identifier) { error in
-        failure = error
-        done.signal()
-      }
-      done.wait()
-      guard let failure else { return ReloadOutcome(error: nil) }
+      let answer = AwaitedAnswer<(any Error)?>()
+      manager.reloadExtension(withIdentifier: identifier) { error in answer.deliver(error) }
+      guard let failure = answer.wait() else { return ReloadOutcome(error: nil) }
       // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
       // (the 102 seen in the field) keeps its code.
       return ReloadOutcome(error: CallDirectoryError(code: (failure as NSError).code))
+    }
+  }
+
+  /// One answer of a completion handler, waited for on the calling thread. CallKit's handlers
+  /// are `@Sendable` (its Swift 6 interface), so they cannot assign the caller's variables: the
+  /// handler hands its answer here and signals; the semaphore orders that write before the
+  /// caller's read, which is why the unchecked conformance is sound.
+  private final class AwaitedAnswer<Value>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var value: Value?
+
+    /// Called once, by the completion handler.
+    func deliver(_ value: Value) {
+      self.value = value
+      done.signal()
+    }
+
+    /// Blocks until the handler has delivered, then returns its answer.
+    func wait() -> Value {
+      done.wait()
+      return value!
     }
   }
 #endif

@@ -1,7 +1,9 @@
 // CallKit itself, behind calldir's protocols, for a real app and extension. CallKit exists only on
 // Apple's platforms: on Linux this module is empty, and it has never been compiled here (no
 // Apple toolchain on the machine that wrote it). `.github/workflows/ios.yml` builds it for iOS on
-// a macOS runner. Written against CallKit's API as BRIEF.md §1 gives it.
+// a macOS runner. Written against CallKit's API as BRIEF.md §1 gives it; CI type-checks it under
+// Swift 6 against a stand-in with CallKit's documented signatures
+// (Scripts/typecheck-callkit-adapter.sh).
 #if canImport(CallKit)
   import CallDirectoryCore
   import CallKit
@@ -43,11 +45,22 @@
     public func removeAllBlockingEntries() { context.removeAllBlockingEntries() }
 
     public func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
-      context.completeRequest(completionHandler: completionHandler)
+      guard let completionHandler else { return context.completeRequest(completionHandler: nil) }
+      // CallKit's handler is `@Sendable` (its Swift 6 interface) and calldir's protocol, shared
+      // with the simulated system, is not: the handler travels in a box CallKit calls once,
+      // after the request has ended and the loader has returned.
+      let handler = ExpiryHandler(completionHandler)
+      context.completeRequest { expired in handler.body(expired) }
     }
 
     public func cancelRequest(withError error: any Error) {
       context.cancelRequest(withError: error)
     }
+  }
+
+  /// A completion handler carried into CallKit's `@Sendable` one (see `completeRequest`).
+  private final class ExpiryHandler: @unchecked Sendable {
+    let body: (_ expired: Bool) -> Void
+    init(_ body: @escaping (_ expired: Bool) -> Void) { self.body = body }
   }
 #endif

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Type-checks Sources/CallKitAdapter and the README's extension example under Swift 6 against a
+# stand-in for CallKit (Scripts/CallKitStandIn.swift: the signatures Apple's documentation
+# gives, no behaviour). Linux has no CallKit, so this is the only check of the adapter here: it
+# catches wrong signatures and Swift 6 concurrency errors (CallKit's handlers are @Sendable)
+# before a macOS runner would. It does not replace .github/workflows/ios.yml, which builds
+# against the real SDK.
+# Needs the debug build's modules (swift build or swift test first).
+# Exit status: 0 clean; 1 a compile error (printed) or a README without the example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+modules="$(swift build --show-bin-path)/Modules"
+csystem=.build/checkouts/swift-system/Sources/CSystem/include
+[ -d "$modules" ] && [ -d "$csystem" ] || { echo "build first: swift build" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+flags=(-swift-version 6 -I "$work" -I "$modules" -Xcc "-fmodule-map-file=$csystem/module.modulemap"
+  -I "$csystem")
+swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CallKit \
+  -emit-module-path "$work/CallKit.swiftmodule" Scripts/CallKitStandIn.swift
+swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CallKitAdapter \
+  -emit-module-path "$work/CallKitAdapter.swiftmodule" Sources/CallKitAdapter/*.swift
+example=$(awk '/^final class CallDirectoryHandler/,/^```$/' README.md | grep -v '^```' || true)
+[ -n "$example" ] || { echo "README.md: no CallDirectoryHandler example found" >&2; exit 1; }
+printf 'import CallDirectoryLoader\nimport CallKit\nimport CallKitAdapter\nimport Foundation\n%s\n' \
+  "$example" > "$work/example.swift"
+swiftc "${flags[@]}" -typecheck "$work/example.swift"
+echo "CallKitAdapter and the README's extension example type-check under Swift 6 (stand-in CallKit)"
