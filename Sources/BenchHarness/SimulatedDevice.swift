@@ -17,11 +17,12 @@ extension ContainerApp {
   /// ``sync(manager:bundleID:)`` through the simulated system, spawning `executable`.
   public func sync(
     system: SimulatedSystem, bundleID: String, executable: String,
-    maximumRequests: Int = ContainerApp.maximumRequestsPerSync, warn: (String) -> Void = { _ in }
+    maximumRequests: Int = ContainerApp.maximumRequestsPerSync, warn: (String) -> Void = { _ in },
+    note: (String) -> Void = { _ in }
   ) throws -> [RequestResult] {
     try sync(
       manager: SimulatedCallDirectoryManager(
         system: system, executable: executable, container: container),
-      bundleID: bundleID, maximumRequests: maximumRequests, warn: warn)
+      bundleID: bundleID, maximumRequests: maximumRequests, warn: warn, note: note)
   }
 }

@@ -110,13 +110,14 @@ extension ContainerApp {
   ///    no more: what is in (the top priorities) stays, the rest is reported pending.
   ///
   /// `maximumRequests` bounds the requests of this sync (an app given a little background time
-  /// makes one or two); the next sync resumes.
+  /// makes one or two); the next sync resumes. `warn` hears what went wrong and was mended,
+  /// `note` what was done without a request.
   /// - Returns: the requests made, in order (none when the extension is disabled or up to date).
   /// - Throws: ``ContainerAppError`` when the manifest cannot be read or written; what `manager`
   ///   throws when the system itself fails.
   public func sync<Manager: CallDirectoryManaging>(
     manager: Manager, bundleID: String, maximumRequests: Int = maximumRequestsPerSync,
-    warn: (String) -> Void = { _ in }
+    warn: (String) -> Void = { _ in }, note: (String) -> Void = { _ in }
   ) throws -> [Manager.ReloadOutcome] {
     guard maximumRequests > 0 else { return [] }
     switch try manager.enabledStatus(ofExtension: bundleID) {
@@ -169,7 +170,12 @@ extension ContainerApp {
         if try reload(incremental: false).error != nil { return results }
       }
     }
-    try recordChangesOutsideRange()
+    let taken = try recordChangesOutsideRange()
+    if taken > 0 {
+      note(
+        "\(taken) changed \(taken == 1 ? "base holds" : "bases hold") nothing new for this part's numbers: taken as installed without a request"
+      )
+    }
     try installIncrementally(
       requests: min(maximumRequests, Self.maximumRequestsPerSync) - results.count, reload: reload,
       warn: warn)

@@ -144,7 +144,8 @@ struct AppCommand: ParsableCommand {
       if let chunkEntries { try app.setChunk(chunkEntries) }
       let results = try app.sync(
         system: try options.system(), bundleID: bundleID, executable: try options.extensionPath(),
-        warn: { FileHandle.standardError.write(Data("calldir: warning: \($0)\n".utf8)) })
+        warn: { FileHandle.standardError.write(Data("calldir: warning: \($0)\n".utf8)) },
+        note: { print("\(bundleID): \($0)") })
       if results.isEmpty { print("\(bundleID): nothing to do (up to date, or not enabled)") }
       for (index, result) in results.enumerated() {
         // A chunk the system killed was retried smaller, and error 5 ends a plan past the cap

@@ -65,6 +65,12 @@ struct SplitSyncCommandTests {
       update.stdout.contains(
         "sync com.example.split.1: 400 entries changed incrementally (200 added, 200 removed)"))
     #expect(update.stdout.contains("com.example.split.2: nothing to do"))
+    // Part 2 says why: the new region and seed files hold nothing new for its numbers.
+    #expect(
+      update.stdout.contains(
+        "com.example.split.2: 2 changed bases hold nothing new for this part's numbers: taken as installed without a request"
+      ), "\(update.stdout)")
+    #expect(!update.stdout.contains("com.example.split.1: 1 changed"))
     let lookup = try run(["host", "lookup", "74951000000"] + host)
     #expect(lookup.stdout.contains("Moscow 0 v2"), "\(lookup.stdout)")
   }
