@@ -273,6 +273,16 @@ public struct TwoPhaseBench {
 
 /// The two-phase report: a table per phase, and the gate.
 public enum TwoPhaseReport {
+  /// The default time-to-enabled target, in seconds (`bench two-phase --gate`, and the line
+  /// `calldir chart` draws): the seed set is there so that enabling feels instant.
+  public static let defaultMaximumTimeToEnabled = 1.0
+
+  /// How many extensions a run synced: one `full` row per extension in each repeat.
+  static func extensionCount(_ records: [RunRecord]) -> Int {
+    guard let first = records.first else { return 0 }
+    return records.filter { $0.phase == "full" && $0.repeatIndex == first.repeatIndex }.count
+  }
+
   /// A row per container (`two-phase-rK`, one per `--regions` value) and phase.
   public static func render(_ records: [RunRecord], title: String) -> String {
     var lines = [title, ""]
@@ -324,7 +334,7 @@ public enum TwoPhaseReport {
     let lastRows = records.filter { $0.timeToAllSeconds != nil }
     // Past the cap or over several extensions, everything is in only after more requests than
     // the full set's one.
-    let extensions = records.filter { $0.phase == "full" && $0.repeatIndex == 1 }.count
+    let extensions = extensionCount(records)
     if records.contains(where: { $0.phase == "chunk" }) || extensions > 1 {
       let installed = Statistics.median(
         lastRows.compactMap { $0.installedEntries.map(Double.init) })

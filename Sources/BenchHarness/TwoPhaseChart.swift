@@ -120,13 +120,10 @@ public enum TwoPhaseChart {
       return counts.max().map { ChartLabels.decimal(Double($0)) } ?? "–"
     }
     let first = records.first
-    // Several extensions: one full row per extension and repeat, and the counts are each one's.
-    let extensions = first.map { first in
-      records.filter { $0.phase == "full" && $0.repeatIndex == first.repeatIndex }.count
-    }
-    let perExtension = (extensions ?? 1) > 1
+    // Several extensions: the counts are each one's.
+    let extensions = TwoPhaseReport.extensionCount(records)
     return [
-      (perExtension ? "\(extensions!) extensions, each at most: " : "")
+      (extensions > 1 ? "\(extensions) extensions, each at most: " : "")
         + "seed set \(entries("seed")) entries", "full set \(entries("full"))",
       "incremental \(entries("incremental")) changes",
       "\(records.map(\.repeatIndex).max() ?? 0) repeats",

@@ -19,7 +19,7 @@ extension ContainerApp {
   /// - Returns: how many bases were taken as installed or as no longer held.
   /// - Throws: ``ContainerAppError`` when the manifest cannot be written.
   @discardableResult
-  func recordChangesOutsideRange() throws -> Int {
+  func recordChangesThePartDoesNotSee() throws -> Int {
     func changes(_ manifest: Manifest) -> [(index: Int, installs: Bool)] {
       guard let range = manifest.numberRange, manifest.fullSetRequested,
         manifest.bases.contains(where: { $0.installedFile != nil })
@@ -61,12 +61,10 @@ extension ContainerApp {
   /// Whether two base files (nil: no file) hold the same entries, labels included, in `range`.
   /// False when either cannot be read.
   func sameEntries(_ first: String?, _ second: String?, in range: Range<Int64>) -> Bool {
-    guard var left = EntriesInRange(file: first.map { container + "/" + $0 }, range: range),
-      var right = EntriesInRange(file: second.map { container + "/" + $0 }, range: range)
-    else { return false }
     do {
+      let (left, right) = (try entries(first, in: range), try entries(second, in: range))
       while true {
-        let (a, b) = (try left.next(), try right.next())
+        let (a, b) = (try left.next()?.entry, try right.next()?.entry)
         guard a == b else { return false }
         if a == nil { return true }
       }
@@ -74,31 +72,18 @@ extension ContainerApp {
       return false
     }
   }
-}
 
-/// One base file's entries in a number range, in order; none for no file or a file whose
-/// header bounds lie outside the range (nothing of it is read then).
-private struct EntriesInRange {
-  private let reader: MappedBaseReader?
-  private let range: Range<Int64>
-
-  /// Nil when the file cannot be opened.
-  init?(file: String?, range: Range<Int64>) {
-    self.range = range
-    guard let file else {
-      reader = nil
-      return
+  /// One base file's entries in `range`, through the loader's own merge (which skips to the
+  /// range and stops at its end); none for no file or one whose header bounds lie outside it
+  /// (nothing of it is read then).
+  private func entries(_ file: String?, in range: Range<Int64>) throws -> MergedList {
+    var readers: [(reader: any BaseReader, priority: Int)] = []
+    if let file {
+      let reader = try MappedBaseReader(path: container + "/" + file)
+      if DirectoryLoader.mayHold(reader.header, numbersIn: range) { readers.append((reader, 0)) }
     }
-    guard let reader = try? MappedBaseReader(path: file) else { return nil }
-    self.reader = DirectoryLoader.mayHold(reader.header, numbersIn: range) ? reader : nil
-  }
-
-  mutating func next() throws -> BaseEntry? {
-    guard let reader else { return nil }
-    while let entry = try reader.next() {
-      if entry.number < range.lowerBound { continue }
-      return entry.number < range.upperBound ? entry : nil
-    }
-    return nil
+    let list = try MergedList(readers)
+    list.range = range
+    return list
   }
 }

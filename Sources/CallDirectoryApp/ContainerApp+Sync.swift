@@ -101,8 +101,9 @@ extension ContainerApp {
   ///    are hashed first: one that no longer matches what was installed (changed in place, or
   ///    gone) cannot be the old side of a difference, so a complete reload replaces what the
   ///    system holds instead, and `warn` is told why.
-  /// 3. In one extension's part of a set split by number range, changes that hold no number of
-  ///    the part are taken as installed without a request (``recordChangesOutsideRange()``).
+  /// 3. In one extension's part of a set split by number range, changes that leave the part's
+  ///    entries as they are are taken as installed without a request
+  ///    (``recordChangesThePartDoesNotSee()``), and `note` is told.
   /// 4. Incremental reloads: what changed, then the rest of the full set past the cap, one chunk
   ///    (``DirectoryContainer/InstallProgress/chunkEntries``) per request, highest priorities
   ///    first. A request the system kills (error 2) is retried with half the chunk, down to
@@ -170,7 +171,7 @@ extension ContainerApp {
         if try reload(incremental: false).error != nil { return results }
       }
     }
-    let taken = try recordChangesOutsideRange()
+    let taken = try recordChangesThePartDoesNotSee()
     if taken > 0 {
       note(
         "\(taken) changed \(taken == 1 ? "base holds" : "bases hold") nothing new for this part's numbers: taken as installed without a request"

@@ -82,7 +82,8 @@ struct AppCommand: ParsableCommand {
   }
 
   struct Sync: ParsableCommand {
-    /// The most extensions a set is split across: Truecaller, the most in the field, ships 4.
+    /// The most extensions a set is split across: far past the 4 Truecaller ships (the most
+    /// seen in the field), and a bound on what `app status` looks for.
     static let maximumExtensions = 100
     static let configuration = CommandConfiguration(
       abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")

@@ -42,7 +42,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   @OptionGroup var shape: ContainerShapeOptions
 
   @Option(name: .long, help: "The gate: the most the median time to enabled may take, in seconds.")
-  var maxTimeToEnabled: Double = 1.0
+  var maxTimeToEnabled: Double = TwoPhaseReport.defaultMaximumTimeToEnabled
 
   @Option(
     name: .long,

@@ -25,7 +25,7 @@ struct ChartCommand: ParsableCommand {
       A two-phase CSV's time-to-enabled target in seconds, drawn as a line (the CSV does not \
       keep bench two-phase's --max-time-to-enabled, whose default this is).
       """)
-  var maxTimeToEnabled: Double = 1.0
+  var maxTimeToEnabled: Double = TwoPhaseReport.defaultMaximumTimeToEnabled
 
   func validate() throws {
     guard maxTimeToEnabled >= 0, maxTimeToEnabled.isFinite else {
