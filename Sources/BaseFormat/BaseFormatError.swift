@@ -43,7 +43,8 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     case payloadChecksumMismatch(expected: UInt64, actual: UInt64)
     /// A compact base's label dictionary section is missing, foreign or corrupt.
     case invalidDictionary(String)
-    /// A label passed to the writer is empty or over the maximum (writer side).
+    /// A label ``LabelRule`` refuses: empty, over the maximum, not UTF-8 (writer side), or
+    /// holding a control character or line break (writer side, and readers that validate).
     case invalidLabel(String)
   }
 

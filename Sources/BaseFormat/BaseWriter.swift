@@ -67,7 +67,8 @@ public final class BaseWriter {
     // A string is UTF-8 already: no second check.
     try label.withUTF8 { bytes in
       Result { () throws(BaseFormatError) in
-        try append(number, labelBytes: UnsafeRawBufferPointer(bytes), validated: true)
+        try append(
+          number, labelBytes: UnsafeRawBufferPointer(bytes), knownUTF8: true, checked: false)
       }
     }.get()
   }
@@ -77,47 +78,41 @@ public final class BaseWriter {
   /// - Parameters:
   ///   - number: above the previous entry's number (and above 0).
   ///   - labelBytes: the label's UTF-8 bytes, checked; ignored for blocking bases.
-  /// - Throws: ``BaseFormatError`` for a number out of order or an invalid label (empty, too
-  ///   long, or not UTF-8), or when the file cannot be written.
+  /// - Throws: ``BaseFormatError`` for a number out of order or a label ``LabelRule`` refuses
+  ///   (empty, too long, not UTF-8, a control character), or when the file cannot be written.
   public func append(_ number: Int64, labelBytes: UnsafeRawBufferPointer) throws(BaseFormatError) {
-    try append(number, labelBytes: labelBytes, validated: false)
+    try append(number, labelBytes: labelBytes, knownUTF8: false, checked: false)
   }
 
-  /// Appends a label the compiler has checked already (its rows are UTF-8 checked as they are
-  /// read, then stay bytes): no second check per entry.
+  /// Appends a label the compiler has checked already with ``LabelRule`` (its rows are checked
+  /// as they are read, then stay bytes): no second check per entry.
   package func append(_ number: Int64, checkedLabelBytes label: UnsafeRawBufferPointer)
     throws(BaseFormatError)
   {
-    try append(number, labelBytes: label, validated: true)
+    try append(number, labelBytes: label, knownUTF8: true, checked: true)
   }
 
-  private func append(_ number: Int64, labelBytes label: UnsafeRawBufferPointer, validated: Bool)
-    throws(BaseFormatError)
-  {
+  private func append(
+    _ number: Int64, labelBytes label: UnsafeRawBufferPointer, knownUTF8: Bool, checked: Bool
+  ) throws(BaseFormatError) {
     let previous = highest
     guard number > previous else {
       throw failure(.numberNotAscending(previous: previous, number: number))
     }
     let labelCount = kind == .identification ? label.count : 0
-    if kind == .identification {
-      guard labelCount > 0, labelCount <= BaseHeader.maximumLabelByteCount else {
-        throw failure(
-          .invalidLabel(
-            labelCount == 0
-              ? "empty label for \(number)"
-              : "\(labelCount) bytes for \(number), over \(BaseHeader.maximumLabelByteCount)"))
-      }
-      // Readers rely on labels being UTF-8 once a block's checksum matches.
-      guard validated || UTF8Validation.isValid(label) else {
-        throw failure(.invalidLabel("not UTF-8 for \(number)"))
-      }
+    // Readers rely on labels being UTF-8 once a block's checksum matches; the compiler checks
+    // its rows with the same rule and hands them over checked.
+    if kind == .identification, !checked,
+      let problem = LabelRule.problem(label, checkUTF8: !knownUTF8)
+    {
+      throw failure(.invalidLabel("\(problem) for \(number)"))
     }
     let index = compact && labelCount > 0 ? dictionaryIndex(of: label) : nil
     // Encoded straight into the block (one access to it, no record buffer); a record that does
     // not fit is moved to the next block.
     let start = block.count
     Self.encode(
-      number: number, after: previous, label: labelCount > 0 ? label : nil,
+      number: number, after: previous, label: kind == .identification ? label : nil,
       dictionaryIndex: index, compact: compact, into: &block)
     if block.count > Self.blockRecordCapacity {
       let record = Array(block[start...])

@@ -126,6 +126,8 @@ struct BlockDecoder {
       guard labelCount <= BaseHeader.maximumLabelByteCount else {
         throw fail(offset + 8, .labelTooLong(byteCount: labelCount))
       }
+      // The writer never writes an empty label (the compact format cannot hold one).
+      guard labelCount >= 1 else { throw fail(offset + 8, .invalidLabel("empty label")) }
       byteCount = 10 + labelCount
       guard remaining >= byteCount else { throw fail(offset, .recordPastEnd) }
       let bytes = UnsafeBufferPointer(
@@ -145,6 +147,9 @@ struct BlockDecoder {
     guard validatesLabels else { return String(copying: UTF8Span(unchecked: bytes.span)) }
     guard let span = try? UTF8Span(validating: bytes.span) else {
       throw fail(offset, .invalidUTF8Label)
+    }
+    if let bad = LabelRule.controlCharacterOffset(UnsafeRawBufferPointer(bytes)) {
+      throw fail(offset + bad, .invalidLabel("a control character or line break"))
     }
     return String(copying: span)
   }

@@ -143,6 +143,11 @@ public final class LabelDictionary {
             throw BaseFormatError(
               path: path, offset: body + tableByteCount + previousEnd, problem: .invalidUTF8Label)
           }
+          if let bad = LabelRule.controlCharacterOffset(UnsafeRawBufferPointer(label)) {
+            throw BaseFormatError(
+              path: path, offset: body + tableByteCount + previousEnd + bad,
+              problem: .invalidLabel("a control character or line break"))
+          }
         }
         previousEnd = end
       }

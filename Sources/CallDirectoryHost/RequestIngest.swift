@@ -1,3 +1,4 @@
+import ByteCoding
 import CallDirectoryCore
 import SystemChannel
 
@@ -88,8 +89,14 @@ final class RequestIngest {
     try forEachEntry(of: frame) { entry in
       switch frame.kind {
       case .addIdentification:
-        let byteCount = Self.storedLabel(entry.label) { $0.count }
-        guard checker.admitIdentificationEntry(entry.number, labelByteCount: byteCount) else {
+        // iOS takes a label as a string: bytes that are not UTF-8 cannot reach its store, so the
+        // simulated system refuses the request rather than store a repaired (U+FFFD) label.
+        guard UTF8Validation.isValid(entry.label) else {
+          throw HostError.input(
+            "the label of \(entry.number) is not UTF-8: the system takes labels as strings")
+        }
+        guard checker.admitIdentificationEntry(entry.number, labelByteCount: entry.label.count)
+        else {
           return false
         }
       case .addBlocking: checker.addBlockingEntry(withNextSequentialPhoneNumber: entry.number)
@@ -109,9 +116,8 @@ final class RequestIngest {
     return failure == nil ? 1 : 0
   }
 
-  /// Writes the first `admitted` changes of a frame that ``check(_:)`` admitted. Labels go to the
-  /// store as the bytes that came: valid UTF-8 as it is; anything else repaired as a `String`
-  /// would repair it (U+FFFD for each bad sequence), so the store never holds invalid text.
+  /// Writes the first `admitted` changes of a frame that ``check(_:)`` admitted (labels checked
+  /// as UTF-8 there, so the store never holds invalid text).
   /// - Throws: ``HostError`` for a malformed frame or a store failure.
   func write(_ frame: ChannelFrame, admitted: Int) throws {
     var remaining = admitted
@@ -120,9 +126,7 @@ final class RequestIngest {
       remaining -= 1
       switch frame.kind {
       case .addIdentification:
-        try Self.storedLabel(entry.label) {
-          try transaction.addIdentification(entry.number, labelUTF8: $0)
-        }
+        try transaction.addIdentification(entry.number, labelUTF8: entry.label)
         entryCount += 1
       case .addBlocking:
         try transaction.addBlocking(entry.number)
@@ -143,18 +147,6 @@ final class RequestIngest {
     case .removeAllBlocking: try transaction.removeAllBlockingEntries()
     default: break
     }
-  }
-
-  /// Calls `body` with the label as the store keeps it: the bytes that came when they are valid
-  /// UTF-8, else their repair.
-  private static func storedLabel<Result>(
-    _ label: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Result
-  ) rethrows -> Result {
-    if (try? UTF8Span(validating: label.bindMemory(to: UInt8.self).span)) != nil {
-      return try body(label)
-    }
-    var repaired = String(decoding: label, as: UTF8.self)
-    return try repaired.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
   }
 
   private func forEachEntry(

@@ -66,8 +66,10 @@ public final class Compiler {
       var rejectedHere: [(RejectionReason, Int)] = []
       let blocksAll = options.blockingInputs.contains(path)
       let fileCountry = options.inputCountries[path] ?? options.country
+      var columns = options.columns
+      columns.blockingList = blocksAll
       let reader = try RowReader(
-        path: path, format: format, columns: options.columns, quoting: options.quoting,
+        path: path, format: format, columns: columns, quoting: options.quoting,
         maximumLineByteCount: options.maximumLineByteCount
       ) {
         rejectedHere.append(($0, $1))
@@ -97,6 +99,11 @@ public final class Compiler {
           }
           guard label.count <= BaseHeader.maximumLabelByteCount else {
             report.reject(.labelTooLong, place: "\(name):\(row.line)")
+            return
+          }
+          // Lines are UTF-8 checked as they are read; the rest of the label rule here.
+          guard LabelRule.controlCharacterOffset(label) == nil else {
+            report.reject(.labelControlCharacter, place: "\(name):\(row.line)")
             return
           }
         }

@@ -54,6 +54,8 @@ public struct ColumnSelection: Sendable {
   public var category: String? = "category"
   /// The country the row's national number belongs to (ISO code), beside the file's default.
   public var country: String? = "country"
+  /// The input is compiled whole as a blocking list (`--block`): its rows need no label.
+  var blockingList = false
 
   public init() {}
 
@@ -91,12 +93,13 @@ public struct ColumnSelection: Sendable {
       return nil
     }
     // A column named on the command line must exist; the default names are looked for. Without
-    // a category column (a blocking list) every row needs its label: a header without one is an
-    // error, not a container of rejected rows.
+    // a category column every row needs its label, unless the whole input is a blocking list:
+    // a header without one is an error, not a container of rejected rows.
     let category = try find(category, role: "category", required: category != "category")
     return ResolvedColumns(
       number: try find(number, role: "number", required: true)!,
-      label: try find(label, role: "label", required: label != "label" || category == nil),
+      label: try find(
+        label, role: "label", required: label != "label" || (category == nil && !blockingList)),
       region: try find(region, role: "region", required: region != "region"),
       rank: try find(rank, role: "rank", required: rank != "rank"),
       category: category,

@@ -16,6 +16,12 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
   case emptyLabel
   /// A label longer than a base allows (``BaseFormat/BaseHeader/maximumLabelByteCount``).
   case labelTooLong
+  /// A label holding a control character or a line break (``BaseFormat/LabelRule``): a label
+  /// is one line of text.
+  case labelControlCharacter
+  /// A rank that is not a whole number (`high`, `1e3`, `2.5`): a rank orders the seed set and
+  /// the cap, so a row is not guessed into an order.
+  case badRank
   /// The number cannot be normalized.
   case number(NormalizationError.Reason)
 
@@ -29,6 +35,8 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
     case .badJSON: "bad JSON"
     case .emptyLabel: "empty label"
     case .labelTooLong: "label too long"
+    case .labelControlCharacter: "control character in label"
+    case .badRank: "bad rank"
     case .number(let reason): reason.rawValue
     }
   }

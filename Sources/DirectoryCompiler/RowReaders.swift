@@ -28,6 +28,12 @@ final class RowReader {
   private var scratch: [UInt8] = []
   static let russianSeparator = "\u{D7FF}"
 
+  /// True when a JSON number was not written as a whole number (`1e3`, `2.5`) or is a boolean:
+  /// JSONSerialization keeps the kind it read as the number's type.
+  static func isFloatingPoint(_ value: NSNumber) -> Bool {
+    !["q", "l", "i", "s", "Q", "L", "I", "S"].contains(String(cString: value.objCType))
+  }
+
   /// The Chinese article's file and the Russian guide's lines hold numbers as CallKit takes them
   /// (country code first, no `+`): read them as international numbers, never as national ones
   /// (`861095614` must not become `86861095614`).
@@ -238,12 +244,20 @@ final class RowReader {
       reject(.missingColumn, line)
       return false
     }
+    // An empty rank is no rank; anything else must be a whole number.
+    let rankText = columns.rank.map { UTF8Validation.trimmingWhitespace(field($0)) }
+      .flatMap(RowFields.nonEmpty)
+    let rank = rankText.flatMap(RowFields.integer)
+    if rankText != nil && rank == nil {
+      reject(.badRank, line)
+      return false
+    }
     try body(
       RowFields(
         number: field(columns.number),
         label: columns.label.map(field) ?? .init(start: nil, count: 0),
         region: columns.region.map(field).flatMap(RowFields.nonEmpty),
-        rank: columns.rank.map(field).flatMap(RowFields.integer),
+        rank: rank,
         category: columns.category.map(field).flatMap(RowFields.nonEmpty),
         country: columns.country.map { UTF8Validation.trimmingWhitespace(field($0)) }
           .flatMap(RowFields.nonEmpty),
@@ -309,9 +323,29 @@ final class RowReader {
         reject(.missingColumn, line)
         return nil
       }
+      let rank: Int64?
+      switch selection.rank.flatMap({ object[$0] }) {
+      case nil, is NSNull: rank = nil
+      case let text as String:
+        rank = text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : Int64(text)
+        guard rank != nil || text.trimmingCharacters(in: .whitespaces).isEmpty else {
+          reject(.badRank, line)
+          return nil
+        }
+      case let value as NSNumber:
+        // JSON reads 1e3 and 2.5 as floating-point numbers: a rank is a whole number as written.
+        guard !Self.isFloatingPoint(value), let whole = Int64(exactly: value.int64Value) else {
+          reject(.badRank, line)
+          return nil
+        }
+        rank = whole
+      default:
+        reject(.badRank, line)
+        return nil
+      }
       return InputRow(
         numberText: number, label: field(selection.label) ?? field("name") ?? "",
-        region: field(selection.region), rank: field(selection.rank).flatMap { Int64($0) },
+        region: field(selection.region), rank: rank,
         category: field(selection.category), country: field(selection.country), line: line)
     case .tsv, .csv, .base:
       return nil

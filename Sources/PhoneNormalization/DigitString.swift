@@ -51,6 +51,13 @@ struct DigitString {
     return result
   }
 
+  /// These digits without the last `count`.
+  func dropping(last count: Int) -> DigitString {
+    var result = self
+    result.end = max(start, end - count)
+    return result
+  }
+
   /// These digits, then `other`'s from `index` on; nil when they do not fit.
   func appending(_ other: DigitString, from index: Int) -> DigitString? {
     var result = self

@@ -16,6 +16,14 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
   case localOnly(country: String, digits: Int)
   /// With `--validate valid`: no number type of the region matches.
   case invalid(country: String, number: String)
+  /// A character the reader does not take (not a digit, separator or extension) with digits
+  /// after it, at a 1-based character position: read, it would make another number.
+  case unexpectedCharacter(String, position: Int)
+  /// Letters inside the digits that do not make a vanity number (three or more letters after
+  /// at least three digits, as `1-800-FLOWERS`): the first letter and its position.
+  case lettersInNumber(String, position: Int)
+  /// A vanity number whose letters, read as keypad digits, make no number: the letters, and why.
+  indirect case vanity(letters: String, NormalizationError)
 
   /// The kind of error without its details, for counting rejected lines by kind; its raw value
   /// is the short text reports print.
@@ -28,6 +36,8 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
     case wrongLength = "wrong length"
     case localOnly = "local number"
     case invalid = "not a valid number"
+    case unexpectedCharacter = "unexpected character"
+    case lettersInNumber = "letters in number"
   }
 
   /// The kind of error, without its details.
@@ -41,6 +51,8 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
     case .wrongLength: .wrongLength
     case .localOnly: .localOnly
     case .invalid: .invalid
+    case .unexpectedCharacter: .unexpectedCharacter
+    case .lettersInNumber, .vanity: .lettersInNumber
     }
   }
 
@@ -57,6 +69,12 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
     case .localOnly(let country, let digits):
       "\(digits) digits is a local number in \(country): write it with its area code"
     case .invalid(let country, let number): "\(number) is not a valid number of \(country)"
+    case .unexpectedCharacter(let character, let position):
+      "unexpected '\(character)' at character \(position), with digits after it: not a digit, separator or extension (refused rather than read as another number)"
+    case .lettersInNumber(let letter, let position):
+      "letters inside the digits ('\(letter)' at character \(position)): only a vanity number is read (3 or more letters after 3 digits, as 1-800-FLOWERS)"
+    case .vanity(let letters, let error):
+      "read as a vanity number ('\(letters)' as keypad digits): \(error)"
     }
   }
 

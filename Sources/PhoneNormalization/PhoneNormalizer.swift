@@ -4,8 +4,9 @@
 ///
 /// The steps are libphonenumber's `parse`, in its order (the generator's model of them agrees
 /// with libphonenumber on every example number of the metadata, in every written form):
-/// 1. Read the digits (``WrittenNumber``): leading text skipped, separators ignored, an
-///    extension dropped.
+/// 1. Read the digits (``WrittenNumber``): leading text skipped, digits of every script read,
+///    separators ignored, a vanity number's letters read as keypad digits, an extension
+///    dropped; anything else with digits after it refused.
 /// 2. Find the country: a number written with `+`, or with the default country's own
 ///    international prefix (`810` in Russia, `011` in North America, `00` in most places), names
 ///    its calling code; a number starting with the default country's code is read as such when
@@ -95,7 +96,18 @@ public struct PhoneNormalizer: Sendable {
   /// The CallKit number for a written number's UTF-8 bytes (a line of a dump, as read).
   /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
   public func normalize(utf8: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Int64 {
-    let written = WrittenNumber(utf8: utf8)
+    let written = try WrittenNumber(utf8: utf8)
+    guard let letters = written.vanityLetters else { return try normalize(written) }
+    do {
+      return try normalize(written)
+    } catch {
+      throw .vanity(
+        letters: String(decoding: UnsafeBufferPointer(rebasing: utf8[letters]), as: UTF8.self),
+        error)
+    }
+  }
+
+  private func normalize(_ written: WrittenNumber) throws(NormalizationError) -> Int64 {
     guard !written.overflowed else { throw .tooLong(digits: DigitString.capacity + 1) }
     guard written.digits.count > 0 else { throw .noDigits }
     var (code, national) = try countryCode(written.digits, plus: written.plus, default: region)

@@ -2,8 +2,9 @@ import PhoneNormalization
 
 /// Any bytes as a written number, read with several countries (and none) and both validations,
 /// as `normalize`, `compile` and `host lookup` read it: an error, or a CallKit number of at
-/// most 18 digits that starts with an assigned calling code; the same bytes read as a String
-/// give the same answer.
+/// most 18 digits that starts with an assigned calling code and whose national digits are the
+/// digits written, in order, after a documented prefix (``WrittenDigitsProperty``); the same
+/// bytes read as a String give the same answer.
 enum NormalizeProperty {
   /// None, and regions whose rules exercise every path: transforms (AR, BR, AG), several
   /// international prefixes (AU, CN), a national prefix kept as part of the number (IT).
@@ -22,6 +23,10 @@ enum NormalizeProperty {
       if let number = fromBytes {
         precondition(number > 0 && number <= 999_999_999_999_999_999, "\(number) out of range")
         precondition(CallingCode.split(number) != nil, "\(number) has no calling code")
+        if let text, let violation = WrittenDigitsProperty.violation(written: text, number: number)
+        {
+          preconditionFailure(violation)
+        }
       }
       if let text {
         precondition((try? normalizer.normalize(text)) == fromBytes, "String and bytes disagree")

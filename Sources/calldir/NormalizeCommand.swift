@@ -9,8 +9,10 @@ struct NormalizeCommand: ParsableCommand {
     abstract: "Turn written numbers (one per line on stdin) into CallKit digits.",
     discussion: """
       Prints one line per input line: the CallKit digits, or `error: REASON`. The rules are \
-      libphonenumber's for every region, compiled into calldir (--list-countries): extensions \
-      (доб. 123, ext. 12, x12) are dropped, separators ignored; a number is international when \
+      libphonenumber's for every region, compiled into calldir (--list-countries): digits of \
+      every script read (＋８６ １０…, ٠٥٠…), vanity letters as keypad digits (1-800-FLOWERS), \
+      extensions (доб. 123, ext. 12, x12) dropped, separators ignored, and any other character \
+      with digits after it refused rather than read as another number; a number is international when \
       written with + or with the country's own international prefix (810 in RU, 011 in US and \
       CA, 00 in most places, 0011 in AU, 010 in JP), and national otherwise, its national prefix \
       dropped. The same code reads numbers for `compile` and `host lookup`. Exit status 0 even \

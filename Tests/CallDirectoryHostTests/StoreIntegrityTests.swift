@@ -49,6 +49,23 @@ struct StoreIntegrityTests {
     #expect(try fixture.contents() == ["block 70"])
   }
 
+  /// A label that is not UTF-8 cannot reach iOS's store (it takes labels as strings): the
+  /// simulated system refuses the request and keeps what it held, instead of storing U+FFFD.
+  @Test func aLabelThatIsNotUTF8IsRefusedNotRepaired() throws {
+    let fixture = try HostFixture()
+    let enabled = try fixture.system.enable(
+      fixture.bundleID, runner: fixture.misbehaving(["add-id:5:Аптека", "complete"]))
+    #expect(enabled.succeeded, "\(enabled.detail)")
+    let before = try fixture.contents()
+    let refused = try? fixture.system.reload(
+      fixture.bundleID, incremental: false,
+      runner: fixture.misbehaving(["add-id:6:ok", "add-id-bytes:7:41FF42", "complete"]))
+    #expect(refused?.succeeded != true, "\(refused?.detail ?? "")")
+    #expect(try fixture.contents() == before)
+    #expect(try !fixture.contents().contains { $0.contains("\u{FFFD}") })
+    try expectSound(fixture, after: "a refused label")
+  }
+
   /// A batch is answered once checked and written while the extension gathers the next, so a
   /// store failure reaches the extension on the frame after the failed write: it must still be
   /// told, stop, and the request must fail with the store's error, not hang until the timeout.

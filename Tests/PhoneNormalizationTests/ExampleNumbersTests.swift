@@ -8,24 +8,7 @@ import Testing
 /// written by `Scripts/generate-phone-metadata.py` from the pinned metadata.
 @Suite("Every region's example numbers, in every written form, as libphonenumber reads them")
 struct ExampleNumbersTests {
-  struct Vector {
-    let country: String?
-    let written: String
-    let possible: Int64?
-    let valid: Int64?
-  }
-
-  static let vectors: [Vector] = {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("Vectors/examples.tsv")
-    let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").dropFirst().map { line in
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      return Vector(
-        country: fields[0] == "-" ? nil : fields[0], written: fields[1],
-        possible: Int64(fields[2]), valid: Int64(fields[3]))
-    }
-  }()
+  static let vectors = VectorFile.read("examples.tsv")
 
   @Test(arguments: PhoneNormalizer.Validation.allCases)
   func everyWrittenFormAgreesWithLibphonenumber(validation: PhoneNormalizer.Validation) throws {

@@ -13,10 +13,11 @@ public struct ProcessRun: Sendable {
 /// Runs a process to completion, returning its status, stdout and stderr.
 ///
 /// Both pipes are drained at the same time (stderr on a second thread): reading one to its end
-/// before the other deadlocks as soon as the child fills the other pipe's 64 KiB.
+/// before the other deadlocks as soon as the child fills the other pipe's 64 KiB. `stdin`, when
+/// given, is the child's standard input (a file, so no third pipe needs draining).
 public func runProcess(
   _ executable: String, _ arguments: [String], directory: URL? = nil,
-  environment: [String: String]? = nil
+  environment: [String: String]? = nil, stdin: String? = nil
 ) throws -> ProcessRun {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
@@ -27,6 +28,13 @@ public func runProcess(
   let error = Pipe()
   process.standardOutput = output
   process.standardError = error
+  if let stdin {
+    let input = FileManager.default.temporaryDirectory
+      .appendingPathComponent("calldir-stdin-\(UUID().uuidString)")
+    try Data(stdin.utf8).write(to: input)
+    defer { try? FileManager.default.removeItem(at: input) }
+    process.standardInput = try FileHandle(forReadingFrom: input)
+  }
   try process.run()
   let errorDrained = DispatchSemaphore(value: 0)
   nonisolated(unsafe) var errorData = Data()

@@ -2,7 +2,7 @@
 // the host must survive whatever an app developer's extension does. Test fixture only.
 //
 // usage: calldir-misbehaving-extension --request complete|incremental [--container DIR] STEP...
-// steps: add-id:NUMBER:LABEL  add-block:NUMBER  add-ids:FIRST:COUNT  remove-id:NUMBER
+// steps: add-id:NUMBER:LABEL  add-id-bytes:NUMBER:HEX  add-block:NUMBER  add-ids:FIRST:COUNT  remove-id:NUMBER
 //        remove-block:NUMBER  remove-all-id  remove-all-block  complete  cancel
 //        kill-after-entries:N (SIGKILL itself once N entries were added)
 //        hang (waits for a signal: the system's kill)
@@ -41,6 +41,16 @@ for step in steps {
   switch parts[0] {
   case "add-id":
     context.addIdentificationEntry(withNextSequentialPhoneNumber: Int64(parts[1])!, label: parts[2])
+    countAdd()
+  case "add-id-bytes":
+    // A label whose bytes may not be UTF-8, made as the loader makes labels from a verified
+    // block (no validation): what a corrupt base that passed its checksums would send.
+    let bytes = stride(from: 0, to: parts[2].count, by: 2).map { offset -> UInt8 in
+      let start = parts[2].index(parts[2].startIndex, offsetBy: offset)
+      return UInt8(parts[2][start..<parts[2].index(start, offsetBy: 2)], radix: 16)!
+    }
+    let label = bytes.withUnsafeBufferPointer { String(copying: UTF8Span(unchecked: $0.span)) }
+    context.addIdentificationEntry(withNextSequentialPhoneNumber: Int64(parts[1])!, label: label)
     countAdd()
   case "add-ids":
     let first = Int64(parts[1])!

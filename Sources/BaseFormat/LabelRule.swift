@@ -1,0 +1,42 @@
+import ByteCoding
+
+/// What a label may hold: 1 to ``BaseHeader/maximumLabelByteCount`` bytes of UTF-8 making one
+/// line of text. No control character (U+0000–U+001F: NUL, tab, line feed, carriage return…;
+/// U+007F; U+0080–U+009F) and no line or paragraph separator (U+2028, U+2029): a call screen
+/// shows one line, and `calldir inspect --dump` prints one entry per line, unambiguously.
+/// The compiler refuses such rows with a reason, the writer refuses such labels, and readers
+/// refuse them when they validate labels (an empty one always).
+public enum LabelRule {
+  /// Why `label` is not a label; nil when it is one.
+  /// - Parameter checkUTF8: false when the bytes are known UTF-8 (taken from a `String`).
+  public static func problem(_ label: UnsafeRawBufferPointer, checkUTF8: Bool = true) -> String? {
+    if label.isEmpty { return "empty label" }
+    if label.count > BaseHeader.maximumLabelByteCount {
+      return "\(label.count) bytes, over \(BaseHeader.maximumLabelByteCount)"
+    }
+    if checkUTF8 && !UTF8Validation.isValid(label) { return "not UTF-8" }
+    if let offset = controlCharacterOffset(label) {
+      return "a control character or line break at byte \(offset + 1)"
+    }
+    return nil
+  }
+
+  /// The byte offset of the first control character or line separator in valid UTF-8 bytes.
+  public static func controlCharacterOffset(_ label: UnsafeRawBufferPointer) -> Int? {
+    var index = 0
+    while index < label.count {
+      let byte = label[index]
+      switch byte {
+      case 0x00...0x1F, 0x7F: return index
+      case 0xC2 where index + 1 < label.count && (0x80...0x9F).contains(label[index + 1]):
+        return index  // C1 controls are C2 80 ... C2 9F
+      case 0xE2
+      where index + 2 < label.count && label[index + 1] == 0x80
+        && (label[index + 2] == 0xA8 || label[index + 2] == 0xA9):
+        return index  // U+2028, U+2029 are E2 80 A8, E2 80 A9
+      default: index += 1
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,101 @@
+/// The property every accepted number keeps: its national digits are the digits written, in
+/// order, after the documented prefixes are removed. Nothing is dropped from inside a number,
+/// and a number is never cut short: digits that follow the national digits must be set apart
+/// by something that is not a separator (an extension label, `;`, `,`, `#`, a comment).
+///
+/// Checked by the property tests over generated numbers in every script and region, by the
+/// `normalize` fuzz target and on the compiler's output. The reading here is independent of
+/// ``WrittenNumber``'s tables: digits by the standard library's Unicode properties.
+public enum WrittenDigitsProperty {
+  /// Why `number`, read from `written`, breaks the property; nil when it keeps it.
+  /// The documented prefixes: nothing, a national prefix (at most ``nationalPrefixDigits``),
+  /// or the calling code after at most ``internationalPrefixDigits`` of an international
+  /// prefix. Numbers of a calling code whose regions rewrite the national prefix (Argentina's
+  /// `0…15`) are checked for their length only.
+  public static func violation(written: String, number: Int64) -> String? {
+    guard let (code, national) = CallingCode.split(number) else {
+      return "\(number) has no calling code"
+    }
+    let nationalDigits = national.utf8.map { $0 &- UInt8(ascii: "0") }
+    let codeDigits = String(code).utf8.map { $0 &- UInt8(ascii: "0") }
+    let readings = [
+      reading(written, lettersAsKeypad: false), reading(written, lettersAsKeypad: true),
+    ]
+    if tables.regions(callingCode: Int(code)).contains(where: { !$0.transform.isEmpty }) {
+      return nil  // the national prefix is rewritten, not removed
+    }
+    for (digits, setApart) in readings {
+      for start in 0...max(0, digits.count - nationalDigits.count)
+      where digits[start...].starts(with: nationalDigits) {
+        let end = start + nationalDigits.count
+        guard end == digits.count || setApart[end] else { continue }
+        let prefix = digits[..<start]
+        if prefix.count <= nationalPrefixDigits { return nil }
+        if prefix.count <= internationalPrefixDigits + codeDigits.count,
+          prefix.suffix(codeDigits.count).elementsEqual(codeDigits)
+        {
+          return nil
+        }
+      }
+    }
+    return
+      "\(number): its national digits \(nationalDigits.map(String.init).joined()) are not the digits written in '\(written)', in order, after a documented prefix"
+  }
+
+  /// The longest national prefix removed (Brazil's `0` and a two-digit carrier code, Colombia's
+  /// `4` and its carrier, with a margin).
+  public static let nationalPrefixDigits = 5
+  /// The longest international prefix (Australia's `14xx0011`, less than 9 digits).
+  public static let internationalPrefixDigits = 9
+
+  private static let tables = NumberingTables.shared
+
+  /// The digits of the text (any script), and for each position whether a character other
+  /// than a separator stands between it and the digit before: the digits after a number's end
+  /// must be set apart so. Letters after the first digit are keypad digits when asked.
+  private static func reading(_ text: String, lettersAsKeypad: Bool) -> ([UInt8], [Bool]) {
+    var digits: [UInt8] = []
+    var setApart: [Bool] = []
+    var marked = false
+    var separated = false
+    var previousWasLetter = false
+    for scalar in text.unicodeScalars {
+      if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue {
+        digits.append(UInt8(value))
+        setApart.append(marked)
+        (marked, separated, previousWasLetter) = (false, false, false)
+      } else if lettersAsKeypad, !digits.isEmpty, let digit = keypad(scalar) {
+        // A word of letters after another (`1-800-FLOWERS ext. 12`) may be a label.
+        digits.append(digit)
+        setApart.append(marked || (separated && previousWasLetter))
+        (marked, separated, previousWasLetter) = (false, false, true)
+      } else if isSeparator(scalar) {
+        separated = true
+      } else {
+        marked = true
+      }
+    }
+    setApart.append(true)  // past the last digit
+    return (digits, setApart)
+  }
+
+  private static func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+    let properties = scalar.properties
+    if properties.isWhitespace || properties.isDefaultIgnorableCodePoint { return true }
+    switch properties.generalCategory {
+    case .dashPunctuation, .openPunctuation, .closePunctuation: return true
+    default: break
+    }
+    // The full stop and solidus, and the symbols libphonenumber skips as separators; not the
+    // tilde, which is also an extension label (`~ 06`).
+    return [0x2E, 0x2F, 0xFF0E, 0xFF0F, 0x2053, 0x223C, 0x2212, 0x30FC, 0xAD]
+      .contains(scalar.value)
+  }
+
+  private static func keypad(_ scalar: Unicode.Scalar) -> UInt8? {
+    guard scalar.isASCII, let byte = UInt8(exactly: scalar.value & ~0x20),
+      (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    else { return nil }
+    return WrittenCharacter.keypadDigit(byte)
+  }
+}
