@@ -20,12 +20,25 @@ enum FileHandleIO {
     error(path, offset, call, Errno(rawValue: errno))
   }
 
+  /// Opens a base for reading: a regular file only. Opened without blocking (a FIFO in a base's
+  /// place would block the open until a writer came) and checked through the descriptor, so a
+  /// FIFO, a device (a link to /dev/zero) or a folder is refused at once.
   static func openForReading(_ path: String) throws(BaseFormatError) -> FileDescriptor {
+    let descriptor: FileDescriptor
     do {
-      return try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+      descriptor = try FileDescriptor.open(
+        FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
     } catch {
       throw Self.error(path, 0, "open", Errno(thrownBy: error))
     }
+    do throws(Errno) {
+      guard try descriptor.stat().type == .regular else { throw Errno.invalidArgument }
+    } catch {
+      try? descriptor.close()
+      throw Self.error(
+        path, 0, error == .invalidArgument ? "not a regular file: open" : "fstat", error)
+    }
+    return descriptor
   }
 
   /// Size of an open file in bytes (`fstat`).

@@ -83,8 +83,10 @@ extension ContainerApp {
       manifest.installProgress.acknowledgedRequest = journal.sequence
       // The app's own request, whose end it never recorded: committed or not, nobody knows.
       if journal.incremental || inFlight { return .unknown }
-      // Only a committed complete request leaves the extension enabled: a failed one turns the
-      // switch off, and a sync of a disabled extension does not get here.
+      // A request the system never confirmed (its system died, or iOS expired it) may have
+      // left the old set in place: only a complete reload makes what it holds known.
+      if !journal.committed { return .unknown }
+      // A confirmed complete request the app did not make is iOS's own (a Settings toggle).
       manifest.recordInstalled(journal.files.map { ($0.name, $0.file, $0.sha256) })
       manifest.installProgress.installedEntries = journal.entries
       manifest.installProgress.totalEntries = journal.totalEntries

@@ -8,11 +8,14 @@ extension DirectoryLoader {
   ///
   /// The sequence counts past both the last journal's and the one the app acknowledged, so a
   /// lost or unreadable journal can never make an old request look new.
+  /// The request is recorded `pending`: ``recordCommitted(_:)`` marks it committed once the
+  /// system confirms it kept it.
+  /// - Returns: the request's sequence.
   /// - Throws: ``LoaderError/journal(_:)`` when the journal cannot be written: the request is
   ///   then cancelled, since the app could not know what it installed.
   func recordInJournal(
     _ summary: Summary, bases: [Manifest.Base], manifest: Manifest, incremental: Bool
-  ) throws(LoaderError) {
+  ) throws(LoaderError) -> Int {
     let previous = counting.lastSequence
     let (next, overflowed) = max(previous, manifest.installProgress.acknowledgedRequest)
       .addingReportingOverflow(1)
@@ -22,6 +25,33 @@ extension DirectoryLoader {
       totalEntries: summary.totalEntries,
       files: bases.map { .init(name: $0.name, file: $0.file, sha256: $0.sha256) },
       counts: countingKey(bases, installed: false).flatMap(counting.counts(forKey:)))
+    do {
+      try journal.write(container: container)
+    } catch {
+      throw .journal(error.description)
+    }
+    return next
+  }
+
+  /// Marks the request `summary` describes as committed in the journal: call it from
+  /// `completeRequest`'s handler when it says the request did not expire (the system kept it).
+  /// Until then the request is pending, and an app that did not make it reloads rather than
+  /// believe it (a request whose system died, or that iOS expired, is never taken as installed).
+  /// - Throws: ``LoaderError/journal(_:)`` when the journal cannot be read or written, or holds
+  ///   another request now; it then stays pending, which only costs the app a complete reload.
+  public func recordCommitted(_ summary: Summary) throws(LoaderError) {
+    let journal: ExtensionJournal?
+    do {
+      journal = try ExtensionJournal.read(container: container)
+    } catch {
+      throw .journal(error.description)
+    }
+    guard var journal, journal.sequence == summary.journalSequence else {
+      throw .journal(
+        "the journal holds another request than \(summary.journalSequence): left as it is")
+    }
+    guard !journal.committed else { return }
+    journal.committed = true
     do {
       try journal.write(container: container)
     } catch {

@@ -41,6 +41,8 @@ public struct DirectoryLoader {
     public var installedEntries = 0
     /// The full set's size (duplicates merged; the manifest's upper bound when under the cap).
     public var totalEntries = 0
+    /// The request's sequence in the container's journal (see ``recordCommitted(_:)``).
+    public var journalSequence = 0
   }
 
   /// The App Group container folder.
@@ -112,7 +114,7 @@ public struct DirectoryLoader {
     }
     let verification = BackgroundVerification(verified)
     verification.start()
-    let summary: Summary
+    var summary: Summary
     do throws(LoaderError) {
       summary = try send(newSet, manifest: manifest, into: context)
     } catch {
@@ -120,7 +122,7 @@ public struct DirectoryLoader {
       throw error
     }
     if let failure = verification.join() { throw failure }
-    try recordInJournal(
+    summary.journalSequence = try recordInJournal(
       summary, bases: newSet, manifest: manifest, incremental: context.isIncremental)
     return summary
   }

@@ -3,12 +3,16 @@ public enum CompileError: Error, CustomStringConvertible, Equatable {
   case unreadable(String, String)
   case usage(String)
   case write(String)
+  /// The compile would leave a live container with no entries, or lose most of them
+  /// (``ShrinkGuard``); nothing was written.
+  case shrink(String)
 
   public var description: String {
     switch self {
     case .unreadable(let path, let why): "cannot read \(path): \(why)"
     case .usage(let message): message
     case .write(let message): message
+    case .shrink(let message): message
     }
   }
 }

@@ -40,6 +40,9 @@ public struct CompileOptions: Sendable {
   public var regionsFile: String?
   /// Fail on any rejected line.
   public var strict = false
+  /// Publish a compile even when it would leave a live container with no entries, or with
+  /// fewer than ``ShrinkGuard/keptShare`` of them (`--allow-shrink`).
+  public var allowShrink = false
   /// Lines longer than this many bytes are rejected ("line too long"), read in constant memory.
   public var maximumLineByteCount = CompileOptions.defaultMaximumLineByteCount
   /// 64 KiB: a directory row is a number and a label of at most 1,024 bytes, with room.

@@ -237,6 +237,12 @@ public final class Compiler {
     }
     report.seedChoice = seedChoice
 
+    // Before any base enters the container: a refused run leaves it byte for byte as it was.
+    if let current = transaction.current, !options.allowShrink {
+      try ShrinkGuard.check(
+        current: current, newEntries: writers.values.reduce(0) { $0 + $1.count },
+        report: report)
+    }
     var manifest = Manifest()
     for (name, entry) in writers.sorted(by: { $0.key < $1.key }) {
       try entry.writer.finish()

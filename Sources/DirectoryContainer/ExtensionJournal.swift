@@ -11,7 +11,8 @@ import BaseFormat
 ///
 /// ```
 /// calldir-journal	1
-/// request	7	complete	1999999	4000000      (sequence, kind, entries held if committed, total)
+/// request	7	complete	1999999	4000000	committed   (sequence, kind, entries held if committed,
+///                                                      total, pending|committed)
 /// file	RU-495	bases/RU-495-3f2a….cdb	SHA256   (each base sent, and the file it came from)
 /// counted	KEY                                  (optional: the cap plan's counts, see
 /// count	identification	100	36982             ``PriorityCounts``)
@@ -21,8 +22,12 @@ import BaseFormat
 /// off and on in Settings, the system asks for a complete set and the extension sends the first
 /// chunk only. The app compares the journal's sequence with the one it acknowledged (the
 /// manifest's ``InstallProgress/acknowledgedRequest``): a newer complete request that the app
-/// did not make is one iOS made, and it committed (a failed one turns the switch off). The app
-/// then knows what the system holds and resumes from there.
+/// did not make is one iOS made. The extension writes the request `pending` before it completes
+/// it and `committed` only once the system's completion handler says it was kept (`expired`
+/// false): a request whose system died, or that iOS expired, stays pending, and the app treats a
+/// pending request it did not record as unknown and reloads (a journal with five fields, from
+/// before this distinction, reads as pending). The app then knows what the system holds and
+/// resumes from there.
 public struct ExtensionJournal: Equatable, Sendable {
   /// The journal's file name inside the container.
   public static let fileName = "journal.cdj"
@@ -50,23 +55,27 @@ public struct ExtensionJournal: Equatable, Sendable {
   public var totalEntries: Int
   /// The bases the request installed from.
   public var files: [File]
+  /// True once the system confirmed it kept the request (its completion handler said not
+  /// expired); false while it is only sent.
+  public var committed: Bool
   /// The counting pass the request's cap plan used over those files, kept for the next request
   /// over the same files; nil when the set fit under the cap without one.
   public var counts: PriorityCounts?
 
   public init(
     sequence: Int, incremental: Bool, entries: Int, totalEntries: Int, files: [File],
-    counts: PriorityCounts? = nil
+    counts: PriorityCounts? = nil, committed: Bool = false
   ) {
     (self.sequence, self.incremental, self.entries) = (sequence, incremental, entries)
     (self.totalEntries, self.files, self.counts) = (totalEntries, files, counts)
+    self.committed = committed
   }
 
   /// The journal as text.
   public func encoded() -> String {
     var lines = [
       Self.header,
-      "request\t\(sequence)\t\(incremental ? "incremental" : "complete")\t\(entries)\t\(totalEntries)",
+      "request\t\(sequence)\t\(incremental ? "incremental" : "complete")\t\(entries)\t\(totalEntries)\t\(committed ? "committed" : "pending")",
     ]
     for file in files {
       lines.append("file\t\(ManifestField.escaped(file.name))\t\(file.file)\t\(file.sha256)")
@@ -86,12 +95,15 @@ public struct ExtensionJournal: Equatable, Sendable {
     }
     guard lines.count >= 2 else { throw ManifestError(line: 2, problem: "no request line") }
     let request = lines.dropFirst().first!.split(separator: "\t", omittingEmptySubsequences: false)
-    guard request.count == 5, request[0] == "request", let sequence = Int(request[1]),
-      request[2] == "complete" || request[2] == "incremental", let entries = Int(request[3]),
-      let total = Int(request[4]), sequence >= 0, entries >= 0, total >= 0
+    guard request.count == 5 || request.count == 6, request[0] == "request",
+      let sequence = Int(request[1]), request[2] == "complete" || request[2] == "incremental",
+      let entries = Int(request[3]), let total = Int(request[4]), sequence >= 0, entries >= 0,
+      total >= 0, request.count == 5 || request[5] == "pending" || request[5] == "committed"
     else {
       throw ManifestError(
-        line: 2, problem: "expected request, sequence, complete|incremental, entries, total")
+        line: 2,
+        problem:
+          "expected request, sequence, complete|incremental, entries, total, pending|committed")
     }
     var files: [File] = []
     var counts: PriorityCounts?
@@ -122,7 +134,8 @@ public struct ExtensionJournal: Equatable, Sendable {
     }
     self.init(
       sequence: sequence, incremental: request[2] == "incremental", entries: entries,
-      totalEntries: total, files: files, counts: counts)
+      totalEntries: total, files: files, counts: counts,
+      committed: request.count == 6 && request[5] == "committed")
   }
 
   /// The container's journal; nil when there is none yet.

@@ -11,20 +11,32 @@ func systemCall<T>(_ body: () throws -> T) throws(Errno) -> T {
   do { return try body() } catch { throw Errno(thrownBy: error) }
 }
 
-/// Calls `body` with each chunk of a file, in order, through one buffer of
+/// Calls `body` with each chunk of a regular file, in order, through one buffer of
 /// ``fileChunkByteCount`` bytes. swift-system's `read` retries interrupted calls.
-/// - Throws: `Errno` when the file cannot be opened or read.
+///
+/// Container files are regular files: the file is opened without blocking (a FIFO put in a
+/// base's place would otherwise block the open until a writer came) and checked through its
+/// descriptor, so a FIFO, a device (a link to /dev/zero) or a folder is refused at once, and at
+/// most the size it had when opened is read (a file growing under the reader cannot keep it).
+/// - Throws: `Errno` when the file cannot be opened or read; `.invalidArgument` when it is not a
+///   regular file; `.fileTooLarge` when it grew while it was read.
 func forEachChunk(ofFile path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Errno) {
   let descriptor = try systemCall {
-    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
   }
   defer { try? descriptor.close() }
+  let status = try descriptor.stat()
+  guard status.type == .regular else { throw Errno.invalidArgument }
+  let size = Int(status.size)
   let buffer = UnsafeMutableRawBufferPointer.allocate(
     byteCount: fileChunkByteCount, alignment: 16)
   defer { buffer.deallocate() }
+  var total = 0
   while true {
     let count = try systemCall { try descriptor.read(into: buffer) }
     if count == 0 { return }
+    total += count
+    guard total <= size else { throw Errno.fileTooLarge }
     body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
   }
 }
@@ -34,17 +46,19 @@ func forEachChunk(ofFile path: String, _ body: (UnsafeRawBufferPointer) -> Void)
 /// - Throws: `Errno` when the file cannot be opened or read; `.fileTooLarge` when it is larger;
 ///   `.invalidArgument` when it is not a regular file.
 func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt8] {
-  let status = try FilePath(path).stat()
+  // Opened without blocking and checked through the descriptor (see forEachChunk): a FIFO in
+  // the manifest's place is refused, not waited on.
+  let descriptor = try systemCall {
+    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+  }
+  defer { try? descriptor.close() }
+  let status = try descriptor.stat()
   guard status.type == .regular else { throw Errno.invalidArgument }
   guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
   // Read straight into an array of the file's size (one byte more shows that it grew), not
   // through a chunk buffer appended to a growing array: the extension reads its manifest and
   // journal this way inside its memory limit, and each extra copy stayed in its footprint.
   let expected = Int(status.size)
-  let descriptor = try systemCall {
-    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
-  }
-  defer { try? descriptor.close() }
   var failure: Errno?
   let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
     count = 0

@@ -3,7 +3,7 @@ extension Manifest {
   /// recompile does not undo the user's choices or what the system holds:
   /// - the full-set request, and the progress of installing it past the cap;
   /// - the chosen regions (all of them again if the user had all of the previous ones, else
-  ///   those still published);
+  ///   those still published, or the whole choice when none of them is);
   /// - for each base of the same name, the file the system holds (`installed` when the new file
   ///   is the same, so the next incremental sync sends only the difference);
   /// - bases the recompile left out but the system still holds, as `retired`, so the next load
@@ -11,11 +11,16 @@ extension Manifest {
   public mutating func keepAppState(of previous: Manifest) {
     fullSetRequested = previous.fullSetRequested
     installProgress = previous.installProgress
-    let previousRegions = Set(previous.bases.compactMap(\.region))
+    let previousRegions = Set(previous.bases.filter { $0.state != .retired }.compactMap(\.region))
     let regions = bases.compactMap(\.region)
-    if !previousRegions.isSubset(of: Set(previous.chosenRegions)) {
-      let chosen = Set(previous.chosenRegions)
-      chosenRegions = regions.filter(chosen.contains)
+    let chosen = Set(previous.chosenRegions)
+    let hadAll = previousRegions.isEmpty ? chosen.isEmpty : previousRegions.isSubset(of: chosen)
+    if !hadAll {
+      // The user's choice is never cleared by a compile: when none of the chosen regions is
+      // published this time (an empty compile, allowed with --allow-shrink), it is kept as it
+      // was, so the next compile that publishes them again finds them chosen.
+      let kept = regions.filter(chosen.contains)
+      chosenRegions = kept.isEmpty ? previous.chosenRegions : kept
     }
     let previousByName = Dictionary(
       previous.bases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

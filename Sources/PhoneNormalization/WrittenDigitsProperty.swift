@@ -10,7 +10,7 @@ public enum WrittenDigitsProperty {
   /// Why `number`, read from `written`, breaks the property; nil when it keeps it.
   /// The documented prefixes: nothing, a national prefix (at most ``nationalPrefixDigits``),
   /// or the calling code after at most ``internationalPrefixDigits`` of an international
-  /// prefix. Numbers of a calling code whose regions rewrite the national prefix (Argentina's
+  /// prefix, then at most a national prefix. Numbers of a calling code whose regions rewrite the national prefix (Argentina's
   /// `0…15`) are checked for their length only.
   public static func violation(written: String, number: Int64) -> String? {
     guard let (code, national) = CallingCode.split(number) else {
@@ -29,12 +29,17 @@ public enum WrittenDigitsProperty {
       where digits[start...].starts(with: nationalDigits) {
         let end = start + nationalDigits.count
         guard end == digits.count || setApart[end] else { continue }
-        let prefix = digits[..<start]
+        let prefix = Array(digits[..<start])
         if prefix.count <= nationalPrefixDigits { return nil }
-        if prefix.count <= internationalPrefixDigits + codeDigits.count,
-          prefix.suffix(codeDigits.count).elementsEqual(codeDigits)
-        {
-          return nil
+        // The calling code after at most an international prefix, and after it at most a
+        // national prefix (`+44 (0)20`, `0011 46 0…`).
+        for trunk in 0...min(nationalPrefixDigits, prefix.count) {
+          let beforeTrunk = prefix.dropLast(trunk)
+          if beforeTrunk.count <= internationalPrefixDigits + codeDigits.count,
+            beforeTrunk.suffix(codeDigits.count).elementsEqual(codeDigits)
+          {
+            return nil
+          }
         }
       }
     }
@@ -59,8 +64,15 @@ public enum WrittenDigitsProperty {
     var marked = false
     var separated = false
     var previousWasLetter = false
+    // Where the current run of digits started: `- 503#` makes that run an extension.
+    var runStart: Int?
     for scalar in text.unicodeScalars {
-      if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue {
+      if scalar.value == 0x23 || scalar.value == 0xFF03, let start = runStart {
+        setApart[start] = true
+      }
+      let isDigit = scalar.properties.numericType == .decimal
+      runStart = isDigit ? (runStart ?? digits.count) : nil
+      if isDigit, let value = scalar.properties.numericValue {
         digits.append(UInt8(value))
         setApart.append(marked)
         (marked, separated, previousWasLetter) = (false, false, false)

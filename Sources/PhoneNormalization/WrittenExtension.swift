@@ -48,6 +48,7 @@ enum WrittenExtension {
   /// text is not a parameter list.
   static func parameters(_ text: UnsafeBufferPointer<UInt8>, at start: Int) -> DigitString? {
     var context = DigitString()
+    var sawContext = false
     var cursor = start
     while cursor < text.count {
       guard text[cursor] == 0x3B else { return nil }
@@ -55,6 +56,11 @@ enum WrittenExtension {
       let nameEnd = skip(text, at: nameStart, while: isParameterNameByte)
       guard nameEnd > nameStart, nameEnd < text.count, text[nameEnd] == 0x3D else { return nil }
       let valueEnd = skip(text, at: nameEnd + 1, while: { $0 != 0x3B })
+      if literal(phoneContextName, text, at: nameStart) == nameEnd {
+        // One context: a second would make two prefixes.
+        guard !sawContext else { return nil }
+        sawContext = true
+      }
       if literal(phoneContextName, text, at: nameStart) == nameEnd,
         nameEnd + 1 < valueEnd, text[nameEnd + 1] == UInt8(ascii: "+")
       {

@@ -33,17 +33,28 @@ func printError(_ message: String) {
 func serve(container: String, incremental: Bool, maximumAllowedEntries: Int) -> Int32 {
   let context = ChannelContext(isIncremental: incremental)
   let loader = DirectoryLoader(container: container, maximumEntries: maximumAllowedEntries - 1)
+  let summary: DirectoryLoader.Summary
   do throws(LoaderError) {
-    _ = try loader.load(into: context)
+    summary = try loader.load(into: context)
   } catch {
     printError(error.description)
     context.cancelRequest(withError: error)
     return ExtensionExitStatus.badInput
   }
-  context.completeRequest(completionHandler: nil)
+  // The journal says `committed` only once the system says it kept the request: a system that
+  // died meanwhile leaves it pending, and the app reloads instead of believing it.
+  var kept = false
+  context.completeRequest { expired in kept = !expired }
   if case .failed(let failure) = context.outcome {
     printError("the system failed the request: \(failure)")
     return ExtensionExitStatus.requestFailed
+  }
+  if kept {
+    do throws(LoaderError) {
+      try loader.recordCommitted(summary)
+    } catch {
+      printError("the request was kept but its journal stays pending: \(error)")
+    }
   }
   return ExtensionExitStatus.completed
 }

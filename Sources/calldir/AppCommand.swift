@@ -43,8 +43,10 @@ struct AppCommand: ParsableCommand {
   struct Stage: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add or update a base in the container.")
-    @Argument(help: "A base file (calldir generate --format base, or calldir compile).") var file:
-      String
+    @Argument(
+      help: "A base file (calldir generate --format base, or calldir compile).",
+      transform: nonEmptyPath)
+    var file: String
     @Option(name: .long, help: "The base's name in the manifest (letters, digits, - _ .).")
     var name: String
     @Option(name: .long, help: "seed, region or blocking.") var role: String
@@ -52,8 +54,9 @@ struct AppCommand: ParsableCommand {
     @Option(name: .long, help: "Higher wins shared numbers and survives the cap first.")
     var priority: Int
     @Option(name: .long, help: "The base's version.") var version: Int = 1
-    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
-      String
+    @Option(
+      name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
+    ) var container: String
 
     func run() throws {
       guard let parsedRole = Manifest.Role(rawValue: role) else {
@@ -69,15 +72,50 @@ struct AppCommand: ParsableCommand {
   }
 
   struct Choose: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Set the regions the user picked.")
-    @Argument(help: "Comma-separated region codes, such as RU-495,RU-812.") var regions: String
-    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
-      String
+    static let configuration = CommandConfiguration(
+      abstract: "Set the regions the user picked.",
+      discussion: """
+        An empty list ('' or ',,,') is a usage error, not a way to clear the choice: the next \
+        sync would remove every region's entries. --all and --none say it on purpose.
+        """)
+    @Argument(help: "Comma-separated region codes, such as RU-495,RU-812.") var regions: String?
+    @Flag(name: .long, help: "Choose every region the container publishes.") var all = false
+    @Flag(name: .long, help: "Choose no region (the next sync removes their entries).")
+    var none = false
+    @Option(
+      name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
+    ) var container: String
+
+    /// The region codes named, without empty items.
+    var named: [String] {
+      (regions ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }
+    }
+
+    func validate() throws {
+      guard !container.isEmpty else { throw ValidationError("--container is empty") }
+      let ways = (regions != nil ? 1 : 0) + (all ? 1 : 0) + (none ? 1 : 0)
+      guard ways == 1 else {
+        throw ValidationError("give region codes, --all or --none (one of them)")
+      }
+      if regions != nil && named.isEmpty {
+        throw ValidationError(
+          "'\(regions ?? "")' names no region: give region codes, or --none to choose none on purpose"
+        )
+      }
+    }
 
     func run() throws {
-      let list = regions.split(separator: ",").map(String.init)
-      try ContainerApp(container: container).choose(regions: list)
-      print("chosen: \(list.joined(separator: ", "))")
+      let app = ContainerApp(container: container)
+      let list: [String]
+      if all {
+        let manifest = try Manifest.read(container: container)
+        list = manifest.bases.filter { $0.state != .retired }.compactMap(\.region)
+      } else {
+        list = none ? [] : named
+      }
+      try app.choose(regions: list)
+      print("chosen: \(list.isEmpty ? "none" : list.joined(separator: ", "))")
     }
   }
 
@@ -170,12 +208,18 @@ struct AppCommand: ParsableCommand {
   struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "The container's bases and choices, and the extension as the system sees it.")
-    @Argument(help: "The extension's bundle identifier (adds its state in the system).")
+    @Argument(
+      help: "The extension's bundle identifier (adds its state in the system).",
+      transform: bundleIdentifier)
     var bundleID: String?
-    @Option(name: .long, help: "The App Group container.", completion: .directory) var container:
-      String
-    @Option(name: .long, help: "The simulated system's folder.", completion: .directory)
+    @Option(
+      name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
+    ) var container: String
+    @Option(
+      name: .long, help: "The simulated system's folder.", completion: .directory)
     var hostDir: String = ".calldir/host"
+
+    func validate() throws { _ = try nonEmptyPath(hostDir) }
 
     func run() throws {
       if let bundleID {

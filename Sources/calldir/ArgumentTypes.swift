@@ -79,3 +79,26 @@ struct EntryCounts: ExpressibleByArgument {
     self.values = values
   }
 }
+
+/// Every path option's transform: an empty path is a usage error. The system calls would read
+/// it as the current folder or, joined with a name, as `/` (`--container ''` read
+/// `/manifest.cdm`; `generate --out ''` wrote under `/`).
+/// - Throws: `ValidationError` for an empty path.
+func nonEmptyPath(_ text: String) throws -> String {
+  guard !text.isEmpty else {
+    throw ValidationError("an empty path: give a file or folder (. for this folder)")
+  }
+  return text
+}
+
+/// Every bundle identifier's transform: one the system could hold (not empty, no whitespace or
+/// control character), as a bundle identifier is on iOS.
+/// - Throws: `ValidationError` naming what is wrong.
+func bundleIdentifier(_ text: String) throws -> String {
+  guard !text.isEmpty else { throw ValidationError("an empty bundle identifier") }
+  guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 })
+  else {
+    throw ValidationError("bundle identifier '\(text)' holds whitespace or a control character")
+  }
+  return text
+}

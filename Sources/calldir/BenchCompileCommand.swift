@@ -29,6 +29,8 @@ struct BenchCompileCommand: ParsableCommand {
   @Flag(name: .long, help: "Exit 2, with one line per failure, if a bar is missed.")
   var gate = false
 
+  func validate() throws { _ = try nonEmptyPath(out) }
+
   func run() throws {
     guard repeats >= 1 else { throw ValidationError("--repeat must be 1 or more") }
     let (name, parameters) = try dataset.resolve(defaultProfile: "directory-4m")

@@ -41,7 +41,9 @@ struct BenchStrategiesCommand: ParsableCommand {
     completion: .file(extensions: ["csv"]))
   var out: String = "Results/latest.csv"
 
-  @Option(name: .long, help: "The SVG chart to write (default: the CSV's path with .svg).")
+  @Option(
+    name: .long, help: "The SVG chart to write (default: the CSV's path with .svg).",
+    transform: nonEmptyPath)
   var chart: String?
 
   @Option(
@@ -55,7 +57,7 @@ struct BenchStrategiesCommand: ParsableCommand {
     name: .long,
     help:
       "Bench a base your team compiled (calldir compile, bases/NAME.….cdb) instead of a generated dataset: calldir's strategies only.",
-    completion: .file(extensions: ["cdb"]))
+    completion: .file(extensions: ["cdb"]), transform: nonEmptyPath)
   var base: String?
 
   @Option(
@@ -68,14 +70,14 @@ struct BenchStrategiesCommand: ParsableCommand {
   @Option(
     name: .long,
     help: "Record this run's deterministic figures in FILE (per profile; other profiles kept).",
-    completion: .file(extensions: ["json"]))
+    completion: .file(extensions: ["json"]), transform: nonEmptyPath)
   var saveBaseline: String?
 
   @Option(
     name: .long,
     help:
       "Compare with the figures in FILE: instructions and allocations per entry, heap peak, footprint (with --gate, a regression exits 2).",
-    completion: .file(extensions: ["json"]))
+    completion: .file(extensions: ["json"]), transform: nonEmptyPath)
   var baseline: String?
 
   @Option(
@@ -89,15 +91,17 @@ struct BenchStrategiesCommand: ParsableCommand {
     name: .long,
     help:
       "A/B: a folder with another build's calldir-extension (say the merge base's .build/release): both builds run on the same data, interleaved ABBA, and are compared.",
-    completion: .directory)
+    completion: .directory, transform: nonEmptyPath)
   var against: String?
 
   @Option(
     name: .long,
     help:
       "Also write github-action-benchmark's JSON: FILE (customSmallerIsBetter: time, memory, instructions, allocations) and FILE-throughput.json (customBiggerIsBetter).",
-    completion: .file(extensions: ["json"]))
+    completion: .file(extensions: ["json"]), transform: nonEmptyPath)
   var json: String?
+
+  func validate() throws { _ = try nonEmptyPath(out) }
 
   func run() throws {
     var (name, configuration) = try options.configuration(

@@ -36,7 +36,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
     name: .long,
     help:
       "Run on a container your team compiled (calldir compile --out DIR) instead of a generated one; it is copied, never changed.",
-    completion: .directory)
+    completion: .directory, transform: nonEmptyPath)
   var container: String?
 
   @OptionGroup var shape: ContainerShapeOptions
@@ -76,10 +76,12 @@ struct BenchTwoPhaseCommand: ParsableCommand {
 
   @Option(
     name: .long,
-    help: "The timeline chart to write (default: the CSV's path with .svg).")
+    help: "The timeline chart to write (default: the CSV's path with .svg).",
+    transform: nonEmptyPath)
   var chart: String?
 
   func validate() throws {
+    _ = try nonEmptyPath(out)
     if let extensions, !(2...100).contains(extensions) {
       throw ValidationError("--extensions must be from 2 to 100, got \(extensions)")
     }

@@ -13,10 +13,14 @@ struct ChartCommand: ParsableCommand {
       against N on log-log axes instead, and a two-phase CSV as a timeline per repeat.
       """)
 
-  @Argument(help: "A CSV written by calldir bench.", completion: .file(extensions: ["csv"]))
+  @Argument(
+    help: "A CSV written by calldir bench.", completion: .file(extensions: ["csv"]),
+    transform: nonEmptyPath)
   var csv: String
 
-  @Option(name: .long, help: "The SVG to write (default: the CSV's path with .svg).")
+  @Option(
+    name: .long, help: "The SVG to write (default: the CSV's path with .svg).",
+    transform: nonEmptyPath)
   var out: String?
 
   @Option(

@@ -18,22 +18,24 @@ struct CompileCommand: ParsableCommand {
       bounded memory (--memory), split by region (a region column or --regions-file prefixes), \
       and written to --out as an App Group container: bases/, manifest.cdm.
       Exit statuses: 0 done (rejected lines are reported); 1 usage or input error; 4 --strict \
-      and at least one line was rejected (nothing is written then).
+      and at least one line was rejected (nothing is written then); 5 the compile would leave a \
+      live container with no entries or under half of them (nothing is written; --allow-shrink).
       """)
 
   @Argument(
     help: ArgumentHelp(
       "Input files; FILE:CC reads the file's national numbers as country CC's (ISO code).",
-      valueName: "file"), completion: .file())
+      valueName: "file"), completion: .file(), transform: nonEmptyPath)
   var inputs: [String] = []
   @Option(
     name: .customLong("block"),
     help: ArgumentHelp(
       "An input compiled whole as a blocking list, such as a spam dump: every number is blocked, labels are not needed (repeatable).",
-      valueName: "file"), completion: .file())
+      valueName: "file"), completion: .file(), transform: nonEmptyPath)
   var blockedInputs: [String] = []
-  @Option(name: .long, help: "The container folder to write.", completion: .directory) var out:
-    String
+  @Option(
+    name: .long, help: "The container folder to write.", completion: .directory,
+    transform: nonEmptyPath) var out: String
   @Option(
     name: .long, help: "tsv, csv, jsonl, chinese, russian or base (default: from the file name).")
   var format: InputFormat?
@@ -57,7 +59,9 @@ struct CompileCommand: ParsableCommand {
   @Option(name: .long, help: "The region column.") var regionColumn: String?
   @Option(name: .long, help: "The rank (priority) column.") var rankColumn: String?
   @Option(name: .long, help: "The category column.") var categoryColumn: String?
-  @Option(name: .long, help: "PREFIX<TAB>REGION lines for inputs without a region column.")
+  @Option(
+    name: .long, help: "PREFIX<TAB>REGION lines for inputs without a region column.",
+    transform: nonEmptyPath)
   var regionsFile: String?
   @Option(
     name: .long,
@@ -76,6 +80,12 @@ struct CompileCommand: ParsableCommand {
   var memory = ByteSize(bytes: 256 << 20)
   @Option(name: .long, help: "The version written into the manifest.") var baseVersion: Int = 1
   @Flag(name: .long, help: "Fail (exit 4) if any line is rejected.") var strict = false
+  @Flag(
+    name: .long,
+    help:
+      "Publish even when the container would be left with no entries or lose more than half of them (else exit 5, nothing written)."
+  )
+  var allowShrink = false
   @Option(
     name: .long,
     help:
@@ -142,6 +152,7 @@ struct CompileCommand: ParsableCommand {
     }
     options.version = baseVersion
     options.strict = strict
+    options.allowShrink = allowShrink
     options.quoting = quoting
     guard maxLine.bytes >= 1024 else { throw ValidationError("--max-line must be at least 1KiB") }
     options.maximumLineByteCount = maxLine.bytes
@@ -158,6 +169,11 @@ struct CompileCommand: ParsableCommand {
     let report: CompileReport
     do {
       report = try compiler.run()
+    } catch CompileError.shrink(let message) {
+      // Stopped before any base entered the container: it is as it was.
+      if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
+      throw ExitStatus.shrinkRefused.exitCode
     } catch let error as CompileError {
       throw ValidationError(error.description)
     } catch let rejection as StrictRejection {

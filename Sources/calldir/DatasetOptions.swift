@@ -8,7 +8,7 @@ struct DatasetOptions: ParsableArguments {
     help: ArgumentHelp(
       "A profile name from Datasets/ or a path to a profile JSON file.",
       discussion: "Profiles: \(DatasetProfile.availableNames().joined(separator: ", "))."),
-    completion: .file(extensions: ["json"]))
+    completion: .file(extensions: ["json"]), transform: nonEmptyPath)
   var profile: String?
 
   @Option(
@@ -36,7 +36,8 @@ struct DatasetOptions: ParsableArguments {
 
   @Option(
     name: .long,
-    help: "Folder for generated datasets (default .calldir/datasets or $CALLDIR_CACHE).")
+    help: "Folder for generated datasets (default .calldir/datasets or $CALLDIR_CACHE).",
+    transform: nonEmptyPath)
   var cache: String?
 
   /// The profile with the flags applied.

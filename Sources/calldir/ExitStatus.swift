@@ -12,6 +12,9 @@ enum ExitStatus: Int32, CaseIterable {
   case requestFailed = 3
   /// `compile --strict` rejected at least one line: nothing was written.
   case strictRejected = 4
+  /// `compile` would have left a live container with no entries or lost more than half of them,
+  /// without `--allow-shrink`: nothing was written.
+  case shrinkRefused = 5
 
   /// The value to throw from `run()`.
   var exitCode: ExitCode { ExitCode(rawValue) }
@@ -20,6 +23,7 @@ enum ExitStatus: Int32, CaseIterable {
   static let summary = """
     Exit statuses: 0 success; 1 usage or input error (one line on stderr); 2 a --gate check \
     failed (one line per failure); 3 a request to the simulated system failed (iOS code \
-    printed); 4 compile --strict rejected a line (nothing written).
+    printed); 4 compile --strict rejected a line (nothing written); 5 compile would empty a \
+    container or lose over half its entries, without --allow-shrink (nothing written).
     """
 }

@@ -25,7 +25,9 @@ struct GenerateCommand: ParsableCommand {
 
   @OptionGroup var shape: ContainerShapeOptions
 
-  @Option(name: .long, help: "The file to write (replaced atomically).", completion: .file())
+  @Option(
+    name: .long, help: "The file to write (replaced atomically).", completion: .file(),
+    transform: nonEmptyPath)
   var out: String
 
   func validate() throws {

@@ -14,6 +14,8 @@ struct HostOptions: ParsableArguments {
     name: .long, help: "The simulated system's folder (CallDirectory.db).", completion: .directory)
   var hostDir: String = ".calldir/host"
 
+  func validate() throws { _ = try nonEmptyPath(hostDir) }
+
   @Option(name: .long, help: "Kill an extension whose footprint passes this size (error 2).")
   var memoryLimit = ByteSize(bytes: 5 << 20)
 
@@ -46,7 +48,8 @@ struct HostOptions: ParsableArguments {
   var allocator: MeasuredAllocator.Choice = .auto
 
   @Option(
-    name: .long, help: "The extension executable (default: calldir-extension beside calldir).")
+    name: .long, help: "The extension executable (default: calldir-extension beside calldir).",
+    transform: nonEmptyPath)
   var `extension`: String?
 
   func system() throws -> SimulatedSystem {
@@ -110,9 +113,11 @@ func report(_ result: RequestResult, what: String) throws {
 
 /// An extension and the App Group container it reads.
 struct ExtensionTarget: ParsableArguments {
-  @Argument(help: "The extension's bundle identifier.") var bundleID: String
+  @Argument(help: "The extension's bundle identifier.", transform: bundleIdentifier)
+  var bundleID: String
   @Option(
-    name: .long, help: "The App Group container the extension reads.", completion: .directory)
+    name: .long, help: "The App Group container the extension reads.", completion: .directory,
+    transform: nonEmptyPath)
   var container: String
 }
 
@@ -145,7 +150,8 @@ struct HostCommand: ParsableCommand {
   struct Disable: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Turn an extension off: lookups ignore it, its entries are kept.")
-    @Argument(help: "The extension's bundle identifier.") var bundleID: String
+    @Argument(help: "The extension's bundle identifier.", transform: bundleIdentifier)
+    var bundleID: String
     @OptionGroup var options: HostOptions
 
     func run() throws {

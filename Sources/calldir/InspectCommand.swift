@@ -13,7 +13,8 @@ struct InspectCommand: ParsableCommand {
       number<TAB>label, or the number alone for blocking bases.
       """)
 
-  @Argument(help: "A base file.", completion: .file(extensions: ["cdb"])) var base: String
+  @Argument(help: "A base file.", completion: .file(extensions: ["cdb"]), transform: nonEmptyPath)
+  var base: String
   @Flag(name: .long, help: "Print every entry.") var dump = false
 
   func run() throws {

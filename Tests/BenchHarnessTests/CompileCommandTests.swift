@@ -21,7 +21,7 @@ struct CompileCommandTests {
     let relaxed = try runProcess(
       try builtExecutable("calldir"), ["compile", samples + "/sample.tsv", "--out", out])
     #expect(relaxed.status == 0)
-    let before = try snapshot(out)
+    let before = try folderSnapshot(out)
     #expect(before[Manifest.fileName] != nil)
     // A refused recompile over a good container: it used to delete the manifest and replace the
     // seed set first.
@@ -30,7 +30,7 @@ struct CompileCommandTests {
       ["compile", samples + "/sample.tsv", "--out", out, "--strict", "--seed-size", "1"])
     #expect(strict.status == 4)
     #expect(strict.stderr.split(separator: "\n").count == 1, "\(strict.stderr)")
-    #expect(try snapshot(out) == before, "every file byte-identical")
+    #expect(try folderSnapshot(out) == before, "every file byte-identical")
     // A refused run wrote nothing, and its report says only what it read.
     #expect(!strict.stdout.contains("wrote"), "\(strict.stdout)")
     #expect(strict.stderr.contains("1 line rejected; nothing written"), "\(strict.stderr)")
@@ -82,22 +82,6 @@ struct CompileCommandTests {
     #expect(blocking.first { $0.name == "blocking-spam" }?.entries == 1)
     #expect(manifest.bases.contains { $0.role == .region && $0.entries > 0 }, "the directory")
     #expect(run.stdout.contains("blocking: \(Set(chineseNumbers).count + 1)"), "\(run.stdout)")
-  }
-
-  /// Every regular file under `folder` (relative path → bytes).
-  func snapshot(_ folder: String) throws -> [String: Data] {
-    var files: [String: Data] = [:]
-    let enumerator = FileManager.default.enumerator(atPath: folder)
-    while let relative = enumerator?.nextObject() as? String {
-      var isDirectory: ObjCBool = false
-      let path = folder + "/" + relative
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-        !isDirectory.boolValue
-      {
-        files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
-      }
-    }
-    return files
   }
 
   @Test func inspectVerifiesAndNamesTheOffsetOfCorruption() throws {

@@ -116,6 +116,20 @@ struct FlagRangeTests {
     ["bench", "--profile", "ci-smoke", "--entries", "0"],
     ["bench", "--profile", "ci-smoke", "--timeout", "nan"],
     ["host", "lookup", "+74951234567", "--timeout", "nan"],
+    // An empty path or bundle identifier is refused, not read as / or this folder.
+    ["generate", "--profile", "ci-smoke", "--format", "tsv", "--out", ""],
+    ["host", "enable", "com.example.x", "--container", ""],
+    ["host", "enable", "", "--container", "box"],
+    ["host", "enable", "com.example.x", "--container", "box", "--host-dir", ""],
+    ["host", "reload", "com.example.x", "--container", "box", "--extension", ""],
+    ["app", "status", "--container", ""],
+    ["app", "sync", "com.example.x", "--container", ""],
+    ["app", "stage", "", "--name", "x", "--role", "seed", "--container", "box"],
+    ["app", "choose", "", "--container", "box"],
+    ["app", "choose", ",,,", "--container", "box"],
+    ["inspect", ""],
+    ["chart", ""],
+    ["bench", "--profile", "ci-smoke", "--out", ""],
   ])
   func isRefusedWithOneLine(arguments: [String]) throws {
     let folder = try TemporaryFolder()
