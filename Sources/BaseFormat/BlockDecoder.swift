@@ -29,6 +29,8 @@ struct BlockDecoder {
   /// Compact version: the base's mapped label dictionary (verified when the base was opened).
   private let dictionary: LabelDictionary?
   private let dictionaryCount: Int
+  /// How label strings are made (``LabelString/form``, read once here, not per entry).
+  private let labelForm = LabelString.form
 
   init(header: BaseHeader, dictionary: LabelDictionary?, path: String, validatesLabels: Bool) {
     self.header = header
@@ -144,14 +146,14 @@ struct BlockDecoder {
   private func makeLabel(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(BaseFormatError)
     -> String
   {
-    guard validatesLabels else { return String(copying: UTF8Span(unchecked: bytes.span)) }
-    guard let span = try? UTF8Span(validating: bytes.span) else {
+    guard validatesLabels else { return LabelString.make(bytes, form: labelForm) }
+    guard UTF8Validation.isValid(UnsafeRawBufferPointer(bytes)) else {
       throw fail(offset, .invalidUTF8Label)
     }
     if let bad = LabelRule.controlCharacterOffset(UnsafeRawBufferPointer(bytes)) {
       throw fail(offset + bad, .invalidLabel("a control character or line break"))
     }
-    return String(copying: span)
+    return LabelString.make(bytes, form: labelForm)
   }
 
   /// Moves past a decoded record and checks what only the block's or the base's end can tell.
@@ -210,8 +212,7 @@ struct BlockDecoder {
         }
         // The dictionary's labels were checked (and validated, when asked) at open.
         if !skipsLabels {
-          label = String(
-            copying: UTF8Span(unchecked: dictionary.unsafelyUnwrapped.label(at: index).span))
+          label = LabelString.make(dictionary.unsafelyUnwrapped.label(at: index), form: labelForm)
         }
       } else {
         guard let (length, lengthBytes) = LEB128.read(pointer, available: end - pointer) else {

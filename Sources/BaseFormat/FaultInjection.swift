@@ -19,7 +19,7 @@ public enum FaultInjection {
   nonisolated(unsafe) private static var stepsTaken = 0
   private static let armedAt: Int? = {
     guard let text = getenv(environmentVariable) else { return nil }
-    return Int(String(cString: text)).flatMap { $0 > 0 ? $0 : nil }
+    return Int(String(cString: UnsafePointer(text))).flatMap { $0 > 0 ? $0 : nil }
   }()
 
   /// Called just before each durable step (`what`: "fsync PATH", "rename A → B").

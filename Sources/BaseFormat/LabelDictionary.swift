@@ -139,7 +139,7 @@ public final class LabelDictionary {
         if validatesLabels {
           let label = UnsafeBufferPointer(
             start: (bytes! + previousEnd).assumingMemoryBound(to: UInt8.self), count: length)
-          guard (try? UTF8Span(validating: label.span)) != nil else {
+          guard UTF8Validation.isValid(UnsafeRawBufferPointer(label)) else {
             throw BaseFormatError(
               path: path, offset: body + tableByteCount + previousEnd, problem: .invalidUTF8Label)
           }

@@ -20,7 +20,39 @@ public enum UTF8Validation {
       // The standard library's validator, without building the string (2.5 times faster).
       return (try? UTF8Span(validating: units.span)) != nil
     }
-    return String(validating: units, as: UTF8.self) != nil
+    // Before iOS 26 and macOS 26 the standard library validates only while it builds a string
+    // (`String(validating:as:)`, itself iOS 18 and macOS 15): a scan by hand, Unicode's
+    // well-formed byte sequences (table 3-7), builds none.
+    return isWellFormed(units, from: index)
+  }
+
+  /// Unicode's table 3-7 of well-formed UTF-8 byte sequences, from `start` on.
+  static func isWellFormed(_ units: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    var index = start
+    while index < units.count {
+      let lead = units[index]
+      let length: Int
+      var second: ClosedRange<UInt8> = 0x80...0xBF
+      switch lead {
+      case 0x00...0x7F:
+        index += 1
+        continue
+      case 0xC2...0xDF: length = 2
+      case 0xE0: (length, second) = (3, 0xA0...0xBF)
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: (length, second) = (3, 0x80...0x9F)
+      case 0xF0: (length, second) = (4, 0x90...0xBF)
+      case 0xF1...0xF3: length = 4
+      case 0xF4: (length, second) = (4, 0x80...0x8F)
+      default: return false
+      }
+      guard index + length <= units.count, second.contains(units[index + 1]) else { return false }
+      for offset in 2..<length where !(0x80...0xBF).contains(units[index + offset]) {
+        return false
+      }
+      index += length
+    }
+    return true
   }
 
   /// `bytes` without leading and trailing whitespace: tab and Unicode's space separators

@@ -13,6 +13,20 @@ public enum WrittenDigitsProperty {
   /// prefix, then at most a national prefix. Numbers of a calling code whose regions rewrite the national prefix (Argentina's
   /// `0…15`) are checked for their length only.
   public static func violation(written: String, number: Int64) -> String? {
+    // RFC 3966 writes a local number's prefix after it (`tel:555-1212;phone-context=+1-415`):
+    // the digits written, in order, are the context's, then the number's.
+    if let parameters = written.utf8.firstIndex(of: UInt8(ascii: ";")),
+      let context = written[parameters...].split(separator: ";").first(where: {
+        $0.hasPrefix("phone-context=+")
+      })
+    {
+      let reordered = context.dropFirst("phone-context=".count) + " " + written[..<parameters]
+      if violation(reading: String(reordered), number: number) == nil { return nil }
+    }
+    return violation(reading: written, number: number)
+  }
+
+  private static func violation(reading written: String, number: Int64) -> String? {
     guard let (code, national) = CallingCode.split(number) else {
       return "\(number) has no calling code"
     }
@@ -62,8 +76,6 @@ public enum WrittenDigitsProperty {
     var digits: [UInt8] = []
     var setApart: [Bool] = []
     var marked = false
-    var separated = false
-    var previousWasLetter = false
     // Where the current run of digits started: `- 503#` makes that run an extension.
     var runStart: Int?
     for scalar in text.unicodeScalars {
@@ -75,15 +87,14 @@ public enum WrittenDigitsProperty {
       if isDigit, let value = scalar.properties.numericValue {
         digits.append(UInt8(value))
         setApart.append(marked)
-        (marked, separated, previousWasLetter) = (false, false, false)
+        marked = false
       } else if lettersAsKeypad, !digits.isEmpty, let digit = keypad(scalar) {
-        // A word of letters after another (`1-800-FLOWERS ext. 12`) may be a label.
+        // A letter after the number may start a label (`1-800-FLOWERS ext. 12`, `…etext8`): the
+        // property guards written digits, so a letter never counts as one cut off.
         digits.append(digit)
-        setApart.append(marked || (separated && previousWasLetter))
-        (marked, separated, previousWasLetter) = (false, false, true)
-      } else if isSeparator(scalar) {
-        separated = true
-      } else {
+        setApart.append(true)
+        marked = false
+      } else if !isSeparator(scalar) {
         marked = true
       }
     }

@@ -1,0 +1,101 @@
+// A stand-in for Darwin, for Scripts/typecheck-ios.sh: the C library calls and constants
+// calldir's iOS modules make, as Swift imports them from Apple's SDK (size_t as Int, off_t as
+// Int64, mode_t as UInt16, nullable pointers implicitly unwrapped; dirent's d_name is a tuple,
+// shortened here since calldir reads it through its bytes).
+// Linux-only names (MAP_POPULATE) are absent on purpose: code that uses them must sit behind
+// `#if os(Linux)`. Values are Darwin's; nothing runs.
+
+public typealias off_t = Int64
+public typealias mode_t = UInt16
+public typealias pid_t = Int32
+public typealias time_t = Int
+
+public var errno: Int32 {
+  get { 0 }
+  set {}
+}
+
+public let EINTR: Int32 = 4
+public let EEXIST: Int32 = 17
+public let F_OK: Int32 = 0
+public let R_OK: Int32 = 4
+public let W_OK: Int32 = 2
+public let O_RDONLY: Int32 = 0
+public let O_WRONLY: Int32 = 1
+public let O_RDWR: Int32 = 2
+public let O_CREAT: Int32 = 0x200
+public let O_DIRECTORY: Int32 = 0x100000
+public let O_CLOEXEC: Int32 = 0x1000000
+public let PROT_READ: Int32 = 1
+public let MAP_PRIVATE: Int32 = 2
+public var MAP_FAILED: UnsafeMutableRawPointer! { UnsafeMutableRawPointer(bitPattern: -1) }
+public let MADV_SEQUENTIAL: Int32 = 2
+public let MADV_DONTNEED: Int32 = 4
+public let LOCK_SH: Int32 = 1
+public let LOCK_EX: Int32 = 2
+public let LOCK_NB: Int32 = 4
+public let LOCK_UN: Int32 = 8
+public let DT_DIR: Int32 = 4
+public let DT_REG: Int32 = 8
+public let _SC_PAGESIZE: Int32 = 29
+public let SIGKILL: Int32 = 9
+public let SIGPIPE: Int32 = 13
+public let STDERR_FILENO: Int32 = 2
+
+public struct DIR {}
+public struct dirent {
+  public var d_ino: UInt64 = 0
+  public var d_type: UInt8 = 0
+  public var d_name: (
+    CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
+    CChar, CChar, CChar
+  ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+public func memcmp(_ a: UnsafeRawPointer!, _ b: UnsafeRawPointer!, _ count: Int) -> Int32 { 0 }
+public func memcpy(_ a: UnsafeMutableRawPointer!, _ b: UnsafeRawPointer!, _ count: Int)
+  -> UnsafeMutableRawPointer!
+{ a }
+public func strlen(_ text: UnsafePointer<CChar>!) -> Int { 0 }
+public func strerror(_ code: Int32) -> UnsafeMutablePointer<CChar>! { nil }
+public func getenv(_ name: UnsafePointer<CChar>!) -> UnsafeMutablePointer<CChar>! { nil }
+public func open(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { -1 }
+public func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { -1 }
+public func close(_ descriptor: Int32) -> Int32 { 0 }
+public func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer!, _ count: Int) -> Int {
+  0
+}
+public func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer!, _ count: Int) -> Int { 0 }
+public func pread(
+  _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer!, _ count: Int, _ offset: off_t
+) -> Int { 0 }
+public func pwrite(
+  _ descriptor: Int32, _ buffer: UnsafeRawPointer!, _ count: Int, _ offset: off_t
+) -> Int { 0 }
+public func fsync(_ descriptor: Int32) -> Int32 { 0 }
+public func rename(_ old: UnsafePointer<CChar>!, _ new: UnsafePointer<CChar>!) -> Int32 { 0 }
+public func link(_ old: UnsafePointer<CChar>!, _ new: UnsafePointer<CChar>!) -> Int32 { 0 }
+public func unlink(_ path: UnsafePointer<CChar>!) -> Int32 { 0 }
+public func rmdir(_ path: UnsafePointer<CChar>!) -> Int32 { 0 }
+public func mkdir(_ path: UnsafePointer<CChar>!, _ mode: mode_t) -> Int32 { 0 }
+public func access(_ path: UnsafePointer<CChar>!, _ mode: Int32) -> Int32 { 0 }
+public func flock(_ descriptor: Int32, _ operation: Int32) -> Int32 { 0 }
+public func mmap(
+  _ address: UnsafeMutableRawPointer!, _ length: Int, _ protection: Int32, _ flags: Int32,
+  _ descriptor: Int32, _ offset: off_t
+) -> UnsafeMutableRawPointer! { nil }
+public func munmap(_ address: UnsafeMutableRawPointer!, _ length: Int) -> Int32 { 0 }
+public func madvise(_ address: UnsafeMutableRawPointer!, _ length: Int, _ advice: Int32) -> Int32
+{ 0 }
+public func sysconf(_ name: Int32) -> Int { 0 }
+public func opendir(_ path: UnsafePointer<CChar>!) -> UnsafeMutablePointer<DIR>! { nil }
+public func readdir(_ stream: UnsafeMutablePointer<DIR>!) -> UnsafeMutablePointer<dirent>! { nil }
+public func closedir(_ stream: UnsafeMutablePointer<DIR>!) -> Int32 { 0 }
+public func getpid() -> pid_t { 0 }
+public func kill(_ process: pid_t, _ signal: Int32) -> Int32 { 0 }
+public func time(_ result: UnsafeMutablePointer<time_t>!) -> time_t { 0 }
+public func _exit(_ status: Int32) -> Never { fatalError() }
+public func exit(_ status: Int32) -> Never { fatalError() }
+public func memchr(_ buffer: UnsafeRawPointer!, _ byte: Int32, _ count: Int)
+  -> UnsafeMutableRawPointer!
+{ nil }
