@@ -203,20 +203,52 @@ extension ContainerApp {
       guard let error = try reload(true, { $0.installProgress.targetEntries = target }).error
       else { continue }
       let progress = manifest.installProgress
-      switch error {
-      case .loadingInterrupted where progress.chunkEntries > progress.minimumChunkEntries:
+      switch Self.answer(to: error, progress) {
+      case .retrySmaller:
         let halved = max(progress.minimumChunkEntries, progress.chunkEntries / 2)
         try change { manifest, _ in manifest.installProgress.chunkEntries = halved }
         warn("the system killed the request (error 2): retrying with chunks of \(halved) entries")
-      case .maximumEntriesExceeded:
+      case .stopAtCap:
         let held = progress.installedEntries ?? 0
         try change { manifest, _ in manifest.installProgress.capReachedAt = held }
         warn(
           "the system holds no more than \(held) entries (error 5): the top priorities are in, \(progress.pendingEntries) pending"
         )
         return
-      default: return
+      case .later:
+        warn("the system is loading the extension already (error 7): the next sync goes on")
+        return
+      case .surface:
+        return  // the request's error is in the results: the app shows it; nothing is recorded
       }
+    }
+  }
+
+  /// What a sync does when a request fails, by iOS's code: every code has an answer, and one
+  /// nobody has documented (the 102 seen in the field, or any other) is surfaced, never trapped.
+  public enum FailureAnswer: Equatable, Sendable {
+    /// Error 2 (the system killed the request) while the chunk can shrink: halve it and retry.
+    case retrySmaller
+    /// Error 5: the system holds no more; what is in (the top priorities) stays.
+    case stopAtCap
+    /// Error 7: a load is already running; this sync stops and the next one goes on.
+    case later
+    /// Anything else (0, 1, 3, 4, 6, 8, error 2 at the smallest chunk, any other code): the sync
+    /// stops with the request's error in its results for the app to show; the manifest records
+    /// nothing, so the next sync tries again from what the system held.
+    case surface
+  }
+
+  /// The answer to a failed incremental request.
+  public static func answer(to error: CallDirectoryError, _ progress: InstallProgress)
+    -> FailureAnswer
+  {
+    switch error {
+    case .loadingInterrupted where progress.chunkEntries > progress.minimumChunkEntries:
+      .retrySmaller
+    case .maximumEntriesExceeded: .stopAtCap
+    case .currentlyLoading: .later
+    default: .surface
     }
   }
 

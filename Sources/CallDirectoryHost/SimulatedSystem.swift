@@ -33,6 +33,10 @@ public final class SimulatedSystem {
   /// as a full disk would, so what the extension is told and what the request leaves are
   /// tested. Nil: off.
   public var storeFailsAfterRows: Int?
+  /// A test hook: the next requests fail with these raw codes, in order, one each, before any
+  /// extension runs (as iOS's completion handler reports an error): any code, the documented
+  /// 0-8, the 102 seen in the field, or one nobody has seen.
+  public var failsNextRequestsWith: [Int] = []
   /// The database file's name, as on iOS.
   public static let databaseFileName = "CallDirectory.db"
   /// Default wall-time limit of a request, in seconds.
@@ -113,6 +117,16 @@ public final class SimulatedSystem {
       throw HostError.callDirectory(.currentlyLoading, detail: "\(bundleID) is already loading")
     }
     defer { withExtendedLifetime(lock) {} }
+    if !failsNextRequestsWith.isEmpty {
+      let code = failsNextRequestsWith.removeFirst()
+      let refused = RequestResult(
+        refused: CallDirectoryError(code: code), detail: "failed with code \(code) (test hook)",
+        incremental: incremental)
+      try store.logRequest(
+        extensionID: try store.extensionID(bundleID), started: Date(), incremental: incremental,
+        outcome: "failed", errorCode: code, entries: 0, detail: refused.detail)
+      return refused
+    }
     let started = Date()
     let transaction = try store.beginRequest(bundleID: bundleID, incremental: incremental)
     if enabling { transaction.stateOnCommit = .enabled }

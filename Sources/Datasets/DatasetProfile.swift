@@ -58,36 +58,37 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
       .appendingPathComponent("Datasets", isDirectory: true)
   }
 
-  /// Names of the profiles in ``profilesDirectory()``.
-  public static func availableNames() -> [String] {
-    let files =
-      (try? FileManager.default.contentsOfDirectory(atPath: profilesDirectory().path)) ?? []
-    return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-  }
+  /// Names of the profiles built into calldir (the repository's `Datasets/*.json`).
+  public static func availableNames() -> [String] { EmbeddedProfiles.datasets.keys.sorted() }
 
   /// The largest profile file read, in bytes: profiles are a few hundred bytes of JSON; the cap
   /// keeps a link to /dev/zero or a huge file from taking the memory.
   public static let maximumByteCount = 1 << 20
 
-  /// Loads a profile by name (from ``profilesDirectory()``) or by path to a JSON file.
+  /// Loads a profile by name (built into calldir, so a copied binary still has them) or by
+  /// path to a JSON file (one's own).
   /// - Throws: ``DatasetError`` naming the missing file or the invalid field.
   public static func load(_ nameOrPath: String) throws -> DatasetProfile {
     let url: URL
+    let data: Data
     if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
       url = URL(fileURLWithPath: nameOrPath)
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw DatasetError("no dataset profile file \(url.path)")
+      }
+      do {
+        data = Data(try readSmallTextFile(url.path, maximumByteCount: maximumByteCount).utf8)
+      } catch {
+        throw DatasetError(error.description)
+      }
     } else {
-      url = profilesDirectory().appendingPathComponent(nameOrPath + ".json")
-    }
-    guard FileManager.default.fileExists(atPath: url.path) else {
-      let known = availableNames().joined(separator: ", ")
-      throw DatasetError(
-        "no dataset profile '\(nameOrPath)' (\(url.path)); known profiles: \(known)")
-    }
-    let data: Data
-    do {
-      data = Data(try readSmallTextFile(url.path, maximumByteCount: maximumByteCount).utf8)
-    } catch {
-      throw DatasetError(error.description)
+      guard let text = EmbeddedProfiles.datasets[nameOrPath] else {
+        let known = availableNames().joined(separator: ", ")
+        throw DatasetError(
+          "no dataset profile '\(nameOrPath)'; known profiles: \(known) (or give a FILE.json)")
+      }
+      url = URL(fileURLWithPath: "Datasets/\(nameOrPath).json")
+      data = Data(text.utf8)
     }
     let profile: DatasetProfile
     do {

@@ -53,32 +53,26 @@ public struct DeviceProfile: Decodable, Sendable, Equatable {
     return Int((available / perEntry).rounded(.down))
   }
 
-  /// The folder of device profiles: `Datasets/devices`.
-  public static func directory() -> URL {
-    DatasetProfile.profilesDirectory().appendingPathComponent("devices", isDirectory: true)
-  }
-
-  /// Names of the device profiles.
-  public static func availableNames() -> [String] {
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: directory().path)) ?? []
-    return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-  }
+  /// Names of the device profiles built into calldir (the repository's `Datasets/devices`).
+  public static func availableNames() -> [String] { EmbeddedProfiles.devices.keys.sorted() }
 
   /// Loads a device profile by name, or by path to a JSON file.
   /// - Throws: ``DatasetError`` naming the missing file or the field that does not read; a
   ///   profile must measure at least one kind, with positive entries and seconds.
   public static func load(_ nameOrPath: String) throws -> DeviceProfile {
-    let path =
-      nameOrPath.hasSuffix(".json") || nameOrPath.contains("/")
-      ? nameOrPath : directory().appendingPathComponent(nameOrPath + ".json").path
-    guard FileManager.default.fileExists(atPath: path) else {
+    let isPath = nameOrPath.hasSuffix(".json") || nameOrPath.contains("/")
+    let path = isPath ? nameOrPath : "Datasets/devices/\(nameOrPath).json"
+    let embedded = isPath ? nil : EmbeddedProfiles.devices[nameOrPath]
+    guard embedded != nil || (isPath && FileManager.default.fileExists(atPath: path)) else {
       throw DatasetError(
-        "no device profile '\(nameOrPath)' (\(path)); known devices: \(availableNames().joined(separator: ", "))"
+        "no device profile '\(nameOrPath)'; known devices: \(availableNames().joined(separator: ", ")) (or give a FILE.json)"
       )
     }
     let profile: DeviceProfile
     do {
-      let text = try readSmallTextFile(path, maximumByteCount: DatasetProfile.maximumByteCount)
+      let text =
+        try embedded
+        ?? readSmallTextFile(path, maximumByteCount: DatasetProfile.maximumByteCount)
       profile = try JSONDecoder().decode(DeviceProfile.self, from: Data(text.utf8))
     } catch let error as DecodingError {
       throw DatasetError("\(path): not a device profile (\(error.shortDescription))")

@@ -25,8 +25,13 @@ public final class InputLines {
   /// A gzip stream may expand at most this much: dumps compress 5 to 10 times; zlib's ceiling is
   /// about 1,000, which only a bomb reaches.
   static let maximumExpansion = 200
-  /// The most bytes this file may give: ``maximumExpansion`` times its size for gzip, plus 16 MiB.
-  private let maximumDecompressedByteCount: Int
+  /// Decompressed bytes allowed beyond ``maximumExpansion`` times the compressed bytes read: the
+  /// first buffers of a stream expand before much of it is read.
+  static let expansionAllowance = 16 << 20
+  /// The most a gzip stream read from a pipe may give (zlib cannot count a pipe's compressed
+  /// bytes): 4 GiB, past any directory dump (directory-4m is 224 MB of text); a bomb costs a few
+  /// seconds of inflation at most.
+  static let unseekableGzipBound = 4 << 30
   /// Whether the line just returned was over ``maximumLineByteCount`` and skipped.
   @exclusivity(unchecked) public private(set) var lastLineWasTooLong = false
   /// The longest line read; longer ones are skipped and reported (``lastLineWasTooLong``).
@@ -43,11 +48,10 @@ public final class InputLines {
     self.path = path
     self.maximumLineByteCount = maximumLineByteCount
     var status = stat()
+    // A pipe has no size: read it a megabyte at a time.
     let fileByteCount = stat(path, &status) == 0 ? Int(status.st_size) : 0
-    chunkByteCount = min(1 << 20, max(16 << 10, fileByteCount))
-    maximumDecompressedByteCount =
-      fileByteCount.multipliedReportingOverflow(by: Self.maximumExpansion).overflow
-      ? Int.max : fileByteCount * Self.maximumExpansion + (16 << 20)
+    let isRegular = status.st_mode & S_IFMT == S_IFREG
+    chunkByteCount = isRegular ? min(1 << 20, max(16 << 10, fileByteCount)) : 1 << 20
     guard let file = gzopen(path, "rb") else {
       throw CompileError.unreadable(path, String(cString: strerror(errno)))
     }
@@ -111,11 +115,29 @@ public final class InputLines {
     }
     buffer.removeLast(chunkByteCount - Int(read))
     decompressedByteCount += Int(read)
-    if decompressedByteCount > maximumDecompressedByteCount {
-      streamError =
-        "gzip expands past \(maximumDecompressedByteCount) bytes, \(Self.maximumExpansion) times its size: not a directory dump"
-      atEnd = true
-      return
+    // The bound follows the compressed bytes read so far, not the file's size (a pipe has
+    // none): a bomb stops after about 16 MiB of work, and plain text (gzdirect) has no
+    // expansion to bound.
+    if gzdirect(file) == 0 {
+      let offset = Int(gzoffset(file))
+      if offset < 0 {
+        // A pipe: zlib cannot tell how many compressed bytes it read, so a fixed bound.
+        if decompressedByteCount > Self.unseekableGzipBound {
+          streamError =
+            "gzip from a pipe expands past \(Self.unseekableGzipBound) bytes, the most read without seeing its compressed size: give the file itself, or zcat it into the pipe"
+          atEnd = true
+          return
+        }
+      } else {
+        let compressed = max(1, offset)
+        let (bound, overflow) = compressed.multipliedReportingOverflow(by: Self.maximumExpansion)
+        if !overflow, decompressedByteCount > bound + Self.expansionAllowance {
+          streamError =
+            "gzip expands more than \(Self.maximumExpansion) times (\(decompressedByteCount) bytes from \(compressed)): not a directory dump; stopped there"
+          atEnd = true
+          return
+        }
+      }
     }
     if read == 0 {
       atEnd = true

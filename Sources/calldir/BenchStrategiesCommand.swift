@@ -119,6 +119,8 @@ struct BenchStrategiesCommand: ParsableCommand {
         configuration.strategies = BenchStrategy.allCases.filter { !$0.isBaseline }
       }
       name = (base as NSString).lastPathComponent
+      // The rows describe the base, not the default profile nobody generated.
+      configuration.profileName = "base:" + name
     }
     try configuration.validate()
     guard maxRegression > 0, maxRegression < 100 else {

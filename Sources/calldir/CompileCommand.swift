@@ -78,7 +78,12 @@ struct CompileCommand: ParsableCommand {
   var duplicates: DuplicatePolicy = .first
   @Option(name: .long, help: "Memory the sort may use before spilling to disk.")
   var memory = ByteSize(bytes: 256 << 20)
-  @Option(name: .long, help: "The version written into the manifest.") var baseVersion: Int = 1
+  @Option(
+    name: .long,
+    help:
+      "The data version each base gets in the manifest (a number the app compares), not the file format: compile writes format 3 (compact), or 1 with --fixed-width."
+  )
+  var baseVersion: Int = 1
   @Flag(name: .long, help: "Fail (exit 4) if any line is rejected.") var strict = false
   @Flag(
     name: .long,

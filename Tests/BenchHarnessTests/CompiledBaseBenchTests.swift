@@ -29,6 +29,8 @@ struct CompiledBaseBenchTests {
     let loads = records.filter { $0.run == .load }
     #expect(Set(loads.map(\.strategy)) == ["mmap", "buffered"])
     #expect(loads.allSatisfy { $0.entries == 2 && $0.baseVersion == 3 && $0.status == .ok })
+    // The rows name the base, not the default profile.
+    #expect(records.allSatisfy { $0.profile == "base:" + region }, "\(records.map(\.profile))")
     #expect(records.filter { $0.run == .idle }.allSatisfy { $0.entries == 0 })
     // The articles' readers cannot read a base: named, they are a usage error.
     let refused = try runProcess(
