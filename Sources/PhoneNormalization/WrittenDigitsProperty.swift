@@ -14,14 +14,23 @@ public enum WrittenDigitsProperty {
   /// `0…15`) are checked for their length only.
   public static func violation(written: String, number: Int64) -> String? {
     // RFC 3966 writes a local number's prefix after it (`tel:555-1212;phone-context=+1-415`):
-    // the digits written, in order, are the context's, then the number's.
-    if let parameters = written.utf8.firstIndex(of: UInt8(ascii: ";")),
-      let context = written[parameters...].split(separator: ";").first(where: {
-        $0.hasPrefix("phone-context=+")
-      })
+    // the digits written, in order, are the context's, then the number's. The number runs from
+    // its first digit or plus sign (leading text such as `tel:` is not part of it) to the first
+    // `;` after that.
+    let scalars = Array(written.unicodeScalars)
+    if let start = scalars.firstIndex(where: {
+      $0.properties.numericType == .decimal || $0 == "+" || $0 == "＋"
+    }),
+      let parameters = scalars[start...].firstIndex(of: ";")
     {
-      let reordered = context.dropFirst("phone-context=".count) + " " + written[..<parameters]
-      if violation(reading: String(reordered), number: number) == nil { return nil }
+      let rest = String(String.UnicodeScalarView(scalars[parameters...]))
+      if let context = rest.split(separator: ";").first(where: {
+        $0.lowercased().hasPrefix("phone-context=+")  // parameter names ignore case
+      }) {
+        let local = String(String.UnicodeScalarView(scalars[start..<parameters]))
+        let reordered = context.dropFirst("phone-context=".count) + " " + local
+        if violation(reading: String(reordered), number: number) == nil { return nil }
+      }
     }
     return violation(reading: written, number: number)
   }
