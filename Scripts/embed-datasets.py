@@ -8,6 +8,8 @@ Committed; CI regenerates it and fails on a difference. Usage: Scripts/embed-dat
 import sys
 from pathlib import Path
 
+from generated_file import write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "Sources/Datasets/Generated/EmbeddedProfiles.swift"
 
@@ -45,16 +47,7 @@ enum EmbeddedProfiles {{
 
 
 def main():
-    text = render()
-    if "--check" in sys.argv[1:]:
-        if not OUTPUT.exists() or OUTPUT.read_text() != text:
-            print(f"embed-datasets: {OUTPUT.relative_to(ROOT)} differs (run Scripts/embed-datasets.py)")
-            sys.exit(1)
-        print("embed-datasets: up to date")
-        return
-    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    OUTPUT.write_text(text)
-    print(f"embed-datasets: wrote {OUTPUT.relative_to(ROOT)}")
+    write_or_check(OUTPUT, render(), "embed-datasets")
 
 
 main()

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "Scripts"))
 _spec = importlib.util.spec_from_file_location("metadata", ROOT / "Scripts/generate-phone-metadata.py")
 metadata_generator = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(metadata_generator)
+from generated_file import write_or_check  # noqa: E402 (Scripts/ is on the path above)
 PINNED, library_result = metadata_generator.PINNED, metadata_generator.library_result
 phonenumbers, PhoneNumberFormat = metadata_generator.phonenumbers, metadata_generator.PhoneNumberFormat
 
@@ -118,15 +119,7 @@ def render():
 
 def main():
     text = render()
-    if "--check" in sys.argv[1:]:
-        if not OUTPUT.exists() or OUTPUT.read_text() != text:
-            print(f"generate-messy-forms: {OUTPUT.relative_to(ROOT)} differs from what the "
-                  "generator writes (run Scripts/generate-messy-forms.py)")
-            sys.exit(1)
-        print("generate-messy-forms: up to date")
-        return
-    OUTPUT.write_text(text)
-    print(f"generate-messy-forms: wrote {OUTPUT.relative_to(ROOT)} ({text.count(chr(10)) - 2} forms)")
+    write_or_check(OUTPUT, text, "generate-messy-forms", f" ({text.count(chr(10)) - 2} forms)")
 
 
 main()

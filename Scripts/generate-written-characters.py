@@ -22,6 +22,8 @@ import re
 import sys
 from pathlib import Path
 
+from generated_file import write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "Sources/PhoneNormalization/Generated/GeneratedWrittenCharacters.swift"
 PINNED = re.search(r'^PINNED = "(.*)"$', (ROOT / "Scripts/generate-phone-metadata.py").read_text(),
@@ -138,16 +140,7 @@ enum GeneratedWrittenCharacters {{
 
 
 def main():
-    text = render()
-    if "--check" in sys.argv[1:]:
-        if not OUTPUT.exists() or OUTPUT.read_text() != text:
-            print(f"generate-written-characters: {OUTPUT.relative_to(ROOT)} differs from what "
-                  "the generator writes (run Scripts/generate-written-characters.py)")
-            sys.exit(1)
-        print("generate-written-characters: up to date")
-        return
-    OUTPUT.write_text(text)
-    print(f"generate-written-characters: wrote {OUTPUT.relative_to(ROOT)}")
+    write_or_check(OUTPUT, render(), "generate-written-characters")
 
 
 main()
