@@ -3,7 +3,9 @@ import PackageDescription
 
 // Modules, lowest first; each arrow is "is used by".
 //
-// iOS-buildable (no Foundation; Glibc/Darwin only behind `#if canImport`):
+// iOS-buildable (no Foundation; Glibc/Darwin only behind `#if canImport`). Scripts/typecheck-ios.sh
+// checks these for iOS 16 and macOS 13 on Linux: CallDirectoryCore, ByteCoding, BaseFormat,
+// DirectoryContainer, CallDirectoryLoader, CallDirectoryApp, PhoneNormalization.
 //   CallDirectoryCore   the CallKit contract: numbers, errors, the checking context
 //   ByteCoding          bounds-checked little-endian and LEB128 fields: the one room for raw bytes
 //   BaseFormat          base files: header, blocks, both readers, the writer
@@ -15,6 +17,8 @@ import PackageDescription
 //   ExtensionReport     the report a measured process prints
 //   SystemChannel       the extension ↔ system frames, both directions
 //   PhoneNormalization  written numbers → CallKit numbers
+//   CallDirectoryApp    the app's half: stage, choose, sync (chunks past the cap, the journal,
+//                       parts) through CallDirectoryManaging, as an app drives CXCallDirectoryManager
 //   CallKitAdapter      CXCallDirectoryExtensionContext and CXCallDirectoryManager behind the
 //                       core's protocols (Apple platforms only; Foundation and CallKit there)
 //
@@ -23,13 +27,12 @@ import PackageDescription
 //   ProcessMetrics, HeapProbe, CallDirectoryCore ← ExtensionReport
 //   CallDirectoryLoader, ExtensionReport, SystemChannel ← calldir-extension
 //   ExtensionReport ← calldir-baselines
+//   CallDirectoryCore, BaseFormat, DirectoryContainer, CallDirectoryLoader ← CallDirectoryApp
 //
 // Foundation allowed:
 //   ProcessMetrics ← ProcessSpawning (posix_spawn, limits on a MonotonicClock, the /proc sampler,
 //     the allocator)
 //   ProcessSpawning, SystemChannel, ByteCoding, CSQLite ← CallDirectoryHost (the simulated system)
-//   CallDirectoryCore, CallDirectoryLoader ← CallDirectoryApp (the app's side of the container,
-//     driving the system through CallDirectoryManaging, as an app drives CXCallDirectoryManager)
 //   BaseFormat, DirectoryContainer, PhoneNormalization, CZlib ← DirectoryCompiler
 //   DirectoryCompiler ← Datasets (generated profiles and two-phase containers)
 //   Datasets, CallDirectoryHost, CallDirectoryApp, ProcessSpawning, ExtensionReport ← BenchHarness
@@ -48,6 +51,10 @@ let package = Package(
     .library(name: "BaseFormat", targets: ["BaseFormat"]),
     .library(name: "CallDirectoryLoader", targets: ["CallDirectoryLoader"]),
     .library(name: "CallKitAdapter", targets: ["CallKitAdapter"]),
+    // The app's half: what an iOS app links to stage, choose and sync.
+    .library(name: "DirectoryContainer", targets: ["DirectoryContainer"]),
+    .library(name: "CallDirectoryApp", targets: ["CallDirectoryApp"]),
+    .library(name: "PhoneNormalization", targets: ["PhoneNormalization"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -70,7 +77,9 @@ let package = Package(
       ]),
     .target(
       name: "DirectoryContainer",
-      dependencies: ["BaseFormat", .product(name: "SystemPackage", package: "swift-system")]),
+      dependencies: [
+        "BaseFormat", "ByteCoding", .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     .target(
       name: "CallDirectoryLoader",
       dependencies: [
@@ -126,6 +135,7 @@ let package = Package(
         "SystemChannel", .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
+    // MARK: The app's half (no Foundation: it builds for iOS)
     .target(
       name: "CallDirectoryApp",
       dependencies: [

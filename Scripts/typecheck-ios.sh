@@ -19,10 +19,16 @@
 #   part of swift-collections' Heap the loader uses: its sources need that package's own build
 #   settings). ExtrasBase64 is type-checked from its real sources.
 # - Then each module, in dependency order, is compiled to a module for the Apple target:
-#   CallDirectoryCore, ByteCoding, PhoneNormalization (see `modules` for what is not yet).
-#   Not covered (they need Foundation or CallKit, which Linux has no Apple interface of):
-#   CallDirectoryApp and CallKitAdapter; Scripts/typecheck-callkit-adapter.sh checks the adapter
-#   against a stand-in CallKit, and .github/workflows/ios.yml builds both with the real SDK.
+#   CallDirectoryCore, ByteCoding, PhoneNormalization, BaseFormat, DirectoryContainer,
+#   CallDirectoryLoader, CallDirectoryApp. Without Objective-C interop: with it, Apple targets'
+#   pointer conversions (`&value` to an UnsafeMutablePointer) look up
+#   AutoreleasingUnsafeMutablePointer, which Linux's standard library lacks ("broken standard
+#   library: cannot find intrinsic operations on UnsafeMutablePointer<T>"); none of these
+#   modules is @objc, so the availability check is the same.
+#   Not covered (they need Foundation, CallKit or SwiftUI, which Linux has no Apple interface
+#   of): CallKitAdapter and the example app; Scripts/typecheck-callkit-adapter.sh checks the
+#   adapter and the example's extension against a stand-in CallKit, and
+#   .github/workflows/ios.yml builds them with the real SDK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,11 +40,8 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then targets=(ios macos); fi
 
 # Every module an iOS app or extension links that this check covers, in dependency order.
-# BaseFormat, DirectoryContainer and CallDirectoryLoader are not yet: under the retargeted
-# interfaces, every implicit pointer conversion (`&value` for an UnsafeMutablePointer argument,
-# a String for an UnsafePointer<CChar> one) fails with "broken standard library: cannot find
-# intrinsic operations on UnsafeMutablePointer<T>", and those modules make such calls to libc.
-modules=(CallDirectoryCore ByteCoding PhoneNormalization)
+modules=(CallDirectoryCore ByteCoding PhoneNormalization BaseFormat DirectoryContainer CallDirectoryLoader
+  CallDirectoryApp ProcessMetrics)
 
 typecheck() { # platform-folder triple interface-triple
   local folder=$1 triple=$2 interface=$3
@@ -55,7 +58,7 @@ typecheck() { # platform-folder triple interface-triple
   done
   local flags=(-target "$triple" -resource-dir "$resources" -sdk "$sdk" -I "$library" -I "$built"
     -module-cache-path "$work/$folder/cache" -swift-version 6 -parse-as-library -package-name calldir
-    -Xcc -Wno-incomplete-umbrella)
+    -Xcc -Wno-incomplete-umbrella -Xfrontend -disable-objc-interop)
   emit() { # module-name sources...
     local name=$1
     shift

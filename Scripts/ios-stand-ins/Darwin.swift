@@ -3,7 +3,8 @@
 // Int64, mode_t as UInt16, nullable pointers implicitly unwrapped; dirent's d_name is a tuple,
 // shortened here since calldir reads it through its bytes).
 // Linux-only names (MAP_POPULATE) are absent on purpose: code that uses them must sit behind
-// `#if os(Linux)`. Values are Darwin's; nothing runs.
+// `#if os(Linux)`. Values are Darwin's; nothing runs. Functions are @discardableResult, as Swift
+// imports every C function.
 
 public typealias off_t = Int64
 public typealias mode_t = UInt16
@@ -52,50 +53,75 @@ public struct dirent {
   ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
-public func memcmp(_ a: UnsafeRawPointer!, _ b: UnsafeRawPointer!, _ count: Int) -> Int32 { 0 }
-public func memcpy(_ a: UnsafeMutableRawPointer!, _ b: UnsafeRawPointer!, _ count: Int)
+@discardableResult public func memcmp(_ a: UnsafeRawPointer!, _ b: UnsafeRawPointer!, _ count: Int) -> Int32 { 0 }
+@discardableResult public func memcpy(_ a: UnsafeMutableRawPointer!, _ b: UnsafeRawPointer!, _ count: Int)
   -> UnsafeMutableRawPointer!
 { a }
-public func strlen(_ text: UnsafePointer<CChar>!) -> Int { 0 }
-public func strerror(_ code: Int32) -> UnsafeMutablePointer<CChar>! { nil }
-public func getenv(_ name: UnsafePointer<CChar>!) -> UnsafeMutablePointer<CChar>! { nil }
-public func open(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { -1 }
-public func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { -1 }
-public func close(_ descriptor: Int32) -> Int32 { 0 }
-public func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer!, _ count: Int) -> Int {
+@discardableResult public func strlen(_ text: UnsafePointer<CChar>!) -> Int { 0 }
+@discardableResult public func strerror(_ code: Int32) -> UnsafeMutablePointer<CChar>! { nil }
+@discardableResult public func getenv(_ name: UnsafePointer<CChar>!) -> UnsafeMutablePointer<CChar>! { nil }
+@discardableResult public func open(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 { -1 }
+@discardableResult public func open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 { -1 }
+@discardableResult public func close(_ descriptor: Int32) -> Int32 { 0 }
+@discardableResult public func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer!, _ count: Int) -> Int {
   0
 }
-public func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer!, _ count: Int) -> Int { 0 }
-public func pread(
+@discardableResult public func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer!, _ count: Int) -> Int { 0 }
+@discardableResult public func pread(
   _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer!, _ count: Int, _ offset: off_t
 ) -> Int { 0 }
-public func pwrite(
+@discardableResult public func pwrite(
   _ descriptor: Int32, _ buffer: UnsafeRawPointer!, _ count: Int, _ offset: off_t
 ) -> Int { 0 }
-public func fsync(_ descriptor: Int32) -> Int32 { 0 }
-public func rename(_ old: UnsafePointer<CChar>!, _ new: UnsafePointer<CChar>!) -> Int32 { 0 }
-public func link(_ old: UnsafePointer<CChar>!, _ new: UnsafePointer<CChar>!) -> Int32 { 0 }
-public func unlink(_ path: UnsafePointer<CChar>!) -> Int32 { 0 }
-public func rmdir(_ path: UnsafePointer<CChar>!) -> Int32 { 0 }
-public func mkdir(_ path: UnsafePointer<CChar>!, _ mode: mode_t) -> Int32 { 0 }
-public func access(_ path: UnsafePointer<CChar>!, _ mode: Int32) -> Int32 { 0 }
-public func flock(_ descriptor: Int32, _ operation: Int32) -> Int32 { 0 }
-public func mmap(
+@discardableResult public func fsync(_ descriptor: Int32) -> Int32 { 0 }
+@discardableResult public func rename(_ old: UnsafePointer<CChar>!, _ new: UnsafePointer<CChar>!) -> Int32 { 0 }
+@discardableResult public func link(_ old: UnsafePointer<CChar>!, _ new: UnsafePointer<CChar>!) -> Int32 { 0 }
+@discardableResult public func unlink(_ path: UnsafePointer<CChar>!) -> Int32 { 0 }
+@discardableResult public func rmdir(_ path: UnsafePointer<CChar>!) -> Int32 { 0 }
+@discardableResult public func mkdir(_ path: UnsafePointer<CChar>!, _ mode: mode_t) -> Int32 { 0 }
+@discardableResult public func access(_ path: UnsafePointer<CChar>!, _ mode: Int32) -> Int32 { 0 }
+@discardableResult public func flock(_ descriptor: Int32, _ operation: Int32) -> Int32 { 0 }
+@discardableResult public func mmap(
   _ address: UnsafeMutableRawPointer!, _ length: Int, _ protection: Int32, _ flags: Int32,
   _ descriptor: Int32, _ offset: off_t
 ) -> UnsafeMutableRawPointer! { nil }
-public func munmap(_ address: UnsafeMutableRawPointer!, _ length: Int) -> Int32 { 0 }
-public func madvise(_ address: UnsafeMutableRawPointer!, _ length: Int, _ advice: Int32) -> Int32
+@discardableResult public func munmap(_ address: UnsafeMutableRawPointer!, _ length: Int) -> Int32 { 0 }
+@discardableResult public func madvise(_ address: UnsafeMutableRawPointer!, _ length: Int, _ advice: Int32) -> Int32
 { 0 }
-public func sysconf(_ name: Int32) -> Int { 0 }
-public func opendir(_ path: UnsafePointer<CChar>!) -> UnsafeMutablePointer<DIR>! { nil }
-public func readdir(_ stream: UnsafeMutablePointer<DIR>!) -> UnsafeMutablePointer<dirent>! { nil }
-public func closedir(_ stream: UnsafeMutablePointer<DIR>!) -> Int32 { 0 }
-public func getpid() -> pid_t { 0 }
-public func kill(_ process: pid_t, _ signal: Int32) -> Int32 { 0 }
-public func time(_ result: UnsafeMutablePointer<time_t>!) -> time_t { 0 }
+@discardableResult public func sysconf(_ name: Int32) -> Int { 0 }
+@discardableResult public func opendir(_ path: UnsafePointer<CChar>!) -> UnsafeMutablePointer<DIR>! { nil }
+@discardableResult public func readdir(_ stream: UnsafeMutablePointer<DIR>!) -> UnsafeMutablePointer<dirent>! { nil }
+@discardableResult public func closedir(_ stream: UnsafeMutablePointer<DIR>!) -> Int32 { 0 }
+@discardableResult public func getpid() -> pid_t { 0 }
+@discardableResult public func kill(_ process: pid_t, _ signal: Int32) -> Int32 { 0 }
+@discardableResult public func time(_ result: UnsafeMutablePointer<time_t>!) -> time_t { 0 }
 public func _exit(_ status: Int32) -> Never { fatalError() }
 public func exit(_ status: Int32) -> Never { fatalError() }
-public func memchr(_ buffer: UnsafeRawPointer!, _ byte: Int32, _ count: Int)
+@discardableResult public func memchr(_ buffer: UnsafeRawPointer!, _ byte: Int32, _ count: Int)
   -> UnsafeMutableRawPointer!
 { nil }
+
+public struct _opaque_pthread_t {}
+public typealias pthread_t = UnsafeMutablePointer<_opaque_pthread_t>
+public struct pthread_attr_t {}
+@discardableResult public func pthread_create(
+  _ thread: UnsafeMutablePointer<pthread_t?>!, _ attributes: UnsafePointer<pthread_attr_t>?,
+  _ body: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?,
+  _ argument: UnsafeMutableRawPointer?
+) -> Int32 { 0 }
+@discardableResult public func pthread_join(_ thread: pthread_t, _ result: UnsafeMutablePointer<UnsafeMutableRawPointer?>?)
+  -> Int32
+{ 0 }
+
+// libproc (macOS only: calldir calls it behind `#if os(macOS)`).
+public typealias rusage_info_t = UnsafeMutableRawPointer
+public let RUSAGE_INFO_V4: Int32 = 4
+public struct rusage_info_v4 {
+  public var ri_resident_size: UInt64 = 0
+  public var ri_phys_footprint: UInt64 = 0
+  public var ri_lifetime_max_phys_footprint: UInt64 = 0
+  public init() {}
+}
+@discardableResult public func proc_pid_rusage(
+  _ pid: Int32, _ flavor: Int32, _ buffer: UnsafeMutablePointer<rusage_info_t?>!
+) -> Int32 { 0 }

@@ -1,4 +1,5 @@
 import BaseFormat
+import CallDirectoryApp
 import Datasets
 import DirectoryContainer
 import Foundation
@@ -15,7 +16,7 @@ enum CompiledContainerInput {
   ) {
     let manifest: Manifest
     do {
-      manifest = try Manifest.read(container: original)
+      manifest = asCompiled(try Manifest.read(container: original))
     } catch {
       throw BenchError("\(original): \(error.description)")
     }
@@ -29,8 +30,12 @@ enum CompiledContainerInput {
     try? FileManager.default.removeItem(atPath: container)
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     try FileManager.default.copyItem(atPath: original, toPath: container)
-    try FileManager.default.copyItem(
-      atPath: container + "/" + Manifest.fileName, toPath: container + "/manifest.pristine")
+    // A container that has been synced holds what its system installed (the full set
+    // requested, installed files, progress past the cap): the runs start from it as compiled.
+    try writeText(manifest.encoded(), to: container + "/manifest.pristine")
+    for leftover in [ExtensionJournal.fileName, ContainerApp.partsFolder] {
+      try? FileManager.default.removeItem(atPath: container + "/" + leftover)
+    }
     let updated = scratch + "/updated-region.cdb"
     let seedNumber: Int64
     do {
@@ -62,5 +67,24 @@ enum CompiledContainerInput {
         baseBytesPerEntry: entries > 0 ? Double(bytes) / Double(entries) : 0),
       manifest.bases.filter { $0.role == .region }.count
     )
+  }
+
+  /// The manifest as `calldir compile` leaves it: nothing installed, the full set not yet
+  /// requested, no progress, no retired bases; the chosen regions and the range are kept.
+  static func asCompiled(_ manifest: Manifest) -> Manifest {
+    var compiled = manifest
+    compiled.fullSetRequested = false
+    compiled.installProgress = InstallProgress()
+    compiled.bases = manifest.bases.filter { $0.state != .retired }
+    for index in compiled.bases.indices {
+      compiled.bases[index].state = .ready
+      compiled.bases[index].installedFile = nil
+      compiled.bases[index].installedSHA256 = nil
+    }
+    return compiled
+  }
+
+  private static func writeText(_ text: String, to path: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
   }
 }

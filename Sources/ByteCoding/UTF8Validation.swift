@@ -117,3 +117,21 @@ public enum UTF8Validation {
     return UnsafeRawPointer(found) - base
   }
 }
+
+extension String {
+  /// The string these bytes spell, or nil when they are not well-formed UTF-8: what
+  /// `String(validating:as:)` does, which is iOS 18 and macOS 15 (calldir builds for iOS 16 and
+  /// macOS 13). Validated by ``UTF8Validation/isValid(_:)``, then decoded without repairs.
+  public init?(validatingUTF8Bytes bytes: UnsafeRawBufferPointer) {
+    guard UTF8Validation.isValid(bytes) else { return nil }
+    self.init(decoding: bytes, as: UTF8.self)
+  }
+
+  /// ``init(validatingUTF8Bytes:)-(UnsafeRawBufferPointer)`` over an array's bytes.
+  public init?(validatingUTF8Bytes bytes: [UInt8]) {
+    guard let text = bytes.withUnsafeBytes({ String(validatingUTF8Bytes: $0) }) else {
+      return nil
+    }
+    self = text
+  }
+}

@@ -1,7 +1,6 @@
 import CallDirectoryCore
 import CallDirectoryLoader
 import DirectoryContainer
-import Foundation
 
 /// Several extensions, one number range each: Truecaller ships 4 extensions, Getcontact 3,
 /// Whoscall 3. Each part is a container of its own inside this one (`parts/1` … `parts/K`): the
@@ -83,12 +82,14 @@ extension ContainerApp {
   private func linkBase(_ file: String, into partContainer: String) throws {
     let source = container + "/" + file
     let target = partContainer + "/" + file
-    guard !FileManager.default.fileExists(atPath: target) else { return }
-    try? FileManager.default.createDirectory(
-      atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    guard link(source, target) == 0 else {
-      throw ContainerAppError(
-        "cannot link \(source) into \(partContainer): \(String(cString: strerror(errno)))")
+    guard !ContainerFolder.exists(target) else { return }
+    do {
+      if let slash = target.lastIndex(of: "/") {
+        try ContainerFolder.create(String(target[..<slash]))
+      }
+      try ContainerFolder.link(source, at: target)
+    } catch {
+      throw ContainerAppError("cannot link \(source) into \(partContainer): \(error)")
     }
   }
 }

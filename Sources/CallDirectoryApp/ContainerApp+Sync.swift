@@ -1,7 +1,6 @@
 import CallDirectoryCore
 import CallDirectoryLoader
 import DirectoryContainer
-import Foundation
 
 extension ContainerApp {
   /// The most requests one sync makes: far more than any plan needs (4 M entries in 1 M chunks
@@ -130,7 +129,7 @@ extension ContainerApp {
       throw ContainerAppError(
         "the system knows no extension \(bundleID): turn it on first (calldir host enable)")
     }
-    guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
+    guard ContainerFolder.exists(container + "/" + Manifest.fileName) else {
       throw ContainerAppError(
         "\(container) has no \(Manifest.fileName): compile or stage bases into it first")
     }

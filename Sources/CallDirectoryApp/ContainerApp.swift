@@ -2,7 +2,12 @@ import BaseFormat
 import CallDirectoryCore
 import CallDirectoryLoader
 import DirectoryContainer
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The app's side of the App Group container (2GIS's steps 1–8, scriptable): stage downloaded
 /// bases (copied atomically, SHA-256 recorded, then verified whole → ready), choose regions,
@@ -17,7 +22,7 @@ public struct ContainerApp {
   /// The manifest, or an empty one when the container is new.
   /// - Throws: ``ContainerAppError`` when a manifest exists but cannot be read.
   public func manifest() throws -> Manifest {
-    guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
+    guard ContainerFolder.exists(container + "/" + Manifest.fileName) else {
       return Manifest()
     }
     do {
@@ -116,17 +121,9 @@ public struct ContainerApp {
 
   /// Copies `source` to `destination` atomically (temporary file, fsync, rename).
   private static func copy(from source: String, to destination: String) throws {
-    guard let input = FileHandle(forReadingAtPath: source) else {
-      throw ContainerAppError("cannot read \(source)")
-    }
-    defer { try? input.close() }
     do {
-      let writer = try AtomicFileWriter(path: destination)
-      while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-        try writer.write(chunk)
-      }
-      try writer.commit()
-    } catch let error as BaseFormatError {
+      try ContainerFolder.copyFile(from: source, to: destination)
+    } catch {
       throw ContainerAppError(error.description)
     }
   }

@@ -30,7 +30,9 @@ final class BackgroundVerification: @unchecked Sendable {
     let status = pthread_create(
       &thread, nil,
       { context in
-        let verification = Unmanaged<BackgroundVerification>.fromOpaque(context!)
+        // Optional on Linux, not on Darwin: one spelling for both.
+        let pointer: UnsafeMutableRawPointer? = context
+        let verification = Unmanaged<BackgroundVerification>.fromOpaque(pointer!)
           .takeRetainedValue()
         verification.run()
         return nil

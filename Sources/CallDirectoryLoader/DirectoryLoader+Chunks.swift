@@ -27,12 +27,15 @@ extension DirectoryLoader {
     into context: some CallDirectoryExtensionContext
   ) throws(LoaderError) -> Summary {
     let upperBound = Self.entryUpperBound(bases)
+    let histograms = try histograms(bases, installed: false)
     guard upperBound > oldCap else {
+      // Everything is held already. The count, not the manifest's upper bound, which counts a
+      // number in two bases twice.
+      let held = Self.plans(histograms, cap: oldCap).total
       return Summary(
         phase: .incremental, basesRead: bases.count, added: 0, removed: 0,
-        installedEntries: upperBound, totalEntries: upperBound)
+        installedEntries: held, totalEntries: held)
     }
-    let histograms = try histograms(bases, installed: false)
     let oldPlan = Self.plans(histograms, cap: oldCap)
     let newPlan = Self.plans(histograms, cap: newCap)
     var added = 0

@@ -96,8 +96,13 @@ public struct DirectoryLoader {
     throws(LoaderError) -> Summary
   {
     let newSet = Self.selection(manifest)
-    for base in newSet where !fileExists(path(base.file)) {
-      throw .unreadable(base: base.name, path: path(base.file))
+    for base in newSet {
+      guard let byteCount = regularFileByteCount(path(base.file)) else {
+        throw .unreadable(base: base.name, path: path(base.file))
+      }
+      if let recorded = base.byteCount, recorded != byteCount {
+        throw .countMismatch(base: base.name, field: "bytes", manifest: recorded, file: byteCount)
+      }
     }
     var verified = newSet.map { ($0.name, path($0.file), $0.sha256) }
     if context.isIncremental {
@@ -127,8 +132,6 @@ public struct DirectoryLoader {
     return summary
   }
 
-  private func fileExists(_ path: String) -> Bool { access(path, R_OK) == 0 }
-
   private func send(
     _ newSet: [Manifest.Base], manifest: Manifest, into context: some CallDirectoryExtensionContext
   ) throws(LoaderError) -> Summary {
@@ -155,9 +158,14 @@ public struct DirectoryLoader {
     added += try stream(newSet, kind: .blocking, installed: false, filter: &filter) {
       context.addBlockingEntry(withNextSequentialPhoneNumber: $0.number)
     }
+    // Under the cap the plan's counts are the manifest's upper bound, which counts a number in
+    // two bases (a seed inside its regions) twice: what was sent is what the system holds.
+    let held =
+      plan.identification.thresholdPriority == nil ? added : plan.identification.admittedCount
     return Summary(
       phase: phase, basesRead: newSet.count, added: added, removed: 0,
-      installedEntries: plan.identification.admittedCount, totalEntries: plan.total)
+      installedEntries: held,
+      totalEntries: plan.identification.thresholdPriority == nil ? added : plan.total)
   }
 
   // MARK: Verification
@@ -182,6 +190,12 @@ public struct DirectoryLoader {
       guard reader.header.kind == base.kind else {
         throw LoaderError.kindMismatch(
           base: base.name, manifest: base.kind, file: reader.header.kind)
+      }
+      // The manifest's count is the current file's (an installed older version has its own).
+      if file == base.file, reader.header.entryCount != base.entries {
+        throw LoaderError.countMismatch(
+          base: base.name, field: "entries", manifest: base.entries,
+          file: reader.header.entryCount)
       }
       return reader
     } catch let error as LoaderError {
@@ -308,6 +322,8 @@ public struct DirectoryLoader {
     let newPlan = try capPlans(new, installed: false, cap: newCap)
     var removed = 0
     var added = 0
+    // The new side's entries, counted in the additions pass: what the system holds afterwards.
+    var held = 0
     for kind in [BaseKind.identification, .blocking] {
       let oldListPlan = kind == .identification ? oldPlan.identification : oldPlan.blocking
       let newListPlan = kind == .identification ? newPlan.identification : newPlan.blocking
@@ -326,7 +342,9 @@ public struct DirectoryLoader {
       // Pass 2: additions, ascending.
       try diff(old: old, new: new, kind: kind, oldCap: oldListPlan, newCap: newListPlan) {
         change in
+        if case .kept = change { held += 1 }
         if case .add(let entry) = change {
+          held += 1
           if kind == .identification {
             context.addIdentificationEntry(
               withNextSequentialPhoneNumber: entry.number, label: entry.label)
@@ -337,14 +355,18 @@ public struct DirectoryLoader {
         }
       }
     }
+    let underTheCap = newPlan.identification.thresholdPriority == nil
     return Summary(
       phase: .incremental, basesRead: new.count, added: added, removed: removed,
-      installedEntries: newPlan.identification.admittedCount, totalEntries: newPlan.total)
+      installedEntries: underTheCap ? held : newPlan.identification.admittedCount,
+      totalEntries: underTheCap ? held : newPlan.total)
   }
 
   enum Change {
     case remove(Int64)
     case add(BaseEntry)
+    /// In both, with the same label: nothing to send.
+    case kept
   }
 
   /// Walks the old and new capped merges side by side, reporting each difference in order.
@@ -378,6 +400,8 @@ public struct DirectoryLoader {
           if before.label != after.label {
             body(.remove(before.number))
             body(.add(after))
+          } else {
+            body(.kept)
           }
           oldEntry = try nextAdmitted(oldList, &oldFilter)
           newEntry = try nextAdmitted(newList, &newFilter)

@@ -270,7 +270,7 @@ final class RowReader {
   private func parseText(_ bytes: UnsafeRawBufferPointer, line: Int) throws -> InputRow? {
     switch format {
     case .russian:
-      guard let text = String(validating: bytes, as: UTF8.self) else {
+      guard let text = String(validatingUTF8Bytes: bytes) else {
         reject(.badUTF8, line)
         return nil
       }
@@ -286,7 +286,7 @@ final class RowReader {
         region: nil,
         rank: nil, category: nil, line: line)
     case .jsonl, .chinese:
-      guard let text = String(validating: bytes, as: UTF8.self) else {
+      guard let text = String(validatingUTF8Bytes: bytes) else {
         reject(.badUTF8, line)
         return nil
       }

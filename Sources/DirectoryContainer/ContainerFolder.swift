@@ -1,12 +1,18 @@
+import BaseFormat
+import SystemPackage
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-/// Listing and removing what writers leave in a container, without Foundation (the container
-/// module builds for iOS).
-enum ContainerFolder {
+/// `link(2)`, named apart from ``ContainerFolder/link(_:at:)``.
+private func systemLink(_ source: String, _ target: String) -> Int32 { link(source, target) }
+
+/// Listing, making and removing files and folders of a container, without Foundation (the
+/// container module and the app's half build for iOS).
+public enum ContainerFolder {
   /// An entry of a folder.
   struct Entry {
     let name: String
@@ -28,9 +34,52 @@ enum ContainerFolder {
     return entries
   }
 
+  /// Whether anything (a file, a folder, a link, even a dangling one) is at `path`.
+  public static func exists(_ path: String) -> Bool {
+    (try? FilePath(path).stat(followTargetSymlink: false)) != nil
+  }
+
+  /// Hard-links `source` at `target`.
+  /// - Throws: ``ContainerError`` naming both paths and the system's reason.
+  public static func link(_ source: String, at target: String) throws(ContainerError) {
+    guard systemLink(source, target) == 0 else {
+      throw ContainerError(
+        "cannot link \(source) at \(target): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  /// Copies the regular file `source` to `destination` atomically (temporary file, fsync,
+  /// rename, folder fsync), reading at most the size it had when opened.
+  /// - Throws: ``ContainerError`` naming the file that could not be read or written.
+  public static func copyFile(from source: String, to destination: String) throws(ContainerError) {
+    let writer: AtomicFileWriter
+    do {
+      writer = try AtomicFileWriter(path: destination)
+    } catch {
+      throw ContainerError(error.description)
+    }
+    var failure: BaseFormatError?
+    do throws(Errno) {
+      try forEachChunk(ofFile: source) { chunk in
+        guard failure == nil else { return }
+        do throws(BaseFormatError) { try writer.write(chunk) } catch { failure = error }
+      }
+    } catch .invalidArgument {
+      throw ContainerError("\(source) is not a regular file")
+    } catch {
+      throw ContainerError("cannot read \(source): \(error)")
+    }
+    do throws(BaseFormatError) {
+      if let failure { throw failure }
+      try writer.commit()
+    } catch {
+      throw ContainerError(error.description)
+    }
+  }
+
   /// Creates `folder` and the folders above it that are missing (`mkdir -p`).
   /// - Throws: ``ContainerError`` naming the folder that could not be made.
-  static func create(_ folder: String) throws(ContainerError) {
+  public static func create(_ folder: String) throws(ContainerError) {
     var path = folder.hasPrefix("/") ? "" : "."
     for component in folder.split(separator: "/") {
       path += "/" + component

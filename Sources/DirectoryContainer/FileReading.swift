@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 import SystemPackage
 
 /// The size of the one buffer whole-file readers use: large enough that a read is rarely
@@ -114,8 +115,21 @@ public func readSmallTextFile(_ path: String, maximumByteCount: Int) throws(Smal
   } catch {
     throw SmallFileError(description: "cannot read \(path): \(error)")
   }
-  guard let text = String(validating: bytes, as: UTF8.self) else {
+  guard let text = String(validatingUTF8Bytes: bytes) else {
     throw SmallFileError(description: "\(path) is not UTF-8")
   }
   return text
+}
+
+/// The size in bytes of the regular file at `path`, or nil when there is none (missing,
+/// unreadable, or a FIFO, device or folder in its place). Opened without blocking, as
+/// ``forEachChunk(ofFile:_:)`` does, so a FIFO is refused rather than waited on.
+public func regularFileByteCount(_ path: String) -> Int? {
+  guard
+    let descriptor = try? FileDescriptor.open(
+      FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+  else { return nil }
+  defer { try? descriptor.close() }
+  guard let status = try? descriptor.stat(), status.type == .regular else { return nil }
+  return Int(status.size)
 }

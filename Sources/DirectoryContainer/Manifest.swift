@@ -195,7 +195,13 @@ public struct Manifest: Equatable, Sendable {
       case "install":
         installProgress = try InstallProgress(fields: fields.dropFirst(), line: line)
       case "base":
-        bases.append(try Self.parseBase(fields, line: line))
+        let base = try Self.parseBase(fields, line: line)
+        // Bases are found by name (installing, retiring, the journal's files): two with one
+        // name would make every later step pick one of them by file order.
+        if bases.contains(where: { $0.name == base.name }) {
+          throw ManifestError(line: line, problem: "a second base named '\(base.name)'")
+        }
+        bases.append(base)
       default:
         throw ManifestError(line: line, problem: "unknown line '\(fields[0])'")
       }

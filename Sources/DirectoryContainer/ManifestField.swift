@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Text fields of the manifest (base names, regions, chosen regions) come from input: they are
 /// percent-escaped so that no value can break a line, a field or the chosen list, and no two
 /// values read back the same. Escaped: `%`, `,`, control characters (tab, line breaks) and a
@@ -41,7 +43,7 @@ enum ManifestField {
       }
       bytes.append(high << 4 | low)
     }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = String(validatingUTF8Bytes: bytes) else {
       throw ManifestError(line: line, problem: "an escaped field is not UTF-8")
     }
     return text

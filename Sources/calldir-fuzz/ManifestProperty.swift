@@ -1,10 +1,11 @@
+import ByteCoding
 import DirectoryContainer
 
 /// Any bytes as manifest text, and as the extension's journal (the container's other text file,
 /// parsed by the same field rules).
 enum ManifestProperty {
   static func check(_ input: UnsafeRawBufferPointer) {
-    guard let text = String(validating: input, as: UTF8.self) else { return }
+    guard let text = String(validatingUTF8Bytes: input) else { return }
     if let journal = try? ExtensionJournal(parsing: text) {
       let again = try? ExtensionJournal(parsing: journal.encoded())
       precondition(again == journal, "a parsed journal does not survive encoding")

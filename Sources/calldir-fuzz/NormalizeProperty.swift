@@ -1,3 +1,4 @@
+import ByteCoding
 import PhoneNormalization
 
 /// Any bytes as a written number, read with several countries (and none) and both validations,
@@ -17,7 +18,7 @@ enum NormalizeProperty {
 
   static func check(_ input: UnsafeRawBufferPointer) {
     let bytes = input.assumingMemoryBound(to: UInt8.self)
-    let text = String(validating: bytes, as: UTF8.self)
+    let text = String(validatingUTF8Bytes: input)
     for normalizer in normalizers {
       let fromBytes = try? normalizer.normalize(utf8: bytes)
       if let number = fromBytes {

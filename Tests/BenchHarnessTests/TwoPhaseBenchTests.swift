@@ -88,7 +88,10 @@ struct TwoPhaseBenchTests {
       report.contains("3200 entries installed in 8 requests (cap per-extension, 4 extensions)"))
   }
 
-  @Test func aCompiledContainerIsBenchedAsItIsAndLeftUntouched() throws {
+  /// A container that has been synced (the full set requested and installed) is benched from
+  /// its compiled state: phase one installs the seed set, phase two runs (issue 25, finding 8).
+  @Test(arguments: [false, true])
+  func aCompiledContainerIsBenchedAsItIsAndLeftUntouched(synced: Bool) throws {
     let folder = try TemporaryFolder()
     let calldir = try builtExecutable("calldir")
     let dump = folder.path("dump.tsv")
@@ -103,6 +106,16 @@ struct TwoPhaseBenchTests {
     let box = folder.path("box")
     #expect(
       try runProcess(calldir, ["compile", dump, "--out", box, "--seed-size", "200"]).status == 0)
+    if synced {
+      let host = ["com.example.synced", "--container", box, "--host-dir", folder.path("host")]
+      let enabled = try runProcess(calldir, ["host", "enable"] + host)
+      #expect(enabled.status == 0, "\(enabled.stderr)")
+      let sync = try runProcess(calldir, ["app", "sync"] + host)
+      #expect(sync.status == 0, "\(sync.stderr)")
+      #expect(
+        try String(contentsOfFile: box + "/manifest.cdm", encoding: .utf8).contains(
+          "full-set\trequested"))
+    }
     let manifest = try String(contentsOfFile: box + "/manifest.cdm", encoding: .utf8)
     let (status, stderr, records) = try bench(["--container", box, "--gate"], folder: folder)
     #expect(status == 0, "\(stderr)")

@@ -112,10 +112,24 @@ struct TwoPhaseTests {
       fixture.bundleID, incremental: false, runner: fixture.realExtension)
     #expect(!result.succeeded)
     #expect(try fixture.contents() == installed)
-    // A valid base with other labels swapped in: only the manifest's SHA-256 can tell.
+    // A valid base with other labels swapped in: the manifest's size tells first.
+    let recordedBytes = try #require(
+      try fixture.app.manifest().bases.first { $0.name == "ru-812" }?.byteCount)
     let other = try fixture.writeBase(
       "forged", regionEntries(first: 78_120_000_000, count: 3_000, label: "Подделка"))
     try Data(contentsOf: URL(fileURLWithPath: other)).write(to: URL(fileURLWithPath: file))
+    result = try fixture.system.reload(
+      fixture.bundleID, incremental: false, runner: fixture.realExtension)
+    #expect(!result.succeeded)
+    #expect(result.detail.contains("the manifest says \(recordedBytes) bytes"), "\(result.detail)")
+    #expect(try fixture.contents() == installed)
+    // Without a recorded size (an older manifest) and with the forged file's entry count, only
+    // the SHA-256 can tell.
+    var manifest = try fixture.app.manifest()
+    let index = try #require(manifest.bases.firstIndex { $0.name == "ru-812" })
+    manifest.bases[index].byteCount = nil
+    manifest.bases[index].entries = 3_000
+    try manifest.write(container: fixture.app.container)
     result = try fixture.system.reload(
       fixture.bundleID, incremental: false, runner: fixture.realExtension)
     #expect(!result.succeeded)
@@ -195,7 +209,7 @@ struct TwoPhaseTests {
     var (results, warnings) = try sync()
     #expect(warnings.count == 1 && warnings[0].contains("ru-812"), "\(warnings)")
     #expect(results.count == 1 && !results[0].incremental && !results[0].succeeded)
-    #expect(results[0].detail.contains("SHA-256"), "\(results[0].detail)")
+    #expect(results[0].detail.contains("the manifest says"), "\(results[0].detail)")
     #expect(try fixture.contents() == installed, "a failed reload keeps the store")
     // A new version staged: the installed file is still not what the system holds, so the
     // difference cannot be trusted; a complete reload installs the new set, and the store heals.
