@@ -1,5 +1,4 @@
 import BaseFormat
-import CallDirectoryApp
 import Datasets
 import DirectoryContainer
 import Foundation
@@ -31,11 +30,9 @@ enum CompiledContainerInput {
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     try FileManager.default.copyItem(atPath: original, toPath: container)
     // A container that has been synced holds what its system installed (the full set
-    // requested, installed files, progress past the cap): the runs start from it as compiled.
+    // requested, installed files, progress past the cap): the runs start from it as compiled
+    // (each repeat also drops the journal and parts it finds).
     try writeText(manifest.encoded(), to: container + "/manifest.pristine")
-    for leftover in [ExtensionJournal.fileName, ContainerApp.partsFolder] {
-      try? FileManager.default.removeItem(atPath: container + "/" + leftover)
-    }
     let updated = scratch + "/updated-region.cdb"
     let seedNumber: Int64
     do {

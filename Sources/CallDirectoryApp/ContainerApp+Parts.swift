@@ -89,7 +89,8 @@ extension ContainerApp {
       }
       try ContainerFolder.link(source, at: target)
     } catch {
-      throw ContainerAppError("cannot link \(source) into \(partContainer): \(error)")
+      // The folder's or the link's own line names the paths and the system's reason.
+      throw ContainerAppError(error.description)
     }
   }
 }

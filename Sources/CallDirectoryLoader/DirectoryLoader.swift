@@ -158,14 +158,21 @@ public struct DirectoryLoader {
     added += try stream(newSet, kind: .blocking, installed: false, filter: &filter) {
       context.addBlockingEntry(withNextSequentialPhoneNumber: $0.number)
     }
-    // Under the cap the plan's counts are the manifest's upper bound, which counts a number in
-    // two bases (a seed inside its regions) twice: what was sent is what the system holds.
-    let held =
-      plan.identification.thresholdPriority == nil ? added : plan.identification.admittedCount
+    let (held, total) = Self.counts(plan, walked: added)
     return Summary(
       phase: phase, basesRead: newSet.count, added: added, removed: 0,
-      installedEntries: held,
-      totalEntries: plan.identification.thresholdPriority == nil ? added : plan.total)
+      installedEntries: held, totalEntries: total)
+  }
+
+  /// What the system holds once a request commits, and the full set's size. Under the cap the
+  /// plans carry the manifest's upper bound, which counts a number in two bases (a seed set
+  /// inside its regions) twice, so the entries the request walked (sent, or kept and sent) are
+  /// the count; over it, the counting pass's merged figures are.
+  static func counts(
+    _ plan: (identification: CapPlan, blocking: CapPlan, total: Int), walked: Int
+  ) -> (held: Int, total: Int) {
+    plan.identification.thresholdPriority == nil
+      ? (walked, walked) : (plan.identification.admittedCount, plan.total)
   }
 
   // MARK: Verification
@@ -355,11 +362,10 @@ public struct DirectoryLoader {
         }
       }
     }
-    let underTheCap = newPlan.identification.thresholdPriority == nil
+    let (installed, total) = Self.counts(newPlan, walked: held)
     return Summary(
       phase: .incremental, basesRead: new.count, added: added, removed: removed,
-      installedEntries: underTheCap ? held : newPlan.identification.admittedCount,
-      totalEntries: underTheCap ? held : newPlan.total)
+      installedEntries: installed, totalEntries: total)
   }
 
   enum Change {
