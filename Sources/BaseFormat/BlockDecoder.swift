@@ -31,11 +31,18 @@ struct BlockDecoder {
   private let dictionaryCount: Int
   /// How label strings are made (``LabelString/form``, read once here, not per entry).
   private let labelForm = LabelString.form
+  /// The dictionary labels' strings, made once each within a byte budget.
+  private var labelCache: DictionaryLabelCache
 
-  init(header: BaseHeader, dictionary: LabelDictionary?, path: String, validatesLabels: Bool) {
+  init(
+    header: BaseHeader, dictionary: LabelDictionary?, path: String, validatesLabels: Bool,
+    labelCacheByteBudget: Int = DictionaryLabelCache.defaultByteBudget
+  ) {
     self.header = header
     self.dictionary = dictionary
     self.dictionaryCount = dictionary?.count ?? 0
+    self.labelCache = DictionaryLabelCache(
+      dictionaryCount: dictionary?.count ?? 0, byteBudget: labelCacheByteBudget)
     self.path = path
     self.validatesLabels = validatesLabels
     self.previous = header.lowestNumber &- 1
@@ -224,7 +231,7 @@ struct BlockDecoder {
         }
         // The dictionary's labels were checked (and validated, when asked) at open.
         if !skipsLabels {
-          label = LabelString.make(dictionary.unsafelyUnwrapped.label(at: index), form: labelForm)
+          label = labelCache.label(at: index, of: dictionary.unsafelyUnwrapped, form: labelForm)
         }
       } else {
         guard let (length, lengthBytes) = LEB128.read(pointer, available: end - pointer) else {

@@ -20,6 +20,9 @@ public final class MappedBaseReader: BaseReader {
   public static let windowByteCount = 256 * 1024
   /// The smallest window a caller may ask for.
   public static let minimumWindowByteCount = 16 * 1024
+  /// One reader's budget for its dictionary labels' strings, in bytes (see
+  /// `DictionaryLabelCache`).
+  public static let defaultLabelCacheByteBudget = DictionaryLabelCache.defaultByteBudget
 
   /// Bytes consumed per window by this reader.
   public let windowByteCount: Int
@@ -46,10 +49,13 @@ public final class MappedBaseReader: BaseReader {
   ///   - windowByteCount: bytes consumed per window (at least
   ///     ``minimumWindowByteCount``); a merge of many bases uses smaller windows so their sum
   ///     stays bounded.
+  ///   - labelCacheByteBudget: private memory for the strings of the dictionary's labels, made
+  ///     once each (default 64 KiB); a merge of many bases gives each its share of one budget.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
   public init(
     path: String, validatesLabels: Bool = false,
-    windowByteCount: Int = MappedBaseReader.windowByteCount
+    windowByteCount: Int = MappedBaseReader.windowByteCount,
+    labelCacheByteBudget: Int = MappedBaseReader.defaultLabelCacheByteBudget
   ) throws(BaseFormatError) {
     self.path = path
     self.windowByteCount = max(Self.minimumWindowByteCount, windowByteCount)
@@ -58,7 +64,8 @@ public final class MappedBaseReader: BaseReader {
     descriptor = opened.descriptor
     header = opened.header
     payloadEnd = header.payloadEndOffset
-    decoder = opened.decoder(path: path, validatesLabels: validatesLabels)
+    decoder = opened.decoder(
+      path: path, validatesLabels: validatesLabels, labelCacheByteBudget: labelCacheByteBudget)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).

@@ -24,9 +24,13 @@ struct OpenedBase {
   }
 
   /// A decoder of this base's blocks.
-  func decoder(path: String, validatesLabels: Bool) -> BlockDecoder {
+  func decoder(
+    path: String, validatesLabels: Bool,
+    labelCacheByteBudget: Int = DictionaryLabelCache.defaultByteBudget
+  ) -> BlockDecoder {
     BlockDecoder(
-      header: header, dictionary: dictionary, path: path, validatesLabels: validatesLabels)
+      header: header, dictionary: dictionary, path: path, validatesLabels: validatesLabels,
+      labelCacheByteBudget: labelCacheByteBudget)
   }
 
   /// Reads what opening needs from `descriptor`.
