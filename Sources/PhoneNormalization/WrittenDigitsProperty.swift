@@ -10,7 +10,7 @@ public enum WrittenDigitsProperty {
   /// Why `number`, read from `written`, breaks the property; nil when it keeps it.
   /// The documented prefixes: nothing, a national prefix (at most ``nationalPrefixDigits``),
   /// or the calling code after at most ``internationalPrefixDigits`` of an international
-  /// prefix, then at most a national prefix. Numbers of a calling code whose regions rewrite the national prefix (Argentina's
+  /// prefix, then at most two national prefixes. Numbers of a calling code whose regions rewrite the national prefix (Argentina's
   /// `0…15`) are checked for their length only.
   public static func violation(written: String, number: Int64) -> String? {
     // RFC 3966 writes a local number's prefix after it (`tel:555-1212;phone-context=+1-415`):
@@ -54,9 +54,11 @@ public enum WrittenDigitsProperty {
         guard end == digits.count || setApart[end] else { continue }
         let prefix = Array(digits[..<start])
         if prefix.count <= nationalPrefixDigits { return nil }
-        // The calling code after at most an international prefix, and after it at most a
-        // national prefix (`+44 (0)20`, `0011 46 0…`).
-        for trunk in 0...min(nationalPrefixDigits, prefix.count) {
+        // The calling code after at most an international prefix, and after it at most two
+        // national prefixes (`+44 (0)20`, `0011 46 0…`): libphonenumber strips one when it
+        // takes a number that starts with the region's own calling code, and one again when it
+        // parses what is left (China's `86 0 11151 2345678`: `0`, then the carrier `11151`).
+        for trunk in 0...min(2 * nationalPrefixDigits, prefix.count) {
           let beforeTrunk = prefix.dropLast(trunk)
           if beforeTrunk.count <= internationalPrefixDigits + codeDigits.count,
             beforeTrunk.suffix(codeDigits.count).elementsEqual(codeDigits)
