@@ -8,6 +8,9 @@ import PackageDescription
 // DirectoryContainer, CallDirectoryLoader, CallDirectoryApp, PhoneNormalization.
 //   CallDirectoryCore   the CallKit contract: numbers, errors, the checking context
 //   ByteCoding          bounds-checked little-endian and LEB128 fields: the one room for raw bytes
+//   SystemCalls         the one room for the system calls swift-system does not wrap: mmap,
+//                       flock, fsync/rename (the durable steps and their fault-injection hook),
+//                       pipe, pread, strerror
 //   BaseFormat          base files: header, blocks, both readers, the writer
 //   DirectoryContainer  the App Group container: manifest, SHA-256, and ContainerTransaction (the
 //                       writers' lock, content-addressed bases, one manifest rename)
@@ -23,6 +26,8 @@ import PackageDescription
 //                       core's protocols (Apple platforms only; Foundation and CallKit there)
 //
 //   CallDirectoryCore ← ByteCoding ← BaseFormat ← DirectoryContainer ← CallDirectoryLoader
+//   SystemCalls ← BaseFormat, DirectoryContainer, ProcessMetrics, ProcessSpawning,
+//     CallDirectoryHost
 //   CallDirectoryCore, ByteCoding ← SystemChannel
 //   ProcessMetrics, HeapProbe, CallDirectoryCore ← ExtensionReport
 //   CallDirectoryLoader, ExtensionReport, SystemChannel ← calldir-extension
@@ -70,15 +75,18 @@ let package = Package(
     .target(name: "CallKitAdapter", dependencies: ["CallDirectoryCore"]),
     .target(name: "ByteCoding"),
     .target(
+      name: "SystemCalls", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+    .target(
       name: "BaseFormat",
       dependencies: [
-        "CallDirectoryCore", "ByteCoding",
+        "CallDirectoryCore", "ByteCoding", "SystemCalls",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
     .target(
       name: "DirectoryContainer",
       dependencies: [
-        "BaseFormat", "ByteCoding", .product(name: "SystemPackage", package: "swift-system"),
+        "BaseFormat", "ByteCoding", "SystemCalls",
+        .product(name: "SystemPackage", package: "swift-system"),
       ]),
     .target(
       name: "CallDirectoryLoader",
@@ -86,10 +94,12 @@ let package = Package(
         "CallDirectoryCore", "BaseFormat", "DirectoryContainer",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
-    .target(name: "ProcessMetrics"),
+    .target(name: "ProcessMetrics", dependencies: ["SystemCalls"]),
     .target(
       name: "ProcessSpawning",
-      dependencies: ["ProcessMetrics", .product(name: "SystemPackage", package: "swift-system")]),
+      dependencies: [
+        "ProcessMetrics", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     .target(
       name: "PhoneNormalization",
       dependencies: ["ByteCoding", .product(name: "ExtrasBase64", package: "swift-extras-base64")]),
@@ -132,7 +142,7 @@ let package = Package(
       name: "CallDirectoryHost",
       dependencies: [
         "CSQLite", "CallDirectoryCore", "ByteCoding", "BaseFormat", "ProcessSpawning",
-        "SystemChannel", .product(name: "SystemPackage", package: "swift-system"),
+        "SystemChannel", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
     // MARK: The app's half (no Foundation: it builds for iOS)
@@ -148,8 +158,7 @@ let package = Package(
       name: "DirectoryCompiler",
       dependencies: [
         "CZlib", "ByteCoding", "BaseFormat", "DirectoryContainer", "CallDirectoryLoader",
-        "PhoneNormalization",
-        "ProcessMetrics",
+        "PhoneNormalization", "ProcessMetrics", "SystemCalls",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
 
@@ -218,7 +227,7 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: [
         "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
-        "CallDirectoryHost",
+        "CallDirectoryHost", "SystemCalls",
       ],
       exclude: ["Help"]),
     .testTarget(

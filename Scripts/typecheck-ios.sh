@@ -19,7 +19,7 @@
 #   part of swift-collections' Heap the loader uses: its sources need that package's own build
 #   settings). ExtrasBase64 is type-checked from its real sources.
 # - Then each module, in dependency order, is compiled to a module for the Apple target:
-#   CallDirectoryCore, ByteCoding, PhoneNormalization, BaseFormat, DirectoryContainer,
+#   CallDirectoryCore, ByteCoding, SystemCalls, PhoneNormalization, BaseFormat, DirectoryContainer,
 #   CallDirectoryLoader, CallDirectoryApp. Without Objective-C interop: with it, Apple targets'
 #   pointer conversions (`&value` to an UnsafeMutablePointer) look up
 #   AutoreleasingUnsafeMutablePointer, which Linux's standard library lacks ("broken standard
@@ -40,7 +40,7 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then targets=(ios macos); fi
 
 # Every module an iOS app or extension links that this check covers, in dependency order.
-modules=(CallDirectoryCore ByteCoding PhoneNormalization BaseFormat DirectoryContainer CallDirectoryLoader
+modules=(CallDirectoryCore ByteCoding SystemCalls PhoneNormalization BaseFormat DirectoryContainer CallDirectoryLoader
   CallDirectoryApp ProcessMetrics)
 
 typecheck() { # platform-folder triple interface-triple

@@ -125,3 +125,5 @@ public struct rusage_info_v4 {
 @discardableResult public func proc_pid_rusage(
   _ pid: Int32, _ flavor: Int32, _ buffer: UnsafeMutablePointer<rusage_info_t?>!
 ) -> Int32 { 0 }
+
+@discardableResult public func pipe(_ ends: UnsafeMutablePointer<Int32>!) -> Int32 { 0 }

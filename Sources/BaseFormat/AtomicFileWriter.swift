@@ -1,3 +1,4 @@
+import SystemCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -81,18 +82,18 @@ public final class AtomicFileWriter {
   }
 
   /// Flushes, syncs and renames the temporary file over the destination, then syncs the
-  /// directory. Each of the three is a durable step (``FaultInjection``).
+  /// directory. Each of the three is a durable step (`DurableStep`, with its fault-injection hook).
   /// - Throws: ``BaseFormatError`` with `.system` naming the failed call.
   public func commit() throws(BaseFormatError) {
     try flush()
     guard let descriptor else { return }
     self.descriptor = nil
-    FaultInjection.beforeDurableStep("fsync \(temporaryPath)")
-    if fsync(descriptor.rawValue) != 0 {
-      let failure = FileHandleIO.error(temporaryPath, 0, "fsync")
+    do {
+      try DurableStep.sync(descriptor, path: temporaryPath)
+    } catch {
       try? descriptor.close()
       unlink(temporaryPath)
-      throw failure
+      throw FileHandleIO.error(temporaryPath, 0, "fsync", error)
     }
     try? descriptor.close()
     try Self.moveDurably(temporaryPath, to: path)
@@ -102,11 +103,11 @@ public final class AtomicFileWriter {
   /// directory so the rename survives a crash.
   /// - Throws: ``BaseFormatError`` naming `rename`; `source` is removed then.
   public static func moveDurably(_ source: String, to destination: String) throws(BaseFormatError) {
-    FaultInjection.beforeDurableStep("rename \(source) → \(destination)")
-    if rename(source, destination) != 0 {
-      let failure = FileHandleIO.error(destination, 0, "rename")
+    do {
+      try DurableStep.rename(source, over: destination)
+    } catch {
       unlink(source)
-      throw failure
+      throw FileHandleIO.error(destination, 0, "rename", error)
     }
     syncDirectory(containing: destination)
   }
@@ -134,11 +135,6 @@ public final class AtomicFileWriter {
 
   /// Flushes a directory's entries (best effort; a durable step).
   public static func syncDirectory(_ directory: String) {
-    FaultInjection.beforeDurableStep("fsync \(directory)/")
-    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if descriptor >= 0 {
-      _ = fsync(descriptor)
-      close(descriptor)
-    }
+    DurableStep.syncFolder(directory)
   }
 }

@@ -1,4 +1,5 @@
 import ByteCoding
+import SystemCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -109,14 +110,17 @@ public final class LabelDictionary {
       return
     }
     // Map from the page holding the section's body to the end of the file.
-    let pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let pageByteCount = MappedRegion.pageByteCount
     let body = start + Self.sectionHeaderByteCount
     let mapStart = body / pageByteCount * pageByteCount
     mappingByteCount = fileByteCount - mapStart
-    let address = mmap(
-      nil, mappingByteCount, PROT_READ, MAP_PRIVATE, descriptor.rawValue, off_t(mapStart))
-    guard let address, address != MAP_FAILED else {
-      throw FileHandleIO.error(path, mapStart, "mmap")
+    let address: UnsafeMutableRawPointer
+    do {
+      address = try MappedRegion(
+        descriptor: descriptor, offset: mapStart, byteCount: mappingByteCount
+      ).address
+    } catch {
+      throw FileHandleIO.error(path, mapStart, "mmap", error)
     }
     mapping = address
     let table = UnsafeRawPointer(address) + (body - mapStart)
@@ -161,7 +165,7 @@ public final class LabelDictionary {
   }
 
   deinit {
-    if let mapping { munmap(mapping, mappingByteCount) }
+    if let mapping { MappedRegion(address: mapping, byteCount: mappingByteCount).unmap() }
   }
 
   /// The bytes of label `index` (`0 ≤ index < count`, checked by the caller).

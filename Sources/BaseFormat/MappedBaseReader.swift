@@ -1,3 +1,4 @@
+import SystemCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -59,7 +60,7 @@ public final class MappedBaseReader: BaseReader {
   ) throws(BaseFormatError) {
     self.path = path
     self.windowByteCount = max(Self.minimumWindowByteCount, windowByteCount)
-    pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
+    pageByteCount = MappedRegion.pageByteCount
     let opened = try OpenedBase(path: path, validatesLabels: validatesLabels)
     descriptor = opened.descriptor
     header = opened.header
@@ -116,7 +117,7 @@ public final class MappedBaseReader: BaseReader {
 
   private func unmap() {
     guard let mapping else { return }
-    munmap(mapping, mappingEnd - mappingStart)
+    MappedRegion(address: mapping, byteCount: mappingEnd - mappingStart).unmap()
     self.mapping = nil
   }
 
@@ -126,19 +127,17 @@ public final class MappedBaseReader: BaseReader {
     let start = position / pageByteCount * pageByteCount
     let end = min(payloadEnd, start + windowByteCount + BaseHeader.maximumBlockByteCount)
     guard end > start else { return }
-    // MAP_POPULATE maps the whole window in one call instead of one fault per 16 pages.
-    #if os(Linux)
-      let flags = MAP_PRIVATE | MAP_POPULATE
-    #else
-      let flags = MAP_PRIVATE
-    #endif
-    let address = mmap(nil, end - start, PROT_READ, flags, descriptor.rawValue, off_t(start))
-    guard let address, address != MAP_FAILED else {
-      throw FileHandleIO.error(path, start, "mmap")
+    // Populated: the whole window in one call instead of one fault per 16 pages. Sequential:
+    // the kernel reads ahead and may drop pages behind us.
+    let region: MappedRegion
+    do {
+      region = try MappedRegion(
+        descriptor: descriptor, offset: start, byteCount: end - start, populate: true,
+        sequential: true)
+    } catch {
+      throw FileHandleIO.error(path, start, "mmap", error)
     }
-    // Sequential access: the kernel reads ahead and may drop pages behind us.
-    _ = madvise(address, end - start, Int32(MADV_SEQUENTIAL))
-    mapping = address
+    mapping = region.address
     mappingStart = start
     mappingEnd = end
   }

@@ -2,6 +2,7 @@ import BaseFormat
 import CallDirectoryCore
 import Foundation
 import ProcessSpawning
+import SystemCalls
 import SystemChannel
 import SystemPackage
 
@@ -31,13 +32,20 @@ struct ChildRequest {
 
   func run(ingest: RequestIngest) throws -> RequestResult {
     let started = Date()
-    var frames: [Int32] = [-1, -1]
-    var answers: [Int32] = [-1, -1]
-    guard pipe(&frames) == 0, pipe(&answers) == 0 else {
-      throw HostError.input("pipe failed: \(String(cString: strerror(errno)))")
+    let (frameRead, frameWrite): (Int32, Int32)
+    let (answerRead, answerWrite): (Int32, Int32)
+    do {
+      (frameRead, frameWrite) = try Pipe.make()
+      do {
+        (answerRead, answerWrite) = try Pipe.make()
+      } catch {
+        close(frameRead)
+        close(frameWrite)
+        throw error
+      }
+    } catch {
+      throw HostError.input("pipe failed: \(error)")
     }
-    let (frameRead, frameWrite) = (frames[0], frames[1])
-    let (answerRead, answerWrite) = (answers[0], answers[1])
     for descriptor in [frameRead, answerWrite] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
     _ = fcntl(frameRead, F_SETFL, fcntl(frameRead, F_GETFL) | O_NONBLOCK)
     defer {

@@ -1,5 +1,7 @@
 import ByteCoding
 import Foundation
+import SystemCalls
+import SystemPackage
 
 /// One load at a time per extension, across processes: an exclusive `flock` on a file in the
 /// host folder, held for the request. A second request while it is held gets error 7
@@ -16,9 +18,12 @@ final class ExtensionLock {
       folder + "/" + FileSafeName.encode(bundleID, keeping: [UInt8(ascii: ".")]) + ".lock"
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw HostError.input("cannot create \(path): \(String(cString: strerror(errno)))")
+      throw HostError.input("cannot create \(path): \(SystemErrorText.last)")
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+    // Not waiting: a second load at once is error 7, as on iOS.
+    guard
+      (try? FileLock.lockExclusively(FileDescriptor(rawValue: descriptor), waiting: false)) == true
+    else {
       close(descriptor)
       return nil
     }
@@ -26,7 +31,7 @@ final class ExtensionLock {
   }
 
   deinit {
-    flock(descriptor, LOCK_UN)
+    FileLock.unlock(FileDescriptor(rawValue: descriptor))
     close(descriptor)
   }
 }

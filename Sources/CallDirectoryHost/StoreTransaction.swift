@@ -1,6 +1,7 @@
 import BaseFormat
 import CallDirectoryCore
 import Foundation
+import SystemCalls
 
 /// The writes of one request, in one SQLite transaction. A complete request first removes the
 /// extension's installed entries (inside the transaction, so a failure restores them); entries

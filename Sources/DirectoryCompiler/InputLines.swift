@@ -1,6 +1,7 @@
 import ByteCoding
 import CZlib
 import Foundation
+import SystemCalls
 
 /// The lines of an input file, read through zlib so gzip files are read directly (plain files
 /// pass through unchanged), in 1 MiB chunks: memory does not grow with the file. A UTF-8 byte
@@ -53,7 +54,7 @@ public final class InputLines {
     let isRegular = status.st_mode & S_IFMT == S_IFREG
     chunkByteCount = isRegular ? min(1 << 20, max(16 << 10, fileByteCount)) : 1 << 20
     guard let file = gzopen(path, "rb") else {
-      throw CompileError.unreadable(path, String(cString: strerror(errno)))
+      throw CompileError.unreadable(path, SystemErrorText.last)
     }
     self.file = file
     gzbuffer(file, 256 * 1024)

@@ -1,4 +1,5 @@
 import BaseFormat
+import SystemCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -44,7 +45,7 @@ public enum ContainerFolder {
   public static func link(_ source: String, at target: String) throws(ContainerError) {
     guard systemLink(source, target) == 0 else {
       throw ContainerError(
-        "cannot link \(source) at \(target): \(String(cString: strerror(errno)))")
+        "cannot link \(source) at \(target): \(SystemErrorText.last)")
     }
   }
 
@@ -84,7 +85,7 @@ public enum ContainerFolder {
     for component in folder.split(separator: "/") {
       path += "/" + component
       if mkdir(path, 0o755) != 0 && errno != EEXIST {
-        throw ContainerError("cannot create \(path): \(String(cString: strerror(errno)))")
+        throw ContainerError("cannot create \(path): \(SystemErrorText.last)")
       }
     }
   }

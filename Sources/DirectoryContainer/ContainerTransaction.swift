@@ -1,4 +1,5 @@
 import BaseFormat
+import SystemCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -56,12 +57,11 @@ public final class ContainerTransaction {
       throw ContainerError("cannot open \(lockPath): \(error)")
     }
     self.lock = lock
-    while flock(lock.rawValue, LOCK_EX) != 0 {
-      guard errno == EINTR else {  // flock is not wrapped by swift-system.
-        let failure = Errno(rawValue: errno)
-        try? lock.close()
-        throw ContainerError("cannot lock \(lockPath): \(failure)")
-      }
+    do {
+      _ = try FileLock.lockExclusively(lock, waiting: true)
+    } catch {
+      try? lock.close()
+      throw ContainerError("cannot lock \(lockPath): \(error)")
     }
     if access(container + "/" + Manifest.fileName, F_OK) == 0 {
       do {

@@ -1,3 +1,5 @@
+import SystemCalls
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -66,7 +68,8 @@
     /// A fresh reading, or nil when the process is gone.
     public func read() -> MemoryStatus? {
       // /proc regenerates the file's text on every read from offset 0.
-      let count = pread(descriptor, buffer, Self.bufferByteCount, 0)
+      let count = PositionalRead.read(
+        descriptor, into: buffer, byteCount: Self.bufferByteCount, at: 0)
       guard count > 0 else { return nil }
       return MemoryStatus(parsing: UnsafeRawBufferPointer(start: buffer, count: count))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ProcessMetrics
+import SystemCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -123,14 +124,15 @@ public enum ChildProcess {
     executable: String, arguments: [String], limits: Limits, io: IO = .report,
     environment: [String]? = nil
   ) throws -> Outcome {
-    var pipeDescriptors: [Int32] = [-1, -1]
+    var (reportRead, reportWrite): (Int32, Int32) = (-1, -1)
     if io.capturesReport {
-      guard pipe(&pipeDescriptors) == 0 else {
-        throw SpawnError(description: "pipe failed: \(String(cString: strerror(errno)))")
+      do {
+        (reportRead, reportWrite) = try Pipe.make()
+      } catch {
+        throw SpawnError(description: "pipe failed: \(error)")
       }
-      _ = fcntl(pipeDescriptors[0], F_SETFD, FD_CLOEXEC)
+      _ = fcntl(reportRead, F_SETFD, FD_CLOEXEC)
     }
-    let (reportRead, reportWrite) = (pipeDescriptors[0], pipeDescriptors[1])
     defer { if reportRead >= 0 { close(reportRead) } }
     let stderrPath =
       NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
@@ -161,7 +163,7 @@ public enum ChildProcess {
     if reportWrite >= 0 { close(reportWrite) }
     guard spawnStatus == 0 else {
       throw SpawnError(
-        description: "cannot start \(executable): \(String(cString: strerror(spawnStatus)))")
+        description: "cannot start \(executable): \(SystemErrorText.describe(spawnStatus))")
     }
 
     var outcome = Outcome(

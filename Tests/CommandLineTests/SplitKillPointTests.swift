@@ -2,6 +2,7 @@ import BaseFormat
 import CallDirectoryHost
 import DirectoryContainer
 import Foundation
+import SystemCalls
 import TestSupport
 import Testing
 

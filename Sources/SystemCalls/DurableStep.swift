@@ -1,0 +1,42 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The steps that make a write survive a crash: `fsync` of a file or a folder and `rename`.
+/// Each first passes the fault-injection hook (``FaultInjection``), so a test can end the
+/// process just before any of them.
+public enum DurableStep {
+  /// Syncs an open file's bytes to the disk.
+  /// - Throws: `Errno` from `fsync`.
+  public static func sync(_ descriptor: FileDescriptor, path: String) throws(Errno) {
+    FaultInjection.beforeDurableStep("fsync \(path)")
+    guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
+  }
+
+  /// Renames `source` over `destination` in one step.
+  /// - Throws: `Errno` from `rename`.
+  public static func rename(_ source: String, over destination: String) throws(Errno) {
+    FaultInjection.beforeDurableStep("rename \(source) → \(destination)")
+    guard systemRename(source, destination) == 0 else { throw Errno(rawValue: errno) }
+  }
+
+  /// Syncs a folder's entries so a rename in it survives a crash (best effort: a folder that
+  /// cannot be opened is skipped).
+  public static func syncFolder(_ folder: String) {
+    FaultInjection.beforeDurableStep("fsync \(folder)/")
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if descriptor >= 0 {
+      _ = fsync(descriptor)
+      close(descriptor)
+    }
+  }
+}
+
+/// `rename(2)`, named apart from ``DurableStep/rename(_:over:)``.
+private func systemRename(_ source: String, _ destination: String) -> Int32 {
+  rename(source, destination)
+}

@@ -1,0 +1,54 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A read-only, private mapping of part of a file (`mmap`): the base readers' windows and a
+/// compact base's label dictionary. Unmapped explicitly (`unmap()`), so its owner decides when
+/// the pages go.
+public struct MappedRegion {
+  /// The first mapped byte (the page holding the requested offset).
+  public let address: UnsafeMutableRawPointer
+  /// Bytes mapped.
+  public let byteCount: Int
+
+  /// The system's page size, in bytes (a mapping starts at a multiple of it).
+  public static let pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+  /// Maps `byteCount` bytes of `descriptor` from `offset`, which must be a multiple of
+  /// ``pageByteCount``.
+  /// - Parameters:
+  ///   - populate: map every page in one call (Linux's MAP_POPULATE; elsewhere pages fault in
+  ///     as they are read).
+  ///   - sequential: tell the kernel the pages are read in order (it reads ahead and may drop
+  ///     pages behind).
+  /// - Throws: `Errno` from `mmap`.
+  public init(
+    descriptor: FileDescriptor, offset: Int, byteCount: Int, populate: Bool = false,
+    sequential: Bool = false
+  ) throws(Errno) {
+    var flags = MAP_PRIVATE
+    #if os(Linux)
+      if populate { flags |= MAP_POPULATE }
+    #endif
+    let address = mmap(nil, byteCount, PROT_READ, flags, descriptor.rawValue, off_t(offset))
+    guard let address, address != MAP_FAILED else { throw Errno(rawValue: errno) }
+    if sequential { _ = madvise(address, byteCount, Int32(MADV_SEQUENTIAL)) }
+    self.address = address
+    self.byteCount = byteCount
+  }
+
+  /// A region mapped earlier, from its address and size (an owner that keeps only those).
+  public init(address: UnsafeMutableRawPointer, byteCount: Int) {
+    self.address = address
+    self.byteCount = byteCount
+  }
+
+  /// Releases the mapping; its pointers are invalid afterwards.
+  public func unmap() {
+    munmap(address, byteCount)
+  }
+}
