@@ -38,28 +38,14 @@ struct KilledReloadTests {
     _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
   }
 
-  func writeDump(_ path: String, version: Int) throws {
-    var text = "number\tlabel\tregion\n"
-    for index in 0..<300 {
-      text += "+7495\(1_000_000 + index * 7)\tMoscow \(index) v\(version)\tMOW\n"
-    }
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
-  }
-
   @Test func theOrphanedExtensionsJournalStaysPendingAndTheNextSyncInstallsTheUpdate() throws {
-    let folder = try TemporaryFolder()
-    let (dump, box) = (folder.path("dump.tsv"), folder.path("box"))
-    let host = ["--host-dir", folder.path("host")]
-    let bundle = "com.example.killed"
-    try writeDump(dump, version: 1)
-    let compile = ["compile", dump, "--out", box, "--country", "RU", "--seed-size", "10"]
-    #expect(try runProcess(calldir, compile).status == 0)
-    #expect(
-      try runProcess(calldir, ["host", "enable", bundle, "--container", box] + host).status == 0)
-    let synced = try runProcess(calldir, ["app", "sync", bundle, "--container", box] + host)
-    #expect(synced.status == 0, "\(synced.stderr)")
-    try writeDump(dump, version: 2)
-    #expect(try runProcess(calldir, compile).status == 0)
+    let container = try CommandLineContainer(
+      bundle: "com.example.killed", count: 300, step: 7, labelPrefix: "Moscow", seedSize: 10)
+    let (folder, box, host, bundle) =
+      (container.folder, container.box, container.host, container.bundle)
+    try container.compiledEnabledAndSynced()
+    try container.writeDump(version: 2)
+    #expect(try container.compile().status == 0)
 
     // The wrapper says it started, waits until told (the host is dead by then), runs the real
     // extension on the descriptors the host gave it, and says when it is done: named pipes, no

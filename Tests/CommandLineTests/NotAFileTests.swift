@@ -30,31 +30,23 @@ struct NotAFileTests {
     }
   }
 
-  func writeDump(_ path: String, version: Int) throws {
-    var text = "number\tlabel\tregion\n"
-    for index in 0..<200 { text += "+7495\(1_000_000 + index)\tM \(index) v\(version)\tMOW\n" }
-    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  /// 200 Moscow numbers in a row, labelled `M N vV`, no seed set.
+  func notAFileContainer() throws -> CommandLineContainer {
+    try CommandLineContainer(
+      bundle: "com.example.notafile", count: 200, step: 1, labelPrefix: "M", seedSize: 0)
   }
 
   /// The installed file (the old side of an update) is not a file: the sync cannot diff against
   /// it, says so, and replaces what the system holds with a complete reload.
   @Test(arguments: Replacement.allCases)
   func anInstalledBaseThatIsNotAFileMeansACompleteReload(replacement: Replacement) throws {
-    let folder = try TemporaryFolder()
-    let (dump, box) = (folder.path("dump.tsv"), folder.path("box"))
-    let host = ["--host-dir", folder.path("host")]
-    let bundle = "com.example.notafile"
-    try writeDump(dump, version: 1)
-    let compile = ["compile", dump, "--out", box, "--country", "RU", "--seed-size", "0"]
-    #expect(try runProcess(calldir, compile).status == 0)
-    #expect(
-      try runProcess(calldir, ["host", "enable", bundle, "--container", box] + host).status == 0)
-    #expect(
-      try runProcess(calldir, ["app", "sync", bundle, "--container", box] + host).status == 0)
+    let container = try notAFileContainer()
+    let (box, host, bundle) = (container.box, container.host, container.bundle)
+    try container.compiledEnabledAndSynced()
     let installed = try #require(
       try Manifest.read(container: box).bases.first { $0.role == .region }?.file)
-    try writeDump(dump, version: 2)
-    #expect(try runProcess(calldir, compile).status == 0)
+    try container.writeDump(version: 2)
+    #expect(try container.compile().status == 0)
     try replace(box + "/" + installed, with: replacement)
 
     let sync = try runProcess(calldir, ["app", "sync", bundle, "--container", box] + host)
@@ -67,14 +59,10 @@ struct NotAFileTests {
   /// The file to install is not a file: the request fails with one line naming it.
   @Test(arguments: Replacement.allCases)
   func aBaseToInstallThatIsNotAFileFailsWithItsName(replacement: Replacement) throws {
-    let folder = try TemporaryFolder()
-    let (dump, box) = (folder.path("dump.tsv"), folder.path("box"))
-    let host = ["--host-dir", folder.path("host")]
-    try writeDump(dump, version: 1)
-    #expect(
-      try runProcess(
-        calldir, ["compile", dump, "--out", box, "--country", "RU", "--seed-size", "0"]
-      ).status == 0)
+    let container = try notAFileContainer()
+    let (box, host) = (container.box, container.host)
+    try container.writeDump(version: 1)
+    #expect(try container.compile().status == 0)
     let file = try #require(
       try Manifest.read(container: box).bases.first { $0.role == .region }?.file)
     try replace(box + "/" + file, with: replacement)
