@@ -10,7 +10,7 @@ import PackageDescription
 //   ByteCoding          bounds-checked little-endian and LEB128 fields: the one room for raw bytes
 //   SystemCalls         the one room for the system calls swift-system does not wrap: mmap,
 //                       flock, fsync/rename (the durable steps and their fault-injection hook),
-//                       pipe, pread, strerror
+//                       folders and links, a thread, the environment, pipe, pread, strerror
 //   BaseFormat          base files: header, blocks, both readers, the writer
 //   DirectoryContainer  the App Group container: manifest, SHA-256, and ContainerTransaction (the
 //                       writers' lock, content-addressed bases, one manifest rename)
@@ -26,8 +26,8 @@ import PackageDescription
 //                       core's protocols (Apple platforms only; Foundation and CallKit there)
 //
 //   CallDirectoryCore ← ByteCoding ← BaseFormat ← DirectoryContainer ← CallDirectoryLoader
-//   SystemCalls ← BaseFormat, DirectoryContainer, ProcessMetrics, ProcessSpawning,
-//     CallDirectoryHost
+//   SystemCalls ← BaseFormat, DirectoryContainer, CallDirectoryLoader, CallDirectoryApp,
+//     ProcessMetrics, ProcessSpawning, CallDirectoryHost
 //   CallDirectoryCore, ByteCoding ← SystemChannel
 //   ProcessMetrics, HeapProbe, CallDirectoryCore ← ExtensionReport
 //   CallDirectoryLoader, ExtensionReport, SystemChannel ← calldir-extension
@@ -91,7 +91,7 @@ let package = Package(
     .target(
       name: "CallDirectoryLoader",
       dependencies: [
-        "CallDirectoryCore", "BaseFormat", "DirectoryContainer",
+        "CallDirectoryCore", "BaseFormat", "DirectoryContainer", "SystemCalls",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
     .target(name: "ProcessMetrics", dependencies: ["SystemCalls"]),
@@ -150,6 +150,7 @@ let package = Package(
       name: "CallDirectoryApp",
       dependencies: [
         "CallDirectoryCore", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat",
+        "SystemCalls",
       ]),
 
     // MARK: The compiler (Foundation allowed)

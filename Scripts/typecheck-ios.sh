@@ -87,6 +87,18 @@ typecheck() { # platform-folder triple interface-triple
   echo "typecheck-ios: ${modules[*]} type-check for $triple"
 }
 
+# One room for system calls (issue 26, item 4): of the modules above, only SystemCalls imports
+# the C library (Darwin on Apple systems, Glibc here), and ByteCoding, for memcmp and memchr
+# (string functions, not system calls). So the Darwin stand-in is what that room uses, and a
+# call added anywhere else fails here, on Linux, before a Mac sees it.
+for module in "${modules[@]}"; do
+  case $module in SystemCalls | ByteCoding) continue ;; esac
+  if grep -ln -E '^\s*import (Glibc|Darwin)\b' -r "Sources/$module" >&2; then
+    echo "typecheck-ios: $module imports the C library itself; its calls belong in SystemCalls" >&2
+    exit 1
+  fi
+done
+
 if [[ ! -d .build/checkouts/swift-collections ]]; then swift package resolve >/dev/null; fi
 for target in "${targets[@]}"; do
   case $target in

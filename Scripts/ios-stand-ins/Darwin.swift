@@ -18,6 +18,12 @@ public var errno: Int32 {
 
 public let EINTR: Int32 = 4
 public let EEXIST: Int32 = 17
+// Darwin's values (sys/errno.h); the fault-injection hook names them.
+public let EIO: Int32 = 5
+public let EACCES: Int32 = 13
+public let ENOSPC: Int32 = 28
+public let EROFS: Int32 = 30
+public let EDQUOT: Int32 = 69
 public let F_OK: Int32 = 0
 public let R_OK: Int32 = 4
 public let W_OK: Int32 = 2

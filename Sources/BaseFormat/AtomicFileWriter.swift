@@ -1,12 +1,6 @@
 import SystemCalls
 import SystemPackage
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Writes a file so that readers see either the old file or the complete new one, never a part:
 /// the bytes go to a temporary file beside the destination, which is flushed to disk (`fsync`),
 /// renamed over the destination (`rename`), and the directory flushed too.
@@ -25,7 +19,7 @@ public final class AtomicFileWriter {
   /// - Throws: ``BaseFormatError`` with `.system` when it cannot be created.
   public init(path: String) throws(BaseFormatError) {
     self.path = path
-    self.temporaryPath = path + ".tmp-\(getpid())"
+    self.temporaryPath = path + ".tmp-\(ProcessEnvironment.processID)"
     do {
       descriptor = try FileDescriptor.open(
         FilePath(temporaryPath), .writeOnly, options: [.create, .truncate, .closeOnExec],
@@ -39,7 +33,7 @@ public final class AtomicFileWriter {
   deinit {
     if let descriptor {
       try? descriptor.close()
-      unlink(temporaryPath)
+      FolderCalls.removeFile(temporaryPath)
     }
   }
 
@@ -92,7 +86,7 @@ public final class AtomicFileWriter {
       try DurableStep.sync(descriptor, path: temporaryPath)
     } catch {
       try? descriptor.close()
-      unlink(temporaryPath)
+      FolderCalls.removeFile(temporaryPath)
       throw FileHandleIO.error(temporaryPath, 0, "fsync", error)
     }
     try? descriptor.close()
@@ -106,7 +100,7 @@ public final class AtomicFileWriter {
     do {
       try DurableStep.rename(source, over: destination)
     } catch {
-      unlink(source)
+      FolderCalls.removeFile(source)
       throw FileHandleIO.error(destination, 0, "rename", error)
     }
     syncDirectory(containing: destination)
@@ -117,7 +111,7 @@ public final class AtomicFileWriter {
     guard let descriptor else { return }
     self.descriptor = nil
     try? descriptor.close()
-    unlink(temporaryPath)
+    FolderCalls.removeFile(temporaryPath)
   }
 
   /// Flushes the directory entry so the rename itself survives a crash (best effort; a durable

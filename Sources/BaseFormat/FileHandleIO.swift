@@ -1,11 +1,5 @@
 import SystemPackage
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// System calls the readers and writers need beyond what swift-system wraps (`fstat`, `fsync`,
 /// `rename`), with errors mapped to ``BaseFormatError``.
 enum FileHandleIO {
@@ -13,11 +7,6 @@ enum FileHandleIO {
     -> BaseFormatError
   {
     BaseFormatError(path: path, offset: offset, problem: .system(call: call, errno: errno))
-  }
-
-  /// The error a failed C call left in `errno`.
-  static func error(_ path: String, _ offset: Int, _ call: String) -> BaseFormatError {
-    error(path, offset, call, Errno(rawValue: errno))
   }
 
   /// Opens a base for reading: a regular file only. Opened without blocking (a FIFO in a base's

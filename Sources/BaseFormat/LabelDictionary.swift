@@ -2,12 +2,6 @@ import ByteCoding
 import SystemCalls
 import SystemPackage
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A compact base's label dictionary, read from the file rather than rebuilt in memory: the
 /// section after the blocks is mapped read-only, so its pages are clean file-backed memory that
 /// the system can drop and re-read at will, which is not part of a process's footprint on iOS

@@ -1,12 +1,6 @@
 import SystemCalls
 import SystemPackage
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Reads a base through `mmap` in bounded windows, unmapping each window once it is consumed, so
 /// resident memory stays flat whatever the file size (mapping a whole 75 MB file raises the
 /// process's peak RSS by the file size; see BRIEF.md §6).

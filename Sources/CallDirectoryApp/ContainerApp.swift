@@ -2,12 +2,7 @@ import BaseFormat
 import CallDirectoryCore
 import CallDirectoryLoader
 import DirectoryContainer
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// The app's side of the App Group container (2GIS's steps 1–8, scriptable): stage downloaded
 /// bases (copied atomically, SHA-256 recorded, then verified whole → ready), choose regions,
@@ -80,8 +75,8 @@ public struct ContainerApp {
       throw ContainerAppError("region '\(region)' must not hold a tab, a comma or a line break")
     }
     return try change(creating: true) { manifest, transaction in
-      let copy = container + "/.stage-\(getpid()).cdb"
-      defer { unlink(copy) }
+      let copy = container + "/.stage-\(ProcessEnvironment.processID).cdb"
+      defer { FolderCalls.removeFile(copy) }
       try Self.copy(from: file, to: copy)
       let header: BaseHeader
       do throws(BaseFormatError) {

@@ -2,12 +2,6 @@ import BaseFormat
 import CallDirectoryCore
 import DirectoryContainer
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The loader inside the extension: reads the container's manifest and hands the system the
 /// entries the request calls for.
 ///

@@ -2,50 +2,25 @@ import BaseFormat
 import SystemCalls
 import SystemPackage
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// `link(2)`, named apart from ``ContainerFolder/link(_:at:)``.
-private func systemLink(_ source: String, _ target: String) -> Int32 { link(source, target) }
-
 /// Listing, making and removing files and folders of a container, without Foundation (the
 /// container module and the app's half build for iOS).
 public enum ContainerFolder {
   /// An entry of a folder.
-  struct Entry {
-    let name: String
-    let isFolder: Bool
-  }
+  typealias Entry = FolderCalls.Entry
 
   /// The entries of `folder` except `.` and `..`; empty when it cannot be read.
-  static func entries(of folder: String) -> [Entry] {
-    guard let stream = opendir(folder) else { return [] }
-    defer { closedir(stream) }
-    var entries: [Entry] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name == "." || name == ".." { continue }
-      entries.append(Entry(name: name, isFolder: entry.pointee.d_type == UInt8(DT_DIR)))
-    }
-    return entries
-  }
+  static func entries(of folder: String) -> [Entry] { FolderCalls.entries(of: folder) }
 
   /// Whether anything (a file, a folder, a link, even a dangling one) is at `path`.
-  public static func exists(_ path: String) -> Bool {
-    (try? FilePath(path).stat(followTargetSymlink: false)) != nil
-  }
+  public static func exists(_ path: String) -> Bool { FolderCalls.exists(path) }
 
   /// Hard-links `source` at `target`.
   /// - Throws: ``ContainerError`` naming both paths and the system's reason.
   public static func link(_ source: String, at target: String) throws(ContainerError) {
-    guard systemLink(source, target) == 0 else {
-      throw ContainerError(
-        "cannot link \(source) at \(target): \(SystemErrorText.last)")
+    do throws(Errno) {
+      try FolderCalls.hardLink(source, at: target)
+    } catch {
+      throw ContainerError("cannot link \(source) at \(target): \(SystemErrorText.text(error))")
     }
   }
 
@@ -84,8 +59,10 @@ public enum ContainerFolder {
     var path = folder.hasPrefix("/") ? "" : "."
     for component in folder.split(separator: "/") {
       path += "/" + component
-      if mkdir(path, 0o755) != 0 && errno != EEXIST {
-        throw ContainerError("cannot create \(path): \(SystemErrorText.last)")
+      do throws(Errno) {
+        try FolderCalls.makeFolder(path)
+      } catch {
+        throw ContainerError("cannot create \(path): \(SystemErrorText.text(error))")
       }
     }
   }
@@ -94,10 +71,10 @@ public enum ContainerFolder {
   /// folders have; deeper folders are removed recursively). Best effort.
   static func remove(_ path: String, _ entry: Entry) {
     guard entry.isFolder else {
-      unlink(path)
+      FolderCalls.removeFile(path)
       return
     }
     for child in entries(of: path) { remove(path + "/" + child.name, child) }
-    rmdir(path)
+    FolderCalls.removeFolder(path)
   }
 }

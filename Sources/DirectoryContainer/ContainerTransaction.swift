@@ -2,12 +2,6 @@ import BaseFormat
 import SystemCalls
 import SystemPackage
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One change to an App Group container, made as a whole: the only way writers (compile, stage,
 /// choose, sync bookkeeping) change a container.
 ///
@@ -32,6 +26,10 @@ public final class ContainerTransaction {
   /// Whether this transaction made the container folder: one that ends without a commit removes
   /// it again, so a failed first run leaves nothing behind.
   private let createdContainer: Bool
+  /// Files this change moved into `bases/` where none of that name was: removed again if the
+  /// change ends without its manifest, so a failed or refused run leaves the container's files
+  /// byte-identical, not just its manifest.
+  private var adoptedHere: [String] = []
 
   /// The lock file's name inside the container.
   public static let lockFileName = ".lock"
@@ -45,7 +43,7 @@ public final class ContainerTransaction {
   public init(container: String) throws(ContainerError) {
     guard !container.isEmpty else { throw ContainerError("the container path is empty") }
     self.container = container
-    createdContainer = access(container, F_OK) != 0
+    createdContainer = !FolderCalls.exists(container, followingLinks: true)
     try ContainerFolder.create(container + "/" + Self.basesFolder)
     let lockPath = container + "/" + Self.lockFileName
     let lock: FileDescriptor
@@ -63,7 +61,7 @@ public final class ContainerTransaction {
       try? lock.close()
       throw ContainerError("cannot lock \(lockPath): \(error)")
     }
-    if access(container + "/" + Manifest.fileName, F_OK) == 0 {
+    if FolderCalls.exists(container + "/" + Manifest.fileName, followingLinks: true) {
       do {
         current = try Manifest.read(container: container)
       } catch {
@@ -77,11 +75,12 @@ public final class ContainerTransaction {
 
   deinit {
     guard let lock else { return }
+    removeAdoptedHere()  // Not committed: what this change adopted is named by no manifest.
     if createdContainer {
       // Only what init made, and only if still empty (rmdir refuses otherwise).
-      unlink(container + "/" + Self.lockFileName)
-      rmdir(container + "/" + Self.basesFolder)
-      rmdir(container)
+      FolderCalls.removeFile(container + "/" + Self.lockFileName)
+      FolderCalls.removeFolder(container + "/" + Self.basesFolder)
+      FolderCalls.removeFolder(container)
     }
     try? lock.close()  // Closing the descriptor releases the flock.
   }
@@ -113,11 +112,13 @@ public final class ContainerTransaction {
       throw ContainerError("cannot stat \(temporaryPath): \(error)")
     }
     let file = Self.basesFolder + "/" + name + "." + digest.prefix(16) + ".cdb"
+    let wasThere = FolderCalls.exists(container + "/" + file)
     do {
       try AtomicFileWriter.moveDurably(temporaryPath, to: container + "/" + file)
     } catch {
       throw ContainerError(error.description)
     }
+    if !wasThere { adoptedHere.append(file) }
     return AdoptedFile(file: file, sha256: digest, byteCount: byteCount)
   }
 
@@ -134,9 +135,19 @@ public final class ContainerTransaction {
     do {
       try manifest.write(container: container)
     } catch {
+      // The manifest's rename is its last step that can fail: the old one is still the
+      // container's, so what this change adopted is named by none.
+      removeAdoptedHere()
       throw ContainerError(error.description)
     }
+    adoptedHere = []
     removeUnnamedFiles(keeping: [manifest, current].compactMap { $0 })
+  }
+
+  /// Removes the files this change adopted (best effort, as ``removeUnnamedFiles(keeping:)``).
+  private func removeAdoptedHere() {
+    for file in adoptedHere { FolderCalls.removeFile(container + "/" + file) }
+    adoptedHere = []
   }
 
   /// Removes from `bases/` every file the manifests do not name, and writers' leftovers (temporary

@@ -1,10 +1,5 @@
 import BaseFormat
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// What the extension last sent the system, written by the extension itself (atomically, before
 /// it completes the request) to `journal.cdj` in the container:
@@ -142,7 +137,7 @@ public struct ExtensionJournal: Equatable, Sendable {
   /// - Throws: ``ManifestError`` when it exists but cannot be read.
   public static func read(container: String) throws(ManifestError) -> ExtensionJournal? {
     let path = container + "/" + fileName
-    guard access(path, F_OK) == 0 else { return nil }
+    guard FolderCalls.exists(path, followingLinks: true) else { return nil }
     return try readContainerText(path, maximumByteCount: maximumByteCount) {
       text throws(ManifestError) in try ExtensionJournal(parsing: text)
     }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Memory figures of one process from Linux's `/proc/PID/status`, in bytes.
 ///
 /// Footprint is `RssAnon + RssShmem`: private dirty and shared-memory pages, the closest Linux

@@ -1,39 +1,26 @@
 import SystemCalls
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 #if os(macOS)
   /// Reads a process's memory through `proc_pid_rusage` (macOS has no `/proc`): the footprint is
   /// `ri_phys_footprint`, the figure jetsam kills an iOS extension by, the peak
   /// `ri_lifetime_max_phys_footprint`. Type-checked on Linux (Scripts/typecheck-ios.sh, macOS
   /// 13, against a Darwin stand-in); never run here.
   public final class MemoryStatusReader {
-    private let processID: pid_t
+    private let processID: Int32
 
     /// A reader of `processID`, or of this process when nil; nil when it cannot be read.
     public init?(processID: Int32? = nil) {
-      self.processID = processID ?? getpid()
+      self.processID = processID ?? ProcessEnvironment.processID
       guard read() != nil else { return nil }
     }
 
     /// A fresh reading, or nil when the process is gone.
     public func read() -> MemoryStatus? {
-      var info = rusage_info_v4()
-      let status = withUnsafeMutablePointer(to: &info) { pointer in
-        pointer.withMemoryRebound(to: rusage_info_t?.self, capacity: 1) { raw in
-          proc_pid_rusage(processID, RUSAGE_INFO_V4, raw)
-        }
-      }
-      guard status == 0 else { return nil }
+      guard let footprint = ProcessFootprint.read(processID: processID) else { return nil }
       // The footprint stands where Linux's RssAnon does, so `footprintBytes` is it.
       return MemoryStatus(
-        peakResidentBytes: Int(clamping: info.ri_lifetime_max_phys_footprint),
-        residentBytes: Int(clamping: info.ri_resident_size),
-        anonymousBytes: Int(clamping: info.ri_phys_footprint))
+        peakResidentBytes: footprint.peakFootprintBytes, residentBytes: footprint.residentBytes,
+        anonymousBytes: footprint.footprintBytes)
     }
 
     /// This process's status right now, or nil when it cannot be read.
@@ -54,14 +41,13 @@ import SystemCalls
     /// Returns nil when the file cannot be opened (no such process, or not Linux).
     public init?(processID: Int32? = nil) {
       let path = processID.map { "/proc/\($0)/status" } ?? "/proc/self/status"
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-      guard descriptor >= 0 else { return nil }
+      guard let descriptor = PositionalRead.open(path) else { return nil }
       self.descriptor = descriptor
       buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.bufferByteCount, alignment: 8)
     }
 
     deinit {
-      close(descriptor)
+      PositionalRead.close(descriptor)
       buffer.deallocate()
     }
 

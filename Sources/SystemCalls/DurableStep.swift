@@ -8,19 +8,23 @@ import SystemPackage
 
 /// The steps that make a write survive a crash: `fsync` of a file or a folder and `rename`.
 /// Each first passes the fault-injection hook (``FaultInjection``), so a test can end the
-/// process just before any of them.
+/// process just before any of them, or make the call fail as a failing disk would.
 public enum DurableStep {
   /// Syncs an open file's bytes to the disk.
   /// - Throws: `Errno` from `fsync`.
   public static func sync(_ descriptor: FileDescriptor, path: String) throws(Errno) {
-    FaultInjection.beforeDurableStep("fsync \(path)")
+    if let injected = FaultInjection.failureBeforeDurableStep("fsync \(path)") {
+      throw Errno(rawValue: injected)
+    }
     guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
   }
 
   /// Renames `source` over `destination` in one step.
   /// - Throws: `Errno` from `rename`.
   public static func rename(_ source: String, over destination: String) throws(Errno) {
-    FaultInjection.beforeDurableStep("rename \(source) → \(destination)")
+    if let injected = FaultInjection.failureBeforeDurableStep("rename \(source) → \(destination)") {
+      throw Errno(rawValue: injected)
+    }
     guard systemRename(source, destination) == 0 else { throw Errno(rawValue: errno) }
   }
 

@@ -4,29 +4,58 @@
   import Darwin
 #endif
 
-/// A test hook, always compiled in (as SQLite's are): with `CALLDIR_FAULT_AT=N` in the
-/// environment, the process ends abruptly (`_exit`, no cleanup, as a kill would) just before
-/// its Nth durable step — an fsync or a rename of a file that matters. Tests run a writer once
-/// per N to stop it at every step in turn and check that the container holds exactly the old or
-/// the new set. Unset, it costs one comparison per durable step.
+/// A test hook, always compiled in (as SQLite's are), where a test stands in for the OS at a
+/// durable step — an fsync or a rename of a file that matters:
+/// - `CALLDIR_FAULT_AT=N`: the process ends abruptly (`_exit`, no cleanup, as a kill would) just
+///   before its Nth durable step. Tests run a writer once per N to stop it at every step in turn
+///   and check that the container holds exactly the old or the new set.
+/// - with `CALLDIR_FAULT_ERRNO=E` as well (`EIO`, `ENOSPC`, `EDQUOT`, `EROFS`, `EACCES` or a
+///   number): the Nth step fails with that error instead, as a failing disk would, so the
+///   writer's own error path runs; tests check it reports the error in one line and leaves the
+///   container as it was. A step that cannot fail (a folder's fsync, which is best effort, or the
+///   host's database steps) passes untouched when armed this way.
+/// Unset, it costs one comparison per durable step.
 public enum FaultInjection {
   /// The environment variable that arms the hook.
   public static let environmentVariable = "CALLDIR_FAULT_AT"
+  /// The environment variable that turns the armed step's kill into a failed call.
+  public static let errnoVariable = "CALLDIR_FAULT_ERRNO"
   /// The exit status of a process the hook ended (EX_TEMPFAIL from sysexits.h).
   public static let exitStatus: Int32 = 75
 
   /// Durable steps taken so far. Writers are single-threaded; nothing else touches this.
   nonisolated(unsafe) private static var stepsTaken = 0
   private static let armedAt: Int? = {
-    guard let text = getenv(environmentVariable) else { return nil }
-    return Int(String(cString: UnsafePointer(text))).flatMap { $0 > 0 ? $0 : nil }
+    guard let text = ProcessEnvironment.value(environmentVariable) else { return nil }
+    return Int(text).flatMap { $0 > 0 ? $0 : nil }
+  }()
+  /// The error the armed step fails with, when `CALLDIR_FAULT_ERRNO` names one.
+  private static let injectedError: Int32? = {
+    guard let text = ProcessEnvironment.value(errnoVariable) else { return nil }
+    let named: [String: Int32] = [
+      "EIO": EIO, "ENOSPC": ENOSPC, "EDQUOT": EDQUOT, "EROFS": EROFS, "EACCES": EACCES,
+    ]
+    return named[text] ?? Int32(text).flatMap { $0 > 0 ? $0 : nil }
   }()
 
-  /// Called just before each durable step (`what`: "fsync PATH", "rename A → B").
+  /// Called just before each durable step that cannot fail (`what`: "fsync PATH/"): counts it,
+  /// and ends the process there when armed to kill.
   public static func beforeDurableStep(_ what: @autoclosure () -> String) {
-    guard let armedAt else { return }
+    _ = step(what, canFail: false)
+  }
+
+  /// Called just before each durable step that can fail (`what`: "fsync PATH", "rename A → B"):
+  /// counts it, ends the process there when armed to kill, and returns the error to fail it
+  /// with when armed with an error.
+  public static func failureBeforeDurableStep(_ what: @autoclosure () -> String) -> Int32? {
+    step(what, canFail: true)
+  }
+
+  private static func step(_ what: () -> String, canFail: Bool) -> Int32? {
+    guard let armedAt else { return nil }
     stepsTaken += 1
-    guard stepsTaken == armedAt else { return }
+    guard stepsTaken == armedAt else { return nil }
+    if let injectedError { return canFail ? injectedError : nil }
     let line = "calldir: fault injected before durable step \(stepsTaken): \(what())\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     _exit(exitStatus)

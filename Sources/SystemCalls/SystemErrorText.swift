@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -10,6 +12,9 @@ public enum SystemErrorText {
   public static func describe(_ code: Int32) -> String {
     String(cString: strerror(code))
   }
+
+  /// The text of `error`, a wrapper's `Errno`.
+  public static func text(_ error: Errno) -> String { describe(error.rawValue) }
 
   /// The text of the calling thread's last error (`errno`).
   public static var last: String { describe(errno) }

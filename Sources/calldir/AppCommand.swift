@@ -35,7 +35,8 @@ struct AppCommand: ParsableCommand {
       resumes from there. Bases are kept after install, so disabling and enabling the \
       extension reinstalls them.
       Exit statuses: 0 done (a plan that stops at the system's cap, error 5, is done: the top \
-      priorities are in and the rest is reported pending); 1 usage or input error; 3 a request \
+      priorities are in and the rest is reported pending); 1 usage, input or output error (the \
+      container is left as it was); 3 a request \
       failed (iOS code printed).
       """,
     subcommands: [Stage.self, Choose.self, Sync.self, Status.self])

@@ -17,7 +17,8 @@ struct CompileCommand: ParsableCommand {
       country (FILE:CC) or a row's (a country column); rows are sorted and deduplicated in \
       bounded memory (--memory), split by region (a region column or --regions-file prefixes), \
       and written to --out as an App Group container: bases/, manifest.cdm.
-      Exit statuses: 0 done (rejected lines are reported); 1 usage or input error; 4 --strict \
+      Exit statuses: 0 done (rejected lines are reported); 1 usage, input or output error (the \
+      container is left as it was); 4 --strict \
       and at least one line was rejected (nothing is written then); 5 the compile would leave a \
       live container with no entries or under half of them (nothing is written; --allow-shrink).
       """)

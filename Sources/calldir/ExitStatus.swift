@@ -4,7 +4,8 @@ import ArgumentParser
 enum ExitStatus: Int32, CaseIterable {
   /// Done.
   case success = 0
-  /// A usage or input error: one line on stderr.
+  /// A usage, input or output error (a file that cannot be read or written): one line on
+  /// stderr; what was being changed is left as it was.
   case usageOrInput = 1
   /// A `--gate` check failed: one line per failure on stderr (package-benchmark's regression code).
   case gateFailed = 2
@@ -21,7 +22,8 @@ enum ExitStatus: Int32, CaseIterable {
 
   /// The line `calldir --help` prints.
   static let summary = """
-    Exit statuses: 0 success; 1 usage or input error (one line on stderr); 2 a --gate check \
+    Exit statuses: 0 success; 1 usage, input or output error (one line on stderr; a container \
+    being changed is left as it was); 2 a --gate check \
     failed (one line per failure); 3 a request to the simulated system failed (iOS code \
     printed); 4 compile --strict rejected a line (nothing written); 5 compile would empty a \
     container or lose over half its entries, without --allow-shrink (nothing written).

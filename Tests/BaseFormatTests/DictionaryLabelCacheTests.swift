@@ -22,7 +22,7 @@ struct DictionaryLabelCacheTests {
     return try #require(try OpenedBase(path: path, validatesLabels: true).dictionary)
   }
 
-  @Test(arguments: [LabelString.Form.span, .compatible])
+  @Test(arguments: LabelString.Form.allCases)
   func everyLabelReadsAsWrittenAndTheBudgetHolds(form: LabelString.Form) throws {
     let folder = try TemporaryFolder()
     // 200 labels of 40 Cyrillic bytes (heap strings) and 50 of 5 ASCII bytes (inline ones).

@@ -154,7 +154,7 @@ struct SmallFileTests {
     let folder = try TemporaryFolder()
     try FileManager.default.createSymbolicLink(
       atPath: folder.path("LINK.json"), withDestinationPath: "/dev/zero")
-    FileManager.default.createFile(atPath: folder.path("BIG.json"), contents: nil)
+    _ = FileManager.default.createFile(atPath: folder.path("BIG.json"), contents: nil)
     let big = try FileHandle(forWritingTo: folder.url.appendingPathComponent("BIG.json"))
     try big.truncate(atOffset: 2 << 20)
     try big.close()

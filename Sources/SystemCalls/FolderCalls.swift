@@ -1,0 +1,62 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The folder and name calls a container makes (`readdir`, `mkdir`, `rmdir`, `unlink`, `link`,
+/// `lstat`), which swift-system does not wrap: one place for them, so the Darwin stand-in of the
+/// iOS type-check covers them once.
+public enum FolderCalls {
+  /// An entry of a folder: its name and whether it is a folder itself.
+  public struct Entry: Sendable, Equatable {
+    public let name: String
+    public let isFolder: Bool
+  }
+
+  /// The entries of `folder` except `.` and `..`; empty when it cannot be read.
+  public static func entries(of folder: String) -> [Entry] {
+    guard let stream = opendir(folder) else { return [] }
+    defer { closedir(stream) }
+    var entries: [Entry] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name == "." || name == ".." { continue }
+      entries.append(Entry(name: name, isFolder: entry.pointee.d_type == UInt8(DT_DIR)))
+    }
+    return entries
+  }
+
+  /// Whether anything (a file, a folder, a link, even a dangling one) is at `path`; with
+  /// `followingLinks`, whether a link's target is there too (as `access(F_OK)` tells).
+  public static func exists(_ path: String, followingLinks: Bool = false) -> Bool {
+    (try? FilePath(path).stat(followTargetSymlink: followingLinks)) != nil
+  }
+
+  /// Makes the folder `path` (its parent must exist); one that is already there is no error.
+  /// - Throws: `Errno` from `mkdir` other than `EEXIST`.
+  public static func makeFolder(_ path: String) throws(Errno) {
+    guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
+  }
+
+  /// Hard-links `source` at `target`.
+  /// - Throws: `Errno` from `link`.
+  public static func hardLink(_ source: String, at target: String) throws(Errno) {
+    guard systemLink(source, target) == 0 else { throw Errno(rawValue: errno) }
+  }
+
+  /// Removes the file (or link) `path`. Best effort: returns whether it went.
+  @discardableResult
+  public static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }
+
+  /// Removes the empty folder `path`. Best effort: returns whether it went.
+  @discardableResult
+  public static func removeFolder(_ path: String) -> Bool { rmdir(path) == 0 }
+}
+
+/// `link(2)`, named apart from ``FolderCalls/hardLink(_:at:)``.
+private func systemLink(_ source: String, _ target: String) -> Int32 { link(source, target) }

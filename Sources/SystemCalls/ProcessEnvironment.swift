@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a process knows of itself without Foundation: its environment and its ID.
+public enum ProcessEnvironment {
+  /// The value of the environment variable `name`, or nil when it is not set.
+  public static func value(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: UnsafePointer(value))
+  }
+
+  /// This process's ID (`getpid`), which names temporary files apart from other writers'.
+  public static var processID: Int32 { getpid() }
+}
