@@ -153,6 +153,13 @@ let package = Package(
         "SystemCalls",
       ]),
 
+    .target(
+      name: "ReleaseFormat",
+      dependencies: [
+        "BaseFormat", "ByteCoding", "DirectoryContainer", "SystemCalls", "CZlib",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
+
     // MARK: The compiler (Foundation allowed)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(
@@ -223,6 +230,9 @@ let package = Package(
     .testTarget(
       name: "PhoneNormalizationTests", dependencies: ["PhoneNormalization"], exclude: ["Vectors"]),
     .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
+    .testTarget(
+      name: "ReleaseFormatTests",
+      dependencies: ["ReleaseFormat", "BaseFormat", "DirectoryContainer", "TestSupport"]),
     // Runs the built `calldir`: listed so that `swift test` builds it first.
     .testTarget(
       name: "CommandLineTests",

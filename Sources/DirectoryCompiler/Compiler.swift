@@ -51,14 +51,12 @@ public final class Compiler {
 
     var sequence: UInt64 = 0
     var sawRank = false
-    let frequent = FrequentLabels(capacity: 2 * BaseHeader.maximumDictionaryEntryCount)
     let blockingCategories = ByteStringTable()
     for var category in options.blockingCategories {
       _ = category.withUTF8 { blockingCategories.insert(UnsafeRawBufferPointer($0), value: 0) }
     }
     // The row loop below reads these, not `self`: capturing `self` copied the options (strings,
     // sets) for every row.
-    let compact = options.compact
     let progress = self.progress
     for (path, format) in options.inputs {
       let name = (path as NSString).lastPathComponent
@@ -108,7 +106,6 @@ public final class Compiler {
           }
         }
         if row.rank != nil { sawRank = true }
-        if !blocking && compact { frequent.add(bytes: label) }
         // A blocking entry has no label; its category names its list.
         let category: UnsafeRawBufferPointer? =
           blocking ? (row.fromBlockingBase ? nil : row.category) : Self.noText
@@ -145,11 +142,12 @@ public final class Compiler {
       throw StrictRejection(report: report)
     }
 
-    let dictionary = Set(frequent.top(BaseHeader.maximumDictionaryEntryCount))
+    // Each base chooses its dictionary from its own entries (labels on first use), so a
+    // base's bytes depend on its entries alone: a change in one region rewrites one base, and a
+    // release's other bases keep their names and hashes.
     func writer(_ path: String, _ kind: BaseKind) throws -> BaseWriter {
       try BaseWriter(
-        path: path, kind: kind, compact: options.compact,
-        dictionaryCandidates: kind == .identification ? dictionary : [])
+        path: path, kind: kind, compact: options.compact, dictionaryChoice: .firstLabels)
     }
     // Pass 1: deduplicate, write region and blocking bases, choose the seed set.
     var writers: [String: OutputBase] = [:]

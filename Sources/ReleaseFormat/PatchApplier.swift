@@ -1,0 +1,205 @@
+import BaseFormat
+import ByteCoding
+import DirectoryContainer
+import SystemCalls
+import SystemPackage
+
+/// Applies a patch (``PatchMaker``) to the base it was made from, in bounded memory: the old
+/// base is read through its mapped windows, the operations through a 64 KiB inflate window, and
+/// the new base is written block by block by the same writer the compiler uses, so it comes out
+/// byte-identical to the published one — which the result's SHA-256 then proves, or the result
+/// is removed and the patch refused.
+public enum PatchApplier {
+  /// Reads a patch's header.
+  /// - Throws: ``ReleaseError`` when `path` cannot be read or is not a patch.
+  public static func header(ofPatch path: String) throws(ReleaseError) -> PatchHeader {
+    do {
+      let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+      defer { try? descriptor.close() }
+      var bytes = [UInt8](repeating: 0, count: PatchHeader.byteCount)
+      let read = try bytes.withUnsafeMutableBytes {
+        try descriptor.read(fromAbsoluteOffset: 0, into: $0)
+      }
+      return try bytes.withUnsafeBytes { (raw) throws(ReleaseError) in
+        try PatchHeader(decoding: UnsafeRawBufferPointer(rebasing: raw[..<read]), path: path)
+      }
+    } catch let error as ReleaseError {
+      throw error
+    } catch {
+      throw ReleaseError("cannot read \(path): \(error)")
+    }
+  }
+
+  /// Applies the patch at `patchPath` to the base at `oldPath` and writes the base it makes at
+  /// `outputPath` (atomically; the caller's scratch file, checked against the patch's SHA-256).
+  /// - Returns: the patch's header (its `toSHA256` is the made base's).
+  /// - Throws: ``ReleaseError`` when the patch is not for this base, is damaged or cut short, or
+  ///   does not make the base it names; nothing is left at `outputPath` then.
+  @discardableResult
+  public static func apply(patch patchPath: String, to oldPath: String, output outputPath: String)
+    throws(ReleaseError) -> PatchHeader
+  {
+    let header = try header(ofPatch: patchPath)
+    guard let oldSHA256 = SHA256.hexDigest(ofFile: oldPath) else {
+      throw ReleaseError("cannot read \(oldPath)")
+    }
+    guard oldSHA256 == header.fromSHA256 else {
+      throw ReleaseError(
+        "\(patchPath) applies to the base \(header.fromSHA256.prefix(16))…, not \(oldPath) (\(oldSHA256.prefix(16))…)"
+      )
+    }
+    do {
+      try write(header: header, patchPath: patchPath, oldPath: oldPath, outputPath: outputPath)
+    } catch {
+      FolderCalls.removeFile(outputPath)
+      throw error
+    }
+    guard let made = SHA256.hexDigest(ofFile: outputPath), made == header.toSHA256 else {
+      FolderCalls.removeFile(outputPath)
+      throw ReleaseError(
+        "\(patchPath) did not make the base it names (SHA-256 \(header.toSHA256.prefix(16))…)")
+    }
+    return header
+  }
+
+  private static func write(
+    header: PatchHeader, patchPath: String, oldPath: String, outputPath: String
+  ) throws(ReleaseError) {
+    do {
+      let patch = try FileDescriptor.open(FilePath(patchPath), .readOnly, options: [.closeOnExec])
+      defer { try? patch.close() }
+      var offset = Int64(PatchHeader.byteCount)
+      let operations = try InflateReader(path: patchPath) { (buffer) throws(ReleaseError) in
+        do {
+          let count = try patch.read(fromAbsoluteOffset: offset, into: buffer)
+          offset += Int64(count)
+          return count
+        } catch {
+          throw ReleaseError("cannot read \(patchPath): \(error)")
+        }
+      }
+      let old = try MappedBaseReader(path: oldPath, validatesLabels: true)
+      guard old.header.kind == header.kind else {
+        throw ReleaseError("\(patchPath) is for a \(header.kind) base; \(oldPath) is not one")
+      }
+      var decoder = try OperationDecoder(
+        oldLabels: try BaseDictionary.labels(ofBaseAt: oldPath), header: header,
+        operations: operations, path: patchPath)
+      let writer = try BaseWriter(
+        path: outputPath, kind: header.kind,
+        compact: header.baseVersion == BaseHeader.compactVersion,
+        dictionaryChoice: .firstLabels)
+      var oldEntry = try old.next()
+      var operation = try decoder.next()
+      var written = 0
+      while oldEntry != nil || operation != nil {
+        if let entry = oldEntry, operation == nil || entry.number < operation!.number {
+          try writer.append(entry.number, label: entry.label)
+          oldEntry = try old.next()
+        } else if let op = operation, oldEntry == nil || op.number < oldEntry!.number {
+          guard op.kind == .add else {
+            throw ReleaseError(
+              "\(patchPath): it changes \(op.number), which the base does not hold")
+          }
+          try writer.append(op.number, label: op.label)
+          operation = try decoder.next()
+        } else if let entry = oldEntry, let op = operation {
+          switch op.kind {
+          case .add:
+            throw ReleaseError("\(patchPath): it adds \(op.number), which the base holds already")
+          case .remove: break
+          case .relabel: try writer.append(entry.number, label: op.label)
+          }
+          if op.kind != .remove { written += 1 }
+          oldEntry = try old.next()
+          operation = try decoder.next()
+          continue
+        }
+        written += 1
+      }
+      guard try operations.isAtEnd() else {
+        throw ReleaseError("\(patchPath): bytes past its operations")
+      }
+      guard written == header.toEntryCount else {
+        throw ReleaseError(
+          "\(patchPath) makes \(written) entries, not the \(header.toEntryCount) it names")
+      }
+      try writer.finish()
+    } catch let error as ReleaseError {
+      throw error
+    } catch {
+      throw ReleaseError("\(error)")
+    }
+  }
+}
+
+/// Reads a patch's operations back (the inverse of ``OperationEncoder``), checking each.
+struct OperationDecoder {
+  struct Operation {
+    let number: Int64
+    let kind: PatchOperation
+    let label: String
+  }
+  private let oldLabels: [String]
+  private var spelt: [String] = []
+  private let operations: InflateReader
+  private let header: PatchHeader
+  private let path: String
+  private var previous: Int64 = 0
+  private var read = 0
+
+  init(oldLabels: [String], header: PatchHeader, operations: InflateReader, path: String)
+    throws(ReleaseError)
+  {
+    guard oldLabels.count == header.oldDictionaryCount else {
+      throw ReleaseError(
+        "\(path) expects \(header.oldDictionaryCount) labels in the old base's dictionary, not \(oldLabels.count)"
+      )
+    }
+    self.oldLabels = oldLabels
+    self.header = header
+    self.operations = operations
+    self.path = path
+  }
+
+  /// The next operation, or nil after the last the header counts.
+  mutating func next() throws(ReleaseError) -> Operation? {
+    guard read < header.operationCount else { return nil }
+    read += 1
+    let gap = try operations.leb128()
+    guard gap >= 1, gap <= UInt64(Int64.max - previous) else {
+      throw ReleaseError("\(path): operation \(read) is not above the one before")
+    }
+    let number = previous + Int64(gap)
+    previous = number
+    guard let kind = PatchOperation(rawValue: try operations.byte()) else {
+      throw ReleaseError("\(path): operation \(read) is of no known kind")
+    }
+    guard kind == .remove || header.kind == .identification else {
+      return Operation(number: number, kind: kind, label: "")
+    }
+    if kind == .remove { return Operation(number: number, kind: kind, label: "") }
+    let reference = try operations.leb128()
+    let label: String
+    if reference == 0 {
+      let length = try operations.leb128()
+      guard length >= 1, length <= UInt64(BaseHeader.maximumLabelByteCount) else {
+        throw ReleaseError("\(path): operation \(read) spells a label of \(length) bytes")
+      }
+      let bytes = try operations.bytes(Int(length))
+      guard bytes.withUnsafeBytes({ LabelRule.problem($0, checkUTF8: true) }) == nil else {
+        throw ReleaseError("\(path): operation \(read) spells a label that is not one")
+      }
+      label = String(decoding: bytes, as: UTF8.self)
+      spelt.append(label)
+    } else if reference <= UInt64(oldLabels.count) {
+      label = oldLabels[Int(reference - 1)]
+    } else if reference - UInt64(oldLabels.count) <= UInt64(spelt.count) {
+      label = spelt[Int(reference - UInt64(oldLabels.count) - 1)]
+    } else {
+      throw ReleaseError(
+        "\(path): operation \(read) refers to label \(reference), which it has not")
+    }
+    return Operation(number: number, kind: kind, label: label)
+  }
+}

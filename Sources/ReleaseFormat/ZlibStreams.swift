@@ -1,0 +1,153 @@
+import CZlib
+
+/// Compresses bytes with zlib's deflate (level 9, the zlib wrapper, whose Adler-32 catches a
+/// damaged stream on the way back), handing each compressed piece to `sink`. zlib, not zstd: the
+/// system has it on iOS and Linux alike (no dependency), and a patch is mostly gaps and label
+/// references that deflate packs well.
+final class Deflater {
+  private var stream = z_stream()
+  private var output = [UInt8](repeating: 0, count: 64 * 1024)
+  private let sink: ([UInt8]) throws(ReleaseError) -> Void
+
+  /// A compressor that hands its output to `sink`.
+  /// - Throws: ``ReleaseError`` when zlib cannot start.
+  init(sink: @escaping ([UInt8]) throws(ReleaseError) -> Void) throws(ReleaseError) {
+    self.sink = sink
+    // deflateInit_ is what the deflateInit macro calls: version and struct size explicitly.
+    guard deflateInit_(&stream, 9, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+      throw ReleaseError("zlib's deflate cannot start")
+    }
+  }
+
+  deinit { deflateEnd(&stream) }
+
+  /// Compresses `bytes`.
+  func write(_ bytes: [UInt8]) throws(ReleaseError) { try run(bytes, flush: Z_NO_FLUSH) }
+
+  /// Ends the stream, handing out what is left.
+  func finish() throws(ReleaseError) { try run([], flush: Z_FINISH) }
+
+  private func run(_ bytes: [UInt8], flush: Int32) throws(ReleaseError) {
+    var input = bytes
+    try input.withUnsafeMutableBufferPointer { (input) throws(ReleaseError) in
+      stream.next_in = input.baseAddress
+      stream.avail_in = UInt32(input.count)
+      while true {
+        let (status, produced) = output.withUnsafeMutableBufferPointer { out in
+          stream.next_out = out.baseAddress
+          stream.avail_out = UInt32(out.count)
+          let status = deflate(&stream, flush)
+          return (status, out.count - Int(stream.avail_out))
+        }
+        guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+          throw ReleaseError("zlib's deflate failed (\(status))")
+        }
+        if produced > 0 { try sink(Array(output[..<produced])) }
+        if flush == Z_FINISH ? status == Z_STREAM_END : stream.avail_out != 0 { break }
+      }
+    }
+  }
+}
+
+/// Decompresses a zlib stream read in pieces from `source`, and reads it as bytes, LEB128 values
+/// and byte strings, in bounded memory (a 64 KiB window of output at a time).
+final class InflateReader {
+  private var stream = z_stream()
+  private let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+  private var inputCount = 0
+  private var inputOffset = 0
+  private var window = [UInt8](repeating: 0, count: 64 * 1024)
+  private var windowCount = 0
+  private var windowOffset = 0
+  private var ended = false
+  private let source: (UnsafeMutableRawBufferPointer) throws(ReleaseError) -> Int
+  private let path: String
+
+  /// A reader of the zlib stream `source` fills buffers from (returning 0 at its end);
+  /// `path` names the stream in errors.
+  /// - Throws: ``ReleaseError`` when zlib cannot start.
+  init(path: String, source: @escaping (UnsafeMutableRawBufferPointer) throws(ReleaseError) -> Int)
+    throws(ReleaseError)
+  {
+    self.path = path
+    self.source = source
+    guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+      throw ReleaseError("zlib's inflate cannot start")
+    }
+  }
+
+  deinit {
+    inflateEnd(&stream)
+    input.deallocate()
+  }
+
+  /// Whether the stream ended exactly here, with nothing left unread.
+  func isAtEnd() throws(ReleaseError) -> Bool {
+    if windowOffset < windowCount { return false }
+    try refill()
+    return windowOffset == windowCount
+  }
+
+  /// The next byte.
+  /// - Throws: ``ReleaseError`` when the stream ends first or is damaged.
+  func byte() throws(ReleaseError) -> UInt8 {
+    if windowOffset == windowCount {
+      try refill()
+      guard windowOffset < windowCount else { throw ReleaseError("\(path): the patch ends early") }
+    }
+    defer { windowOffset += 1 }
+    return window[windowOffset]
+  }
+
+  /// The next LEB128 value (at most 10 bytes, fitting 64 bits).
+  /// - Throws: ``ReleaseError`` when it is malformed or the stream ends first.
+  func leb128() throws(ReleaseError) -> UInt64 {
+    var value: UInt64 = 0
+    for index in 0..<10 {
+      let byte = try byte()
+      let bits = UInt64(byte & 0x7f)
+      guard index < 9 || bits <= 1 else { throw ReleaseError("\(path): a number past 64 bits") }
+      value |= bits << (7 * UInt64(index))
+      if byte & 0x80 == 0 { return value }
+    }
+    throw ReleaseError("\(path): a number past 64 bits")
+  }
+
+  /// The next `count` bytes.
+  func bytes(_ count: Int) throws(ReleaseError) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(count)
+    for _ in 0..<count { result.append(try byte()) }
+    return result
+  }
+
+  private func refill() throws(ReleaseError) {
+    windowOffset = 0
+    windowCount = 0
+    while windowCount == 0 && !ended {
+      if inputOffset == inputCount {
+        inputCount = try source(input)
+        inputOffset = 0
+        guard inputCount > 0 else { throw ReleaseError("\(path): the patch is cut short") }
+      }
+      let status = window.withUnsafeMutableBufferPointer { out in
+        stream.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self) + inputOffset
+        stream.avail_in = UInt32(inputCount - inputOffset)
+        stream.next_out = out.baseAddress
+        stream.avail_out = UInt32(out.count)
+        let status = inflate(&stream, Z_NO_FLUSH)
+        inputOffset = inputCount - Int(stream.avail_in)
+        windowCount = out.count - Int(stream.avail_out)
+        return status
+      }
+      if status == Z_STREAM_END {
+        ended = true
+        var extra = inputCount - inputOffset
+        if extra == 0 { extra = try source(input) }
+        guard extra == 0 else { throw ReleaseError("\(path): bytes after the patch's end") }
+      } else if status != Z_OK {
+        throw ReleaseError("\(path): the patch's compressed data is damaged (zlib \(status))")
+      }
+    }
+  }
+}
