@@ -52,6 +52,7 @@ let package = Package(
     .executable(name: "calldir", targets: ["calldir"]),
     .executable(name: "calldir-extension", targets: ["calldir-extension"]),
     .executable(name: "calldir-baselines", targets: ["calldir-baselines"]),
+    .executable(name: "calldir-patch", targets: ["calldir-patch"]),
     .library(name: "CallDirectoryCore", targets: ["CallDirectoryCore"]),
     .library(name: "BaseFormat", targets: ["BaseFormat"]),
     .library(name: "CallDirectoryLoader", targets: ["CallDirectoryLoader"]),
@@ -60,6 +61,7 @@ let package = Package(
     .library(name: "DirectoryContainer", targets: ["DirectoryContainer"]),
     .library(name: "CallDirectoryApp", targets: ["CallDirectoryApp"]),
     .library(name: "PhoneNormalization", targets: ["PhoneNormalization"]),
+    .library(name: "ReleaseFormat", targets: ["ReleaseFormat"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -119,6 +121,7 @@ let package = Package(
       ]),
 
     // MARK: The processes under test
+    .executableTarget(name: "calldir-patch", dependencies: ["ReleaseFormat"]),
     .executableTarget(
       name: "calldir-extension",
       dependencies: [
@@ -150,7 +153,7 @@ let package = Package(
       name: "CallDirectoryApp",
       dependencies: [
         "CallDirectoryCore", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat",
-        "SystemCalls",
+        "SystemCalls", "ReleaseFormat",
       ]),
 
     .target(
@@ -160,6 +163,7 @@ let package = Package(
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
+    .target(name: "ReleaseDownload", dependencies: ["ReleaseFormat"]),
     // MARK: The compiler (Foundation allowed)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(
@@ -187,10 +191,11 @@ let package = Package(
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
-        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning",
+        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
+        "ReleaseDownload",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
-        "calldir-extension", "calldir-baselines",
+        "calldir-extension", "calldir-baselines", "calldir-patch",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 

@@ -17,10 +17,11 @@
 #   calldir's modules make, with Darwin's signatures) and SystemPackage (swift-system's API as
 #   calldir uses it; as a package, swift-system's availability is iOS 8) and HeapModule (the
 #   part of swift-collections' Heap the loader uses: its sources need that package's own build
-#   settings). ExtrasBase64 is type-checked from its real sources.
+#   settings) and CZlib (zlib as Swift imports the SDK's <zlib.h>, for ReleaseFormat's patches).
+#   ExtrasBase64 is type-checked from its real sources.
 # - Then each module, in dependency order, is compiled to a module for the Apple target:
 #   CallDirectoryCore, ByteCoding, SystemCalls, PhoneNormalization, BaseFormat, DirectoryContainer,
-#   CallDirectoryLoader, CallDirectoryApp. Without Objective-C interop: with it, Apple targets'
+#   CallDirectoryLoader, ReleaseFormat, CallDirectoryApp. Without Objective-C interop: with it, Apple targets'
 #   pointer conversions (`&value` to an UnsafeMutablePointer) look up
 #   AutoreleasingUnsafeMutablePointer, which Linux's standard library lacks ("broken standard
 #   library: cannot find intrinsic operations on UnsafeMutablePointer<T>"); none of these
@@ -41,7 +42,7 @@ if ((${#targets[@]} == 0)); then targets=(ios macos); fi
 
 # Every module an iOS app or extension links that this check covers, in dependency order.
 modules=(CallDirectoryCore ByteCoding SystemCalls PhoneNormalization BaseFormat DirectoryContainer CallDirectoryLoader
-  CallDirectoryApp ProcessMetrics)
+  ReleaseFormat CallDirectoryApp ProcessMetrics)
 
 typecheck() { # platform-folder triple interface-triple
   local folder=$1 triple=$2 interface=$3
@@ -73,6 +74,7 @@ typecheck() { # platform-folder triple interface-triple
   emit Darwin Scripts/ios-stand-ins/Darwin.swift
   emit SystemPackage Scripts/ios-stand-ins/SystemPackage.swift
   emit HeapModule Scripts/ios-stand-ins/HeapModule.swift
+  emit CZlib Scripts/ios-stand-ins/CZlib.swift
   # ExtrasBase64's own settings (its Package.swift): the features its Span code needs.
   mapfile -d '' files < <(sources "$checkouts/swift-extras-base64/Sources/ExtrasBase64")
   emit ExtrasBase64 -enable-upcoming-feature InternalImportsByDefault \

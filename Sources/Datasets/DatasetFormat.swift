@@ -80,7 +80,8 @@ extension DatasetGenerator {
       let file = try AtomicFileWriter(path: path)
       try file.write("[\n".utf8)
       for (index, number) in numbers.enumerated() {
-        try file.write("{\"\(number)\": \"\(jsonEscaped(label(at: index)))\"},\n".utf8)
+        try file.write(
+          "{\"\(number)\": \"\(JSONStringEscaping.escaped(label(at: index)))\"},\n".utf8)
         if index % progressStep == 0 { progress(Double(index) / Double(numbers.count)) }
       }
       try file.write("]\n".utf8)
@@ -115,24 +116,4 @@ extension DatasetGenerator {
     guard let (code, national) = CallingCode.split(number) else { return String(number) }
     return "\(code)-\(national.prefix(3))"
   }
-}
-
-private func jsonEscaped(_ text: String) -> String {
-  var result = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\n": result += "\\n"
-    case "\t": result += "\\t"
-    default:
-      if scalar.value < 0x20 {
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return result
 }

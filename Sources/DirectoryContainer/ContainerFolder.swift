@@ -67,6 +67,11 @@ public enum ContainerFolder {
     }
   }
 
+  /// Removes the folder `path` and everything in it (best effort).
+  public static func removeTree(_ path: String) {
+    remove(path, Entry(name: "", isFolder: true))
+  }
+
   /// Removes a file, or a folder and what it holds (one level of files below, as scratch
   /// folders have; deeper folders are removed recursively). Best effort.
   static func remove(_ path: String, _ entry: Entry) {

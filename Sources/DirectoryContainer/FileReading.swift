@@ -46,7 +46,7 @@ func forEachChunk(ofFile path: String, _ body: (UnsafeRawBufferPointer) -> Void)
 /// manifest replaced by a link to /dev/zero or a huge file cannot take the memory.
 /// - Throws: `Errno` when the file cannot be opened or read; `.fileTooLarge` when it is larger;
 ///   `.invalidArgument` when it is not a regular file.
-func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt8] {
+public func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt8] {
   // Opened without blocking and checked through the descriptor (see forEachChunk): a FIFO in
   // the manifest's place is refused, not waited on.
   let descriptor = try systemCall {

@@ -14,6 +14,11 @@ public enum FolderCalls {
   public struct Entry: Sendable, Equatable {
     public let name: String
     public let isFolder: Bool
+
+    public init(name: String, isFolder: Bool) {
+      self.name = name
+      self.isFolder = isFolder
+    }
   }
 
   /// The entries of `folder` except `.` and `..`; empty when it cannot be read.
@@ -35,6 +40,12 @@ public enum FolderCalls {
   /// `followingLinks`, whether a link's target is there too (as `access(F_OK)` tells).
   public static func exists(_ path: String, followingLinks: Bool = false) -> Bool {
     (try? FilePath(path).stat(followTargetSymlink: followingLinks)) != nil
+  }
+
+  /// The size of the file at `path`, in bytes.
+  /// - Throws: `Errno` from `stat`.
+  public static func byteCount(of path: String) throws(Errno) -> Int {
+    Int(try FilePath(path).stat().size)
   }
 
   /// Makes the folder `path` (its parent must exist); one that is already there is no error.

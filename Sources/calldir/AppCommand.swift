@@ -39,7 +39,7 @@ struct AppCommand: ParsableCommand {
       container is left as it was); 3 a request \
       failed (iOS code printed).
       """,
-    subcommands: [Stage.self, Choose.self, Sync.self, Status.self])
+    subcommands: [Stage.self, Choose.self, Sync.self, Status.self, Update.self])
 
   struct Stage: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -11,7 +11,7 @@ struct Calldir: ParsableCommand {
     discussion: ExitStatus.summary,
     subcommands: [
       BenchCommand.self, ChartCommand.self, GenerateCommand.self, HostCommand.self, AppCommand.self,
-      NormalizeCommand.self, CompileCommand.self, InspectCommand.self,
+      NormalizeCommand.self, CompileCommand.self, InspectCommand.self, PublishCommand.self,
     ])
 
   /// Runs the command with this tool's exit statuses: ArgumentParser uses 64 for usage errors and

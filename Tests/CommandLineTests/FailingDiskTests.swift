@@ -16,20 +16,6 @@ struct FailingDiskTests {
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Datasets/samples").path
 
-  /// Every file under `folder` by relative path, with its bytes.
-  func snapshot(_ folder: String) throws -> [String: Data] {
-    var files: [String: Data] = [:]
-    let enumerator = try #require(FileManager.default.enumerator(atPath: folder))
-    while let relative = enumerator.nextObject() as? String {
-      var isFolder: ObjCBool = false
-      _ = FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isFolder)
-      files[relative] =
-        isFolder.boolValue
-        ? Data() : try Data(contentsOf: URL(fileURLWithPath: folder + "/" + relative))
-    }
-    return files
-  }
-
   /// The durable steps a finished run of `arguments` over a copy of `old` takes: the first
   /// step at which the kill hook does not end it, less one.
   func durableSteps(old: String, arguments: (String) -> [String], folder: TemporaryFolder) throws
@@ -55,7 +41,7 @@ struct FailingDiskTests {
     old: String, error: String, reason: String, arguments: (String) -> [String],
     folder: TemporaryFolder
   ) throws -> Int {
-    let before = try snapshot(old)
+    let before = try folderSnapshot(old)
     let steps = try durableSteps(old: old, arguments: arguments, folder: folder)
     #expect(steps >= 4, "\(steps) durable steps")
     var failed = 0
@@ -75,7 +61,7 @@ struct FailingDiskTests {
       #expect(lines.count == 1, "step \(step): one line, not \(run.stderr)")
       #expect(
         run.stderr.contains(reason) && run.stderr.contains(copy), "step \(step): \(run.stderr)")
-      let after = try snapshot(copy)
+      let after = try folderSnapshot(copy)
       #expect(Set(after.keys) == Set(before.keys), "step \(step): files added or lost")
       #expect(after == before, "step \(step): a file's bytes changed")
     }

@@ -13,7 +13,7 @@ struct HelpTextTests {
     ["generate"],
     ["host"], ["host", "enable"], ["host", "disable"], ["host", "reload"], ["host", "lookup"],
     ["host", "status"], ["app"], ["app", "stage"], ["app", "choose"], ["app", "sync"],
-    ["app", "status"], ["normalize"], ["compile"], ["inspect"],
+    ["app", "status"], ["app", "update"], ["normalize"], ["compile"], ["inspect"], ["publish"],
   ]
 
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,0 +1,213 @@
+import BaseFormat
+import DirectoryContainer
+import ReleaseFormat
+import SystemCalls
+
+extension ContainerApp {
+  /// The folder in the container where downloads wait, by SHA-256, until an update commits: a
+  /// download cut short is resumed from there by the next update.
+  public static let downloadsFolder = ".downloads"
+  /// The largest index an update reads.
+  static let maximumIndexByteCount = 16 << 20
+
+  /// What an update did.
+  public struct UpdateSummary: Equatable, Sendable {
+    /// The release version the container now holds.
+    public var version: Int
+    /// Bases made from patches, and fetched whole.
+    public var patched: Int
+    public var fetchedWhole: Int
+    /// Bases already current.
+    public var unchanged: Int
+    /// Bytes downloaded (patches and whole bases), resumed bytes included.
+    public var downloadedBytes: Int
+  }
+
+  /// Brings the container to the newest version of the release `source` serves: reads its
+  /// index, and for each base that differs fetches the smallest download (a patch chain from
+  /// the base the container holds, or the whole base), checks each file's size and SHA-256,
+  /// applies patches in bounded memory, then stages every new base through one
+  /// ``ContainerTransaction``: all or nothing. The next `sync` sends the incremental request.
+  /// Downloads wait in ``downloadsFolder`` until then, so an interrupted update resumes.
+  /// - Throws: ``ContainerAppError`` naming the file and the problem (a fetch that fails, a
+  ///   file whose hash is not the index's, a patch that does not apply); the container is then
+  ///   as it was.
+  @discardableResult
+  public func update(
+    from source: some ReleaseSource, progress: (String) -> Void = { _ in }
+  ) throws -> UpdateSummary {
+    let downloads = container + "/" + Self.downloadsFolder
+    do { try ContainerFolder.create(downloads) } catch {
+      throw ContainerAppError(error.description)
+    }
+    let index = try fetchIndex(from: source, into: downloads)
+    guard let latest = index.latest else {
+      throw ContainerAppError("the release has no version yet")
+    }
+    let current: Manifest?
+    do {
+      current =
+        FolderCalls.exists(container + "/" + Manifest.fileName)
+        ? try Manifest.read(container: container) : nil
+    } catch {
+      throw ContainerAppError("\(container): \(error)")
+    }
+    var summary = UpdateSummary(
+      version: latest.number, patched: 0, fetchedWhole: 0, unchanged: 0, downloadedBytes: 0)
+    // Each changed base, made in the downloads folder before anything in the container changes.
+    var made: [(base: ReleaseIndex.Base, path: String)] = []
+    for base in latest.bases {
+      let held = current?.bases.first { $0.name == base.name && $0.state != .retired }
+      if held?.sha256 == base.sha256 {
+        summary.unchanged += 1
+        continue
+      }
+      let chain = index.cheapestChain(from: held?.sha256, to: base)
+      if let held, !chain.isEmpty {
+        var input = container + "/" + held.file
+        for (step, patch) in chain.enumerated() {
+          let patchPath = try fetchVerified(
+            patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
+            into: downloads, summary: &summary)
+          let output = downloads + "/made-\(base.name)-\(step).cdb"
+          do {
+            try PatchApplier.apply(patch: patchPath, to: input, output: output)
+          } catch {
+            throw ContainerAppError(error.description)
+          }
+          input = output
+        }
+        progress("\(base.name): patched (\(chain.count) patch\(chain.count == 1 ? "" : "es"))")
+        made.append((base, input))
+        summary.patched += 1
+      } else {
+        let path = try fetchVerified(
+          base.file, sha256: base.sha256, byteCount: base.byteCount, from: source, into: downloads,
+          summary: &summary)
+        progress("\(base.name): fetched whole (\(base.byteCount) bytes)")
+        made.append((base, path))
+        summary.fetchedWhole += 1
+      }
+    }
+    let published = Set(latest.bases.map(\.name))
+    if made.isEmpty
+      && current?.bases.allSatisfy({ published.contains($0.name) || $0.state == .retired }) == true
+    {
+      ContainerFolder.removeTree(downloads)
+      return summary
+    }
+    try change(creating: true) { manifest, transaction in
+      for (base, path) in made {
+        try place(base, from: path, version: latest.number, in: &manifest, transaction)
+      }
+      // Bases the release no longer has: the system may still hold them, so they retire (the
+      // next load removes their entries); one never installed simply goes.
+      manifest.bases = manifest.bases.compactMap { base in
+        guard !published.contains(base.name) else { return base }
+        guard base.installedFile != nil else { return nil }
+        var retired = base
+        retired.state = .retired
+        return retired
+      }
+    }
+    ContainerFolder.removeTree(downloads)
+    return summary
+  }
+
+  /// Fetches the index afresh (it is small, and changes) and reads it.
+  private func fetchIndex(from source: some ReleaseSource, into downloads: String) throws
+    -> ReleaseIndex
+  {
+    let path = downloads + "/" + ReleaseIndex.fileName
+    FolderCalls.removeFile(path)
+    defer { FolderCalls.removeFile(path) }
+    do {
+      try source.fetch(
+        ReleaseIndex.fileName, to: path, expectedByteCount: Self.maximumIndexByteCount)
+      return try ReleaseIndex(
+        parsing: readWholeFile(path, maximumByteCount: Self.maximumIndexByteCount),
+        path: ReleaseIndex.fileName)
+    } catch let error as ReleaseError {
+      throw ContainerAppError(error.description)
+    } catch {
+      throw ContainerAppError("cannot read the release's \(ReleaseIndex.fileName): \(error)")
+    }
+  }
+
+  /// Fetches `file` into the downloads folder (resuming a part fetched before) and checks its
+  /// size and SHA-256; a file that fails the check is deleted, so the next try starts over.
+  /// - Returns: the verified file's path.
+  private func fetchVerified(
+    _ file: String, sha256: String, byteCount: Int, from source: some ReleaseSource,
+    into downloads: String, summary: inout UpdateSummary
+  ) throws -> String {
+    let done = downloads + "/" + sha256
+    if SHA256.hexDigest(ofFile: done) == sha256 { return done }
+    let part = done + ".part"
+    let before = (try? readWholeFileSize(part)) ?? 0
+    do {
+      try source.fetch(file, to: part, expectedByteCount: byteCount)
+    } catch {
+      throw ContainerAppError(error.description)
+    }
+    let after = (try? readWholeFileSize(part)) ?? 0
+    summary.downloadedBytes += max(0, after - before)
+    guard after == byteCount, SHA256.hexDigest(ofFile: part) == sha256 else {
+      FolderCalls.removeFile(part)
+      throw ContainerAppError(
+        "\(file): \(after == byteCount ? "its SHA-256 is not the index's" : "\(after) bytes, not the index's \(byteCount)") (refused; fetched again next time)"
+      )
+    }
+    do { try DurableStep.rename(part, over: done) } catch {
+      throw ContainerAppError("cannot keep \(part): \(SystemErrorText.text(error))")
+    }
+    return done
+  }
+
+  /// Adopts a made base into the container and records it, as ``stage(file:name:role:region:priority:version:)`` does.
+  private func place(
+    _ base: ReleaseIndex.Base, from path: String, version: Int, in manifest: inout Manifest,
+    _ transaction: ContainerTransaction
+  ) throws {
+    guard let role = Manifest.Role(rawValue: base.role) else {
+      throw ContainerAppError("the release's base \(base.name) has an unknown role '\(base.role)'")
+    }
+    let header: BaseHeader
+    do throws(BaseFormatError) {
+      header = try MappedBaseReader(path: path, validatesLabels: true).header
+    } catch {
+      throw ContainerAppError("\(base.name): \(error.problemDescription)")
+    }
+    // Staged from a private copy: a patch chain's result, or a download kept for a retry.
+    let copy = container + "/.stage-\(ProcessEnvironment.processID)-\(base.name).cdb"
+    defer { FolderCalls.removeFile(copy) }
+    do {
+      try ContainerFolder.copyFile(from: path, to: copy)
+    } catch {
+      throw ContainerAppError(error.description)
+    }
+    let adopted: ContainerTransaction.AdoptedFile
+    do throws(ContainerError) {
+      adopted = try transaction.adopt(copy, name: base.name)
+    } catch {
+      throw ContainerAppError(error.description)
+    }
+    guard adopted.sha256 == base.sha256 else {
+      throw ContainerAppError("\(base.name): staged bytes are not the release's")
+    }
+    let previous = manifest.bases.firstIndex { $0.name == base.name }
+    let installed = previous.flatMap { manifest.bases[$0].installedFile }
+    let entry = Manifest.Base(
+      name: base.name, role: role, kind: header.kind, region: base.region, priority: base.priority,
+      version: version, entries: header.entryCount, sha256: adopted.sha256,
+      state: installed == adopted.file ? .installed : .ready, file: adopted.file,
+      installedFile: installed, byteCount: adopted.byteCount,
+      installedSHA256: previous.flatMap { manifest.bases[$0].expectedInstalledSHA256 })
+    if let previous { manifest.bases[previous] = entry } else { manifest.bases.append(entry) }
+  }
+}
+
+/// A file's size in bytes.
+private func readWholeFileSize(_ path: String) throws -> Int {
+  try FolderCalls.byteCount(of: path)
+}

@@ -1,0 +1,127 @@
+import Foundation
+import ReleaseFormat
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A release folder served over HTTP(S), fetched with URLSession — the client an iOS app uses
+/// (on Linux, through FoundationNetworking). Each file streams to its local part as it arrives,
+/// so a connection that drops leaves the bytes it brought, and the next fetch asks for the rest
+/// with `Range: bytes=N-`. A server that sends more than the index's size, a status other than
+/// 200 or 206, or nothing for `idleTimeout` seconds ends the fetch with a one-line error.
+public struct HTTPReleaseSource: ReleaseSource {
+  /// The release folder's URL (its `index.json` is `base/index.json`).
+  public let base: URL
+  /// Seconds without a byte before a fetch gives up.
+  public let idleTimeout: TimeInterval
+  /// Seconds a whole fetch may take.
+  public let totalTimeout: TimeInterval
+
+  /// A source for the folder at `base`.
+  public init(base: URL, idleTimeout: TimeInterval = 30, totalTimeout: TimeInterval = 600) {
+    self.base = base
+    self.idleTimeout = idleTimeout
+    self.totalTimeout = totalTimeout
+  }
+
+  public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
+    throws(ReleaseError)
+  {
+    let url = base.appendingPathComponent(path)
+    if !FileManager.default.fileExists(atPath: destination) {
+      FileManager.default.createFile(atPath: destination, contents: nil)
+    }
+    guard let output = FileHandle(forUpdatingAtPath: destination) else {
+      throw ReleaseError("cannot write \(destination)")
+    }
+    defer { try? output.close() }
+    let have = Int((try? output.seekToEnd()) ?? 0)
+    if let expectedByteCount, have >= expectedByteCount { return }
+    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
+    request.timeoutInterval = idleTimeout
+    if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
+    let receiver = Receiver(
+      output: output, offset: have, limit: expectedByteCount.map { $0 - have }, url: url)
+    let session = URLSession(configuration: .ephemeral, delegate: receiver, delegateQueue: nil)
+    defer { session.invalidateAndCancel() }
+    let task = session.dataTask(with: request)
+    task.resume()
+    if receiver.finished.wait(timeout: .now() + totalTimeout) == .timedOut {
+      task.cancel()
+      throw ReleaseError("\(url.absoluteString): no answer within \(Int(totalTimeout)) s")
+    }
+    if let failure = receiver.failure { throw failure }
+  }
+}
+
+/// Streams a response's body into the part file, checking its status and size.
+private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  let output: FileHandle
+  var offset: Int
+  let limit: Int?
+  let url: URL
+  var received = 0
+  var failure: ReleaseError?
+  let finished = DispatchSemaphore(value: 0)
+
+  init(output: FileHandle, offset: Int, limit: Int?, url: URL) {
+    self.output = output
+    self.offset = offset
+    self.limit = limit
+    self.url = url
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    switch status {
+    case 206: break
+    case 200:
+      // The whole file again (the server ignored the range, or there was none): start over.
+      if offset > 0 {
+        try? output.truncate(atOffset: 0)
+        offset = 0
+      }
+    default:
+      failure = ReleaseError("\(url.absoluteString): HTTP \(status)")
+      completionHandler(.cancel)
+      return
+    }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    guard failure == nil else { return }
+    if let limit, received + data.count > limit {
+      failure = ReleaseError("\(url.absoluteString): more bytes than the index says")
+      dataTask.cancel()
+      return
+    }
+    do {
+      try output.write(contentsOf: data)
+      received += data.count
+    } catch {
+      failure = ReleaseError("cannot write the download of \(url.absoluteString): \(error)")
+      dataTask.cancel()
+    }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    if failure == nil, let error {
+      let what: String
+      switch (error as? URLError)?.code {
+      case .timedOut?: what = "timed out (no byte for the idle timeout)"
+      case .networkConnectionLost?: what = "the connection dropped"
+      case .cannotConnectToHost?, .cannotFindHost?: what = "cannot connect"
+      default: what = error.localizedDescription
+      }
+      failure = ReleaseError(
+        "\(url.absoluteString): \(what) after \(received) bytes (kept; the next update resumes)")
+    }
+    try? output.synchronize()
+    finished.signal()
+  }
+}

@@ -1,0 +1,240 @@
+/// A release folder's index (`index.json`): its numbered versions, each version's bases
+/// (content-addressed files, as in a container), and the patches between bases. Written last and
+/// atomically by `calldir publish`, so a client that reads it finds every file it names.
+///
+/// ```json
+/// {"format":1,
+///  "versions":[{"version":2,"bases":[{"name":"region-RU-MOW","role":"region",
+///    "region":"RU-MOW","priority":50,"entries":2,"sha256":"88…","bytes":181,
+///    "file":"bases/region-RU-MOW.889544c2c4fd7130.cdb"}]}],
+///  "patches":[{"name":"region-RU-MOW","from":"dc…","to":"88…",
+///    "file":"patches/region-RU-MOW.dc24557d-889544c2.cdp","bytes":97,"sha256":"…"}]}
+/// ```
+public struct ReleaseIndex: Equatable, Sendable {
+  /// The index's file name in a release folder.
+  public static let fileName = "index.json"
+  /// The index format this code writes and reads.
+  public static let format: Int64 = 1
+
+  /// A base of a version.
+  public struct Base: Equatable, Sendable {
+    /// The base's name (as in the container's manifest).
+    public var name: String
+    /// `seed`, `region` or `blocking`.
+    public var role: String
+    /// The region a region base covers.
+    public var region: String?
+    /// The priority the app gives it.
+    public var priority: Int
+    /// Entries in the base.
+    public var entries: Int
+    /// SHA-256 of the file, lowercase hex.
+    public var sha256: String
+    /// The file's size, bytes.
+    public var byteCount: Int
+    /// The file, relative to the release folder.
+    public var file: String
+
+    public init(
+      name: String, role: String, region: String?, priority: Int, entries: Int, sha256: String,
+      byteCount: Int, file: String
+    ) {
+      self.name = name
+      self.role = role
+      self.region = region
+      self.priority = priority
+      self.entries = entries
+      self.sha256 = sha256
+      self.byteCount = byteCount
+      self.file = file
+    }
+  }
+
+  /// A numbered version: the bases a container holds at it.
+  public struct Version: Equatable, Sendable {
+    public var number: Int
+    public var bases: [Base]
+    public init(number: Int, bases: [Base]) {
+      self.number = number
+      self.bases = bases
+    }
+  }
+
+  /// A patch from one base's bytes to another's.
+  public struct Patch: Equatable, Sendable {
+    /// The base's name.
+    public var name: String
+    /// SHA-256 of the base it applies to.
+    public var fromSHA256: String
+    /// SHA-256 of the base it makes.
+    public var toSHA256: String
+    /// The patch file, relative to the release folder.
+    public var file: String
+    /// The patch file's size, bytes.
+    public var byteCount: Int
+    /// SHA-256 of the patch file.
+    public var sha256: String
+
+    public init(
+      name: String, fromSHA256: String, toSHA256: String, file: String, byteCount: Int,
+      sha256: String
+    ) {
+      self.name = name
+      self.fromSHA256 = fromSHA256
+      self.toSHA256 = toSHA256
+      self.file = file
+      self.byteCount = byteCount
+      self.sha256 = sha256
+    }
+  }
+
+  /// Versions, oldest first.
+  public var versions: [Version]
+  /// Patches between the bases of the versions kept.
+  public var patches: [Patch]
+
+  /// The newest version.
+  public var latest: Version? { versions.last }
+
+  public init(versions: [Version] = [], patches: [Patch] = []) {
+    self.versions = versions
+    self.patches = patches
+  }
+
+  /// The cheapest download that turns the base whose SHA-256 is `from` (nil: none held) into
+  /// `target`: a chain of patches with fewer bytes in all than the full base, or an empty chain
+  /// meaning "download the full base". Dijkstra over the patches (a few hundred at most).
+  public func cheapestChain(from: String?, to target: Base) -> [Patch] {
+    guard let from, from != target.sha256 else { return [] }
+    var best: [String: (bytes: Int, chain: [Patch])] = [from: (0, [])]
+    var settled = Set<String>()
+    let relevant = patches.filter { $0.name == target.name }
+    while let (hash, entry) = best.filter({ !settled.contains($0.key) }).min(by: {
+      $0.value.bytes < $1.value.bytes
+    }) {
+      settled.insert(hash)
+      if hash == target.sha256 { return entry.bytes < target.byteCount ? entry.chain : [] }
+      for patch in relevant where patch.fromSHA256 == hash {
+        let bytes = entry.bytes + patch.byteCount
+        if best[patch.toSHA256].map({ bytes < $0.bytes }) ?? true {
+          best[patch.toSHA256] = (bytes, entry.chain + [patch])
+        }
+      }
+    }
+    return []
+  }
+}
+
+extension ReleaseIndex {
+  /// The index as JSON text.
+  public var json: String {
+    func base(_ base: Base) -> JSONValue {
+      var members: [(String, JSONValue)] = [
+        ("name", .string(base.name)), ("role", .string(base.role)),
+      ]
+      if let region = base.region { members.append(("region", .string(region))) }
+      members += [
+        ("priority", .number(Int64(base.priority))), ("entries", .number(Int64(base.entries))),
+        ("sha256", .string(base.sha256)), ("bytes", .number(Int64(base.byteCount))),
+        ("file", .string(base.file)),
+      ]
+      return .object(members)
+    }
+    let value = JSONValue.object([
+      ("format", .number(Self.format)),
+      (
+        "versions",
+        .array(
+          versions.map {
+            .object([("version", .number(Int64($0.number))), ("bases", .array($0.bases.map(base)))])
+          })
+      ),
+      (
+        "patches",
+        .array(
+          patches.map {
+            .object([
+              ("name", .string($0.name)), ("from", .string($0.fromSHA256)),
+              ("to", .string($0.toSHA256)), ("file", .string($0.file)),
+              ("bytes", .number(Int64($0.byteCount))), ("sha256", .string($0.sha256)),
+            ])
+          })
+      ),
+    ])
+    return value.text + "\n"
+  }
+
+  /// Reads an index.
+  /// - Throws: ``ReleaseError`` naming `path` and what is missing or wrong.
+  public init(parsing bytes: [UInt8], path: String) throws(ReleaseError) {
+    let root = try JSONValue(parsing: bytes, path: path)
+    func fail(_ what: String) -> ReleaseError { ReleaseError("\(path): \(what)") }
+    guard case .number(let format)? = root["format"], format == Self.format else {
+      throw fail("not a release index of format 1")
+    }
+    func string(_ value: JSONValue, _ key: String, _ place: String) throws(ReleaseError) -> String {
+      guard case .string(let text)? = value[key], !text.isEmpty else {
+        throw fail("\(place) has no \(key)")
+      }
+      return text
+    }
+    func count(_ value: JSONValue, _ key: String, _ place: String) throws(ReleaseError) -> Int {
+      guard case .number(let number)? = value[key], number >= 0, number <= 1 << 40 else {
+        throw fail("\(place) has no \(key), or one out of range")
+      }
+      return Int(number)
+    }
+    func hash(_ value: JSONValue, _ key: String, _ place: String) throws(ReleaseError) -> String {
+      let text = try string(value, key, place)
+      guard text.utf8.count == 64,
+        text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+      else { throw fail("\(place): \(key) is not 64 lowercase hex digits") }
+      return text
+    }
+    func file(_ value: JSONValue, _ place: String) throws(ReleaseError) -> String {
+      let text = try string(value, "file", place)
+      // Only the folder's own files: a name cannot climb out of it or be absolute.
+      guard !text.hasPrefix("/"), !text.split(separator: "/").contains(".."), !text.contains("\\")
+      else { throw fail("\(place): file \(text) is outside the release folder") }
+      return text
+    }
+    guard case .array(let versionValues)? = root["versions"] else { throw fail("no versions") }
+    versions = []
+    for value in versionValues {
+      let number = try count(value, "version", "a version")
+      guard case .array(let baseValues)? = value["bases"] else {
+        throw fail("version \(number) has no bases")
+      }
+      var bases: [Base] = []
+      for baseValue in baseValues {
+        let name = try string(baseValue, "name", "a base of version \(number)")
+        let place = "base \(name) of version \(number)"
+        var region: String?
+        if case .string(let text)? = baseValue["region"] { region = text }
+        bases.append(
+          Base(
+            name: name, role: try string(baseValue, "role", place), region: region,
+            priority: try count(baseValue, "priority", place),
+            entries: try count(baseValue, "entries", place),
+            sha256: try hash(baseValue, "sha256", place),
+            byteCount: try count(baseValue, "bytes", place), file: try file(baseValue, place)))
+      }
+      guard versions.last.map({ $0.number < number }) ?? true else {
+        throw fail("version \(number) is not above the one before")
+      }
+      versions.append(Version(number: number, bases: bases))
+    }
+    guard case .array(let patchValues)? = root["patches"] else { throw fail("no patches") }
+    patches = []
+    for value in patchValues {
+      let name = try string(value, "name", "a patch")
+      let place = "a patch of \(name)"
+      patches.append(
+        Patch(
+          name: name, fromSHA256: try hash(value, "from", place),
+          toSHA256: try hash(value, "to", place),
+          file: try file(value, place), byteCount: try count(value, "bytes", place),
+          sha256: try hash(value, "sha256", place)))
+    }
+  }
+}

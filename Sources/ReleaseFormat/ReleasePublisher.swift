@@ -1,0 +1,162 @@
+import BaseFormat
+import DirectoryContainer
+import SystemCalls
+import SystemPackage
+
+/// Publishes a compiled container into a release folder that any static HTTP server can serve:
+/// `bases/` (content-addressed, as in the container), `patches/` (to the newest version from
+/// each of the last `keep` versions, each checked by applying it) and `index.json`, written last
+/// and atomically, so a client never reads an index naming a file not yet there.
+public struct ReleasePublisher {
+  /// Versions patched from, and kept, by default.
+  public static let defaultKeep = 8
+  /// The largest index read back (a few KiB per version).
+  static let maximumIndexByteCount = 16 << 20
+
+  /// The release folder.
+  public let releases: String
+  /// How many earlier versions get a patch to the newest, and stay in the index.
+  public let keep: Int
+
+  public init(releases: String, keep: Int = Self.defaultKeep) {
+    self.releases = releases
+    self.keep = keep
+  }
+
+  /// What a publish did.
+  public struct Summary: Equatable, Sendable {
+    /// The newest version after it.
+    public var version: Int
+    /// Whether it made that version (false: the container held what the newest already had).
+    public var isNew: Bool
+    /// Base files copied in (the others were there already).
+    public var basesCopied: Int
+    /// Patches made.
+    public var patchesMade: Int
+    /// Patches not kept: not smaller than the full base, or not remaking it exactly.
+    public var patchesSkipped: Int
+  }
+
+  /// Reads the folder's index; an empty one when there is none yet.
+  /// - Throws: ``ReleaseError`` when it exists but cannot be read.
+  public func currentIndex() throws(ReleaseError) -> ReleaseIndex {
+    let path = releases + "/" + ReleaseIndex.fileName
+    guard FolderCalls.exists(path, followingLinks: true) else { return ReleaseIndex() }
+    let bytes: [UInt8]
+    do throws(Errno) {
+      bytes = try readWholeFile(path, maximumByteCount: Self.maximumIndexByteCount)
+    } catch {
+      throw ReleaseError("cannot read \(path): \(SystemErrorText.text(error))")
+    }
+    return try ReleaseIndex(parsing: bytes, path: path)
+  }
+
+  /// Publishes `container`'s bases as the next version (unless they are the newest's already).
+  /// - Throws: ``ReleaseError`` naming the file; the index is then as it was.
+  public func publish(container: String) throws(ReleaseError) -> Summary {
+    let manifest: Manifest
+    do { manifest = try Manifest.read(container: container) } catch {
+      throw ReleaseError("\(container): \(error)")
+    }
+    var index = try currentIndex()
+    for folder in ["bases", "patches"] {
+      do { try ContainerFolder.create(releases + "/" + folder) } catch {
+        throw ReleaseError(error.description)
+      }
+    }
+    var summary = Summary(
+      version: index.latest?.number ?? 0, isNew: false, basesCopied: 0, patchesMade: 0,
+      patchesSkipped: 0)
+    var bases: [ReleaseIndex.Base] = []
+    for base in manifest.bases where base.state != .retired {
+      let file = "bases/" + base.name + "." + base.sha256.prefix(16) + ".cdb"
+      let target = releases + "/" + file
+      if SHA256.hexDigest(ofFile: target) != base.sha256 {
+        do { try ContainerFolder.copyFile(from: container + "/" + base.file, to: target) } catch {
+          throw ReleaseError(error.description)
+        }
+        guard SHA256.hexDigest(ofFile: target) == base.sha256 else {
+          throw ReleaseError("\(container)/\(base.file) does not hash to its manifest's SHA-256")
+        }
+        summary.basesCopied += 1
+      }
+      bases.append(
+        ReleaseIndex.Base(
+          name: base.name, role: base.role.rawValue, region: base.region, priority: base.priority,
+          entries: base.entries, sha256: base.sha256, byteCount: base.byteCount ?? 0, file: file))
+    }
+    if let latest = index.latest, latest.bases == bases { return summary }
+    let version = ReleaseIndex.Version(number: (index.latest?.number ?? 0) + 1, bases: bases)
+    try makePatches(to: version, from: index.versions.suffix(keep), into: &index, summary: &summary)
+    index.versions = Array((index.versions + [version]).suffix(keep + 1))
+    let kept = Set(index.versions.flatMap { $0.bases.map(\.sha256) })
+    index.patches.removeAll { !kept.contains($0.fromSHA256) || !kept.contains($0.toSHA256) }
+    try write(index)
+    removeUnnamedFiles(index)
+    summary.version = version.number
+    summary.isNew = true
+    return summary
+  }
+
+  /// Makes a patch to each base of `version` from the same-named base of each of `earlier`,
+  /// keeping those that are smaller than the full base and remake it exactly.
+  private func makePatches(
+    to version: ReleaseIndex.Version, from earlier: ArraySlice<ReleaseIndex.Version>,
+    into index: inout ReleaseIndex, summary: inout Summary
+  ) throws(ReleaseError) {
+    let scratch = releases + "/.publish-\(ProcessEnvironment.processID)"
+    do { try ContainerFolder.create(scratch) } catch { throw ReleaseError(error.description) }
+    defer { ContainerFolder.removeTree(scratch) }
+    for base in version.bases {
+      for old in earlier.reversed() {
+        guard let from = old.bases.first(where: { $0.name == base.name }),
+          from.sha256 != base.sha256,
+          !index.patches.contains(where: {
+            $0.fromSHA256 == from.sha256 && $0.toSHA256 == base.sha256
+          })
+        else { continue }
+        let file = "patches/\(base.name).\(from.sha256.prefix(16))-\(base.sha256.prefix(16)).cdp"
+        let path = releases + "/" + file
+        try PatchMaker.make(
+          from: releases + "/" + from.file, to: releases + "/" + base.file, patch: path)
+        let byteCount = (try? Int(FilePath(path).stat().size)) ?? Int.max
+        let remade = try? PatchApplier.apply(
+          patch: path, to: releases + "/" + from.file, output: scratch + "/check.cdb")
+        FolderCalls.removeFile(scratch + "/check.cdb")
+        guard remade != nil, byteCount < base.byteCount, let sha256 = SHA256.hexDigest(ofFile: path)
+        else {
+          FolderCalls.removeFile(path)
+          summary.patchesSkipped += 1
+          continue
+        }
+        index.patches.append(
+          ReleaseIndex.Patch(
+            name: base.name, fromSHA256: from.sha256, toSHA256: base.sha256, file: file,
+            byteCount: byteCount, sha256: sha256))
+        summary.patchesMade += 1
+      }
+    }
+  }
+
+  /// Writes the index atomically: its rename is the publish's one visible step.
+  private func write(_ index: ReleaseIndex) throws(ReleaseError) {
+    do throws(BaseFormatError) {
+      let writer = try AtomicFileWriter(path: releases + "/" + ReleaseIndex.fileName)
+      try writer.write(Array(index.json.utf8))
+      try writer.commit()
+    } catch {
+      throw ReleaseError(error.description)
+    }
+  }
+
+  /// Removes base and patch files the index no longer names (best effort).
+  private func removeUnnamedFiles(_ index: ReleaseIndex) {
+    let named = Set(index.versions.flatMap { $0.bases.map(\.file) } + index.patches.map(\.file))
+    for folder in ["bases", "patches"] {
+      for entry in FolderCalls.entries(of: releases + "/" + folder)
+      where !named.contains(folder + "/" + entry.name) && !entry.isFolder {
+        FolderCalls.removeFile(releases + "/" + folder + "/" + entry.name)
+      }
+    }
+  }
+}

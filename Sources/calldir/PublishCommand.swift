@@ -1,0 +1,41 @@
+import ArgumentParser
+import ReleaseFormat
+
+/// `calldir publish`: a compiled container as the next version of a release folder.
+struct PublishCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "publish",
+    abstract: "Publish a compiled container as the next version of a release folder.",
+    discussion: """
+      Run after each compile. Writes RELEASES/bases/ (each version's bases, content-addressed \
+      as in the container), RELEASES/patches/ (semantic patches to the newest version from \
+      each of the last --keep versions, each checked by applying it; one not smaller than the \
+      base is not kept) and RELEASES/index.json (versions, files, sizes, SHA-256, patches), \
+      written last and atomically: a client never reads an index naming a file not yet there. \
+      Any static HTTP server can serve the folder; apps fetch it with `calldir app update`. A \
+      container that holds what the newest version holds publishes nothing.
+      Exit statuses: 0 done; 1 usage, input or output error (the index is left as it was).
+      """)
+
+  @Argument(help: "The compiled container (calldir compile --out).", transform: nonEmptyPath)
+  var container: String
+  @Option(name: .long, help: "The release folder.", completion: .directory, transform: nonEmptyPath)
+  var out: String
+  @Option(name: .long, help: "Earlier versions patched from, and kept in the index.")
+  var keep: Int = ReleasePublisher.defaultKeep
+
+  func validate() throws {
+    guard keep >= 1 else { throw ValidationError("--keep must be at least 1, got \(keep)") }
+  }
+
+  func run() throws {
+    let summary = try ReleasePublisher(releases: out, keep: keep).publish(container: container)
+    guard summary.isNew else {
+      print("version \(summary.version) already holds these bases: nothing published")
+      return
+    }
+    print(
+      "version \(summary.version): \(summary.basesCopied) base\(summary.basesCopied == 1 ? "" : "s") copied, \(summary.patchesMade) patch\(summary.patchesMade == 1 ? "" : "es") made (\(summary.patchesSkipped) not kept), \(out)/\(ReleaseIndex.fileName) written"
+    )
+  }
+}

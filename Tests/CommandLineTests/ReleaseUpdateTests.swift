@@ -1,0 +1,214 @@
+import DirectoryContainer
+import Foundation
+import SystemCalls
+import TestSupport
+import Testing
+
+/// A release published, then fetched by an app: over a folder and over a real HTTP server on
+/// loopback (URLSession against `Tests/Fixtures/release_server.py`, which speaks `Range` and
+/// injects faults). The app never stages a wrong base, and what it stages is byte for byte what
+/// was published (issue 27, items 1, 4 and 5).
+@Suite("Releases: publish, then update from a folder or over HTTP, faults refused")
+struct ReleaseUpdateTests {
+  let calldir = builtExecutablePath("calldir")
+  let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/release_server.py").path
+
+  /// A release of two versions (one region relabelled in the second) in `folder`: `R` the
+  /// release, `app` the app's container at version 1, `box` the compiler's at version 2.
+  func twoVersions(_ folder: TemporaryFolder) throws {
+    let first = folder.path("d1.tsv")
+    #expect(
+      try runProcess(
+        calldir,
+        [
+          "generate", "--profile", "directory-4m", "--entries", "30000", "--format", "tsv", "--out",
+          first,
+        ]
+      ).status == 0)
+    var lines = try String(contentsOfFile: first, encoding: .utf8).split(separator: "\n").map(
+      String.init)
+    let region = try #require(lines.dropFirst().first?.split(separator: "\t")[2])
+    var relabelled = 0
+    for index in lines.indices.dropFirst() where relabelled < 200 {
+      var fields = lines[index].split(separator: "\t", omittingEmptySubsequences: false).map(
+        String.init)
+      guard fields[2] == region, Int(fields[3]) ?? 0 < 50_000 else { continue }
+      fields[1] = "Новое имя \(relabelled % 5)"
+      lines[index] = fields.joined(separator: "\t")
+      relabelled += 1
+    }
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: folder.path("d2.tsv"), atomically: true, encoding: .utf8)
+    for (dump, step) in [("d1.tsv", 1), ("d2.tsv", 2)] {
+      let compile = try runProcess(
+        calldir, ["compile", folder.path(dump), "--out", folder.path("box")])
+      #expect(compile.status == 0, "\(compile.stderr)")
+      let publish = try runProcess(
+        calldir, ["publish", folder.path("box"), "--out", folder.path("R")])
+      #expect(
+        publish.status == 0 && publish.stdout.contains("version \(step)"), "\(publish.stderr)")
+      if step == 1 {
+        try FileManager.default.copyItem(atPath: folder.path("box"), toPath: folder.path("app"))
+      }
+    }
+  }
+
+  /// The container's bases as the manifest names them: name → bytes.
+  func bases(_ container: String) throws -> [String: Data] {
+    let manifest = try Manifest.read(container: container)
+    var bases: [String: Data] = [:]
+    for base in manifest.bases where base.state != .retired {
+      bases[base.name] = try Data(contentsOf: URL(fileURLWithPath: container + "/" + base.file))
+    }
+    return bases
+  }
+
+  /// The container's files except the downloads waiting to resume.
+  func containerFiles(_ container: String) throws -> [String: Data] {
+    try folderSnapshot(container).filter { !$0.key.hasPrefix(".downloads") }
+  }
+
+  func update(_ from: String, _ container: String, timeout: Double = 30) throws -> ProcessRun {
+    try runProcess(
+      calldir,
+      ["app", "update", "--from", from, "--container", container, "--timeout", String(timeout)])
+  }
+
+  @Test func anUpdateFromAFolderPatchesOnlyWhatChangedAndMatchesTheRelease() throws {
+    let folder = try TemporaryFolder()
+    try twoVersions(folder)
+    let index = try String(contentsOfFile: folder.path("R/index.json"), encoding: .utf8)
+    #expect(index.contains("\"version\":2") && index.contains("\"patches\":[{"))
+    let run = try update(folder.path("R"), folder.path("app"))
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("version 2: 2 patched, 0 fetched whole"), "\(run.stdout)")
+    #expect(try bases(folder.path("app")) == bases(folder.path("box")), "byte for byte the release")
+    let again = try update(folder.path("R"), folder.path("app"))
+    #expect(again.stdout.contains("0 patched, 0 fetched whole"), "\(again.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("app/.downloads")))
+  }
+
+  @Test func anIndexNamingAMissingFileOrABadCopyIsRefusedAndTheContainerKept() throws {
+    let folder = try TemporaryFolder()
+    try twoVersions(folder)
+    let before = try containerFiles(folder.path("app"))
+    let patches = try FileManager.default.contentsOfDirectory(atPath: folder.path("R/patches"))
+    let patch = folder.path("R/patches/" + patches.sorted()[0])
+    let saved = try Data(contentsOf: URL(fileURLWithPath: patch))
+    try FileManager.default.removeItem(atPath: patch)
+    let missing = try update(folder.path("R"), folder.path("app"))
+    #expect(missing.status == 1 && missing.stderr.contains("cannot fetch"), "\(missing.stderr)")
+    #expect(try containerFiles(folder.path("app")) == before)
+    var corrupt = saved
+    corrupt[corrupt.count / 2] ^= 0x40
+    try corrupt.write(to: URL(fileURLWithPath: patch))
+    let wrong = try update(folder.path("R"), folder.path("app"))
+    #expect(
+      wrong.status == 1 && wrong.stderr.contains("SHA-256 is not the index's"), "\(wrong.stderr)")
+    #expect(wrong.stderr.split(separator: "\n").count == 1)
+    #expect(try containerFiles(folder.path("app")) == before)
+  }
+
+  /// A running `release_server.py` over `folder` with `options`, and its port.
+  final class Server {
+    let process = Process()
+    let port: Int
+    let log = Pipe()
+
+    init(script: String, folder: String, options: [String]) throws {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["python3", script, folder] + options
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = log
+      try process.run()
+      // The server prints its port once it listens: read that line (no sleeping).
+      var line = Data()
+      while !line.contains(UInt8(ascii: "\n")) {
+        let piece = output.fileHandleForReading.availableData
+        if piece.isEmpty { break }
+        line.append(piece)
+      }
+      port =
+        Int(
+          String(decoding: line, as: UTF8.self).split(separator: " ").last?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Stops the server (GET /__stop: it exits) and returns its request log.
+    func stop() -> String {
+      _ = try? Data(contentsOf: URL(string: url + "/__stop")!)
+      process.waitUntilExit()
+      return String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+  }
+
+  @Test func aDroppedConnectionResumesWithRange() throws {
+    let folder = try TemporaryFolder()
+    try twoVersions(folder)
+    let before = try containerFiles(folder.path("app"))
+    let server = try Server(
+      script: self.server, folder: folder.path("R"), options: ["--drop-after", "100"])
+    #expect(server.port > 0)
+    var runs: [ProcessRun] = []
+    for _ in 0..<3 {
+      let run = try update(server.url, folder.path("app"))
+      runs.append(run)
+      if run.status == 0 { break }
+      #expect(run.stderr.contains("kept; the next update resumes"), "\(run.stderr)")
+      #expect(try containerFiles(folder.path("app")) == before, "nothing staged from a cut file")
+    }
+    let log = server.stop()
+    #expect(runs.last?.status == 0, "\(runs.map(\.stderr))")
+    #expect(log.contains("bytes=100- 206"), "the rest was asked for with Range: \(log)")
+    #expect(try bases(folder.path("app")) == bases(folder.path("box")))
+  }
+
+  @Test(arguments: [
+    (["--corrupt"], "SHA-256 is not the index's"), (["--missing"], "HTTP 404"),
+    (["--stall"], "timed out"),
+  ])
+  func aFaultyServerIsRefusedAndTheContainerKept(options: [String], message: String) throws {
+    let folder = try TemporaryFolder()
+    try twoVersions(folder)
+    let before = try containerFiles(folder.path("app"))
+    let server = try Server(script: self.server, folder: folder.path("R"), options: options)
+    let run = try update(server.url, folder.path("app"), timeout: 2)
+    _ = server.stop()
+    #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    #expect(try containerFiles(folder.path("app")) == before)
+  }
+
+  @Test func anUpdateStoppedAtAnyDurableStepLeavesTheOldOrTheNewBases() throws {
+    let folder = try TemporaryFolder()
+    try twoVersions(folder)
+    let old = try bases(folder.path("app"))
+    let new = try bases(folder.path("box"))
+    var steps = 0
+    for step in 1...200 {
+      let copy = folder.path("stopped-\(step)")
+      try FileManager.default.copyItem(atPath: folder.path("app"), toPath: copy)
+      defer { try? FileManager.default.removeItem(atPath: copy) }
+      let run = try runProcess(
+        calldir, ["app", "update", "--from", folder.path("R"), "--container", copy],
+        environment: [FaultInjection.environmentVariable: String(step)])
+      let left = try bases(copy)
+      #expect(left == old || left == new, "step \(step): a mix")
+      if run.status == 0 {
+        steps = step - 1
+        break
+      }
+      #expect(run.status == FaultInjection.exitStatus, "step \(step): \(run.stderr)")
+      // The next update finishes the job from whatever the stopped one left.
+      let again = try update(folder.path("R"), copy)
+      #expect(again.status == 0, "step \(step): \(again.stderr)")
+      #expect(try bases(copy) == new, "step \(step)")
+    }
+    #expect(steps >= 6, "downloads, made bases, copies, adoption, manifest: \(steps)")
+  }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""A loopback HTTP server for the release tests: serves a release folder with Range support
+(python3 -m http.server has none) and injects the faults the tests name.
+
+usage: release_server.py FOLDER [--drop-after N] [--corrupt] [--stall] [--missing]
+  --drop-after N  the first response of every file under patches/ or bases/ sends N bytes of
+                  its body, then the connection is cut (later requests are served whole)
+  --corrupt       files under patches/ and bases/ are served with one byte changed
+  --stall         files under patches/ and bases/ get headers, then nothing, until the client
+                  gives up
+  --missing       files under patches/ and bases/ answer 404
+Prints "port N" on its first line once listening on 127.0.0.1 (only loopback), then serves
+until GET /__stop (or a signal). Each request is logged on stderr as "GET PATH RANGE STATUS".
+"""
+import os
+import signal
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# A test runner's threads block signals, and a child inherits that mask: unblock the ones that
+# stop a server. Tests stop it with GET /__stop instead (no signal needed).
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+
+folder = sys.argv[1]
+options = sys.argv[2:]
+drop_after = int(options[options.index("--drop-after") + 1]) if "--drop-after" in options else None
+dropped = set()
+lock = threading.Lock()
+stall = threading.Event()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        path = self.path.split("?")[0].lstrip("/")
+        if path == "__stop":
+            self.answer(200, b"stopping\n")
+            sys.stderr.flush()
+            os._exit(0)
+        real = os.path.realpath(os.path.join(folder, path))
+        faulty = path.startswith("patches/") or path.startswith("bases/")
+        if not real.startswith(os.path.realpath(folder) + os.sep) or not os.path.isfile(real) or (
+            faulty and "--missing" in options
+        ):
+            return self.answer(404, b"not found\n")
+        with open(real, "rb") as file:
+            body = file.read()
+        if faulty and "--corrupt" in options and body:
+            body = body[:-1] + bytes([body[-1] ^ 0xFF])
+        start = 0
+        ranged = self.headers.get("Range")
+        if ranged and ranged.startswith("bytes=") and ranged.endswith("-"):
+            start = int(ranged[6:-1])
+            if start >= len(body):
+                return self.answer(416, b"")
+        status = 206 if start else 200
+        sys.stderr.write(f"GET {path} {ranged or '-'} {status}\n")
+        sys.stderr.flush()
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body) - start))
+        if start:
+            self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+        self.end_headers()
+        if faulty and "--stall" in options:
+            stall.wait()  # never set: the client's timeout ends it
+            return
+        if faulty and drop_after is not None:
+            with lock:
+                first = path not in dropped
+                dropped.add(path)
+            if first:
+                self.wfile.write(body[start : start + drop_after])
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return
+        self.wfile.write(body[start:])
+
+    def answer(self, status, body):
+        sys.stderr.write(f"GET {self.path} - {status}\n")
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(f"port {server.server_address[1]}", flush=True)
+server.serve_forever()
