@@ -185,6 +185,7 @@ let package = Package(
       dependencies: [
         "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
         "DirectoryContainer", "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
+        "ReleaseFormat",
       ]),
     .executableTarget(
       name: "calldir",

@@ -90,32 +90,46 @@ public enum PatchApplier {
         compact: header.baseVersion == BaseHeader.compactVersion,
         dictionaryChoice: .firstLabels)
       var oldEntry = try old.next()
-      var operation = try decoder.next()
       var written = 0
-      while oldEntry != nil || operation != nil {
-        if let entry = oldEntry, operation == nil || entry.number < operation!.number {
-          try writer.append(entry.number, label: entry.label)
-          oldEntry = try old.next()
-        } else if let op = operation, oldEntry == nil || op.number < oldEntry!.number {
-          guard op.kind == .add else {
-            throw ReleaseError(
-              "\(patchPath): it changes \(op.number), which the base does not hold")
-          }
-          try writer.append(op.number, label: op.label)
-          operation = try decoder.next()
-        } else if let entry = oldEntry, let op = operation {
-          switch op.kind {
-          case .add:
-            throw ReleaseError("\(patchPath): it adds \(op.number), which the base holds already")
-          case .remove: break
-          case .relabel: try writer.append(entry.number, label: op.label)
-          }
-          if op.kind != .remove { written += 1 }
-          oldEntry = try old.next()
-          operation = try decoder.next()
-          continue
+      func copyOld() throws -> BaseEntry {
+        guard let entry = oldEntry else {
+          throw ReleaseError("\(patchPath): it reaches past the last entry of \(oldPath)")
         }
+        oldEntry = try old.next()
+        return entry
+      }
+      while let operation = try decoder.next() {
+        switch operation.kind {
+        case .add:
+          let number = try decoder.addedNumber(operation)
+          while let entry = oldEntry, entry.number < number {
+            try writer.append(entry.number, label: entry.label)
+            written += 1
+            oldEntry = try old.next()
+          }
+          if oldEntry?.number == number {
+            throw ReleaseError("\(patchPath): it adds \(number), which the base holds already")
+          }
+          try writer.append(number, label: operation.label)
+          written += 1
+        case .remove, .relabel:
+          for _ in 0..<operation.count {
+            let entry = try copyOld()
+            try writer.append(entry.number, label: entry.label)
+            written += 1
+          }
+          let target = try copyOld()
+          decoder.passed(target.number)
+          if operation.kind == .relabel {
+            try writer.append(target.number, label: operation.label)
+            written += 1
+          }
+        }
+      }
+      while let entry = oldEntry {
+        try writer.append(entry.number, label: entry.label)
         written += 1
+        oldEntry = try old.next()
       }
       guard try operations.isAtEnd() else {
         throw ReleaseError("\(patchPath): bytes past its operations")
@@ -136,7 +150,7 @@ public enum PatchApplier {
 /// Reads a patch's operations back (the inverse of ``OperationEncoder``), checking each.
 struct OperationDecoder {
   struct Operation {
-    let number: Int64
+    let count: UInt64
     let kind: PatchOperation
     let label: String
   }
@@ -162,23 +176,21 @@ struct OperationDecoder {
     self.path = path
   }
 
-  /// The next operation, or nil after the last the header counts.
+  /// The next operation, or nil after the last the header counts. Its `count` is old entries
+  /// to keep (a removal or a relabelling) or the gap to its number (an addition: see
+  /// ``addedNumber(_:)``).
   mutating func next() throws(ReleaseError) -> Operation? {
     guard read < header.operationCount else { return nil }
     read += 1
-    let gap = try operations.leb128()
-    guard gap >= 1, gap <= UInt64(Int64.max - previous) else {
-      throw ReleaseError("\(path): operation \(read) is not above the one before")
-    }
-    let number = previous + Int64(gap)
-    previous = number
-    guard let kind = PatchOperation(rawValue: try operations.byte()) else {
+    let value = try operations.leb128()
+    guard let kind = PatchOperation(rawValue: UInt8(value & 3)) else {
       throw ReleaseError("\(path): operation \(read) is of no known kind")
     }
+    let count = value >> 2
     guard kind == .remove || header.kind == .identification else {
-      return Operation(number: number, kind: kind, label: "")
+      return Operation(count: count, kind: kind, label: "")
     }
-    if kind == .remove { return Operation(number: number, kind: kind, label: "") }
+    if kind == .remove { return Operation(count: count, kind: kind, label: "") }
     let reference = try operations.leb128()
     let label: String
     if reference == 0 {
@@ -200,6 +212,19 @@ struct OperationDecoder {
       throw ReleaseError(
         "\(path): operation \(read) refers to label \(reference), which it has not")
     }
-    return Operation(number: number, kind: kind, label: label)
+    return Operation(count: count, kind: kind, label: label)
   }
+
+  /// The number an addition adds: its gap above the previous operation's number.
+  /// - Throws: ``ReleaseError`` when the gap is 0 or passes the largest number.
+  mutating func addedNumber(_ operation: Operation) throws(ReleaseError) -> Int64 {
+    guard operation.count >= 1, operation.count <= UInt64(Int64.max - previous) else {
+      throw ReleaseError("\(path): operation \(read) is not above the one before")
+    }
+    previous += Int64(operation.count)
+    return previous
+  }
+
+  /// Notes the number of the old entry a removal or a relabelling changed.
+  mutating func passed(_ number: Int64) { previous = number }
 }

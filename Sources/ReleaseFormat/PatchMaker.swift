@@ -56,7 +56,11 @@ public enum PatchMaker {
             try encoder.append(.add, number: n.number, label: n.label)
             newEntry = try new.next()
           } else if let o = oldEntry, let n = newEntry {
-            if o.label != n.label { try encoder.append(.relabel, number: n.number, label: n.label) }
+            if o.label != n.label {
+              try encoder.append(.relabel, number: n.number, label: n.label)
+            } else {
+              encoder.keepOldEntry()
+            }
             oldEntry = try old.next()
             newEntry = try new.next()
           }
@@ -78,13 +82,18 @@ public enum PatchMaker {
   }
 }
 
-/// Writes operations into a patch's stream: each is the gap from the previous operation's number
-/// (LEB128), the operation, and for a label a reference (LEB128: 0 then the length and bytes of
-/// a label not seen before; 1…n the old dictionary's label n−1; past n the patch's own labels in
-/// the order it spelt them).
+/// Writes operations into a patch's stream. Each starts with one LEB128 value, `count << 2 | op`:
+/// for a removal or a relabelling, `count` is how many old entries to keep unchanged before the
+/// one it changes (old entries are found by their place, which costs far fewer bits than their
+/// numbers: log2 of the gap in entries, not in numbers); for an addition, `count` is the gap from
+/// the previous operation's number (old entries below the new number are kept first). A label
+/// follows as a reference (LEB128: 0 then the length and bytes of a label not seen before; 1…n
+/// the old dictionary's label n−1; past n the patch's own labels in the order it spelt them).
 struct OperationEncoder {
   private var pending: [UInt8] = []
   private var previous: Int64 = 0
+  /// Old entries kept unchanged since the last operation.
+  private var kept: UInt64 = 0
   private let oldLabels: [String: Int]
   private let oldLabelCount: Int
   private var spelt: [String: Int] = [:]
@@ -107,9 +116,10 @@ struct OperationEncoder {
   mutating func append(_ operation: PatchOperation, number: Int64, label: String?)
     throws(ReleaseError)
   {
-    pending.appendLEB128(UInt64(number - previous))
+    let count = operation == .add ? UInt64(number - previous) : kept
+    pending.appendLEB128(count << 2 | UInt64(operation.rawValue))
     previous = number
-    pending.append(operation.rawValue)
+    kept = 0
     if let label, operation != .remove, !label.isEmpty {
       if let index = oldLabels[label] {
         pending.appendLEB128(UInt64(index + 1))
@@ -128,6 +138,9 @@ struct OperationEncoder {
       pending.removeAll(keepingCapacity: true)
     }
   }
+
+  /// An old entry that stays as it is.
+  mutating func keepOldEntry() { kept += 1 }
 
   mutating func finish() throws(ReleaseError) {
     try deflater.write(pending)

@@ -16,6 +16,7 @@ struct BenchCommand: ParsableCommand {
       """,
     subcommands: [
       BenchStrategiesCommand.self, BenchTwoPhaseCommand.self, BenchCompileCommand.self,
+      BenchUpdateCommand.self,
     ],
     defaultSubcommand: BenchStrategiesCommand.self)
 }

@@ -184,6 +184,47 @@ struct ReleaseUpdateTests {
     #expect(try containerFiles(folder.path("app")) == before)
   }
 
+  @Test func theSyncAfterAnUpdateSendsOnlyTheChangesIncrementally() throws {
+    let folder = try TemporaryFolder()
+    func dump(_ name: String, relabelledEvery: Int?) throws -> String {
+      var text = "number\tlabel\tregion\n"
+      for index in 0..<3_000 {
+        let version = relabelledEvery.map { index % $0 == 0 ? 2 : 1 } ?? 1
+        text += "+7495\(1_000_000 + index * 7)\tFirm \(index % 50) v\(version)\tMOW\n"
+      }
+      try text.write(toFile: folder.path(name), atomically: true, encoding: .utf8)
+      return folder.path(name)
+    }
+    let (first, second) = (
+      try dump("d1.tsv", relabelledEvery: nil), try dump("d2.tsv", relabelledEvery: 20)
+    )
+    let compile = { (dump: String, out: String) throws -> Void in
+      let run = try runProcess(
+        self.calldir, ["compile", dump, "--out", out, "--country", "RU", "--seed-size", "10"])
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    let system = ["--container", folder.path("box"), "--host-dir", folder.path("host")]
+    // The app: version 1 compiled as the server compiles it, enabled and synced.
+    try compile(first, folder.path("box"))
+    #expect(try runProcess(calldir, ["host", "enable", "com.example.box"] + system).status == 0)
+    #expect(try runProcess(calldir, ["app", "sync", "com.example.box"] + system).status == 0)
+    // The server: versions 1 and 2 published.
+    for dump in [first, second] {
+      try compile(dump, folder.path("srv"))
+      #expect(
+        try runProcess(calldir, ["publish", folder.path("srv"), "--out", folder.path("R")]).status
+          == 0)
+    }
+    let updated = try update(folder.path("R"), folder.path("box"))
+    #expect(
+      updated.status == 0 && updated.stdout.contains("region-MOW: patched"), "\(updated.stdout)")
+    let synced = try runProcess(calldir, ["app", "sync", "com.example.box"] + system)
+    #expect(synced.status == 0, "\(synced.stderr)")
+    #expect(
+      synced.stdout.contains("300 entries changed incrementally (150 added, 150 removed)"),
+      "the 150 relabelled entries, and nothing else: \(synced.stdout)")
+  }
+
   @Test func anUpdateStoppedAtAnyDurableStepLeavesTheOldOrTheNewBases() throws {
     let folder = try TemporaryFolder()
     try twoVersions(folder)

@@ -1,0 +1,258 @@
+import BaseFormat
+import Datasets
+import DirectoryContainer
+import Foundation
+import ProcessSpawning
+import ReleaseFormat
+
+/// `calldir bench update`: what a week's update costs a phone. A profile's dump is compiled
+/// (version 1), churned (relabelled, removed and added rows, spread over the dump as a week's
+/// changes are: uniformly, so each region changes in proportion to its size), compiled again
+/// (version 2), and both are published. Then, for the bases that changed, it measures the bytes
+/// to download by each method — calldir's patches (the index's cheapest chain), the full bases,
+/// `zstd -19 --long=27 --patch-from` and `bsdiff` of the same files — and the time and footprint
+/// of applying them, each in a process of its own (`calldir-patch`, `zstd -d`, `bspatch`).
+public struct UpdateBench {
+  public struct Configuration: Sendable {
+    public var profile: String
+    public var parameters: DatasetParameters
+    /// Shares of the dump changed: half relabelled, a quarter removed, a quarter added.
+    public var churns: [Double]
+    public var repeats = 3
+    /// The `calldir` and `calldir-patch` executables.
+    public var calldir: String
+    public var patcher: String
+    public var workDirectory: String
+
+    public init(
+      profile: String, parameters: DatasetParameters, churns: [Double], calldir: String,
+      patcher: String, work: String
+    ) {
+      self.profile = profile
+      self.parameters = parameters
+      self.churns = churns
+      self.calldir = calldir
+      self.patcher = patcher
+      self.workDirectory = work
+    }
+  }
+
+  /// One method at one churn.
+  public struct Row: Sendable {
+    public var churn: Double
+    public var method: String
+    public var changedBases: Int
+    public var downloadBytes: Int
+    /// Median over repeats of the time to apply every changed base's download, seconds.
+    public var applySeconds: Double
+    /// The largest footprint (RssAnon + RssShmem, sampled) of one applying process, bytes.
+    public var applyFootprintBytes: Int
+    /// All the new version's bases as one `zstd -19 --long=27` stream, bytes.
+    public var containerCompressedBytes: Int
+    /// The lower bound on a patch's size the changes allow (see ``ChangeEntropy``).
+    public var lowerBoundBytes: Int
+    public var entriesChanged: Int
+  }
+
+  public let configuration: Configuration
+  public init(configuration: Configuration) { self.configuration = configuration }
+
+  /// The methods compared, in the CSV's order.
+  public static let methods = ["calldir", "full", "zstd", "bsdiff"]
+
+  /// Runs every churn.
+  /// - Throws: ``BenchError`` when a file cannot be written or a tool fails.
+  public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> [Row] {
+    let work = configuration.workDirectory
+    let parameters = configuration.parameters
+    let stem = "\(configuration.profile)-\(parameters.entries)-\(parameters.seed)"
+    let dump = work + "/\(stem).tsv"
+    do {
+      try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+      if !FileManager.default.fileExists(atPath: dump) {
+        progress("writing \(dump)")
+        try DatasetGenerator(parameters: parameters).write(.tsv, to: dump)
+      }
+    } catch {
+      throw BenchError("cannot write the dump in \(work): \(error)")
+    }
+    let old = work + "/v1"
+    progress("compiling version 1")
+    try compile(dump, into: old)
+    var rows: [Row] = []
+    for churn in configuration.churns {
+      let label = String(format: "%g%%", churn * 100)
+      progress("churn \(label): writing and compiling version 2")
+      let churned = work + "/\(stem)-churn-\(label).tsv"
+      try ChurnedDump.write(from: dump, to: churned, churn: churn, seed: parameters.seed)
+      let new = work + "/v2-\(label)"
+      try compile(churned, into: new)
+      let releases = work + "/release-\(label)"
+      try? FileManager.default.removeItem(atPath: releases)
+      let index: ReleaseIndex
+      do {
+        let publisher = ReleasePublisher(releases: releases)
+        _ = try publisher.publish(container: old)
+        _ = try publisher.publish(container: new)
+        index = try publisher.currentIndex()
+      } catch {
+        throw BenchError("cannot publish: \(error)")
+      }
+      rows += try measure(churn: churn, index: index, releases: releases, progress: progress)
+    }
+    return rows
+  }
+
+  private func compile(_ dump: String, into container: String) throws(BenchError) {
+    try? FileManager.default.removeItem(atPath: container)
+    _ = try tool(configuration.calldir, ["compile", dump, "--out", container, "--country", "RU"])
+  }
+
+  /// Runs a tool to completion; its outcome.
+  @discardableResult
+  private func tool(_ executable: String, _ arguments: [String]) throws(BenchError)
+    -> ChildProcess.Outcome
+  {
+    let outcome: ChildProcess.Outcome
+    do {
+      outcome = try ChildProcess.run(
+        executable: executable, arguments: arguments,
+        limits: .init(memoryLimitBytes: nil, timeoutSeconds: 1_800),
+        io: .init(descriptors: [:], wakeDescriptor: nil, onTick: nil, capturesReport: false))
+    } catch {
+      throw BenchError("cannot run \(executable): \(error)")
+    }
+    guard outcome.exitCode == 0 else {
+      throw BenchError(
+        "\((executable as NSString).lastPathComponent) \(arguments.first ?? "") failed: \(outcome.standardError.prefix(300))"
+      )
+    }
+    return outcome
+  }
+
+  private func measure(
+    churn: Double, index: ReleaseIndex, releases: String, progress: (String) -> Void
+  ) throws(BenchError) -> [Row] {
+    guard let first = index.versions.first, let latest = index.latest, index.versions.count == 2
+    else { throw BenchError("the release has no two versions to compare") }
+    let pairs: [(old: ReleaseIndex.Base, new: ReleaseIndex.Base)] = latest.bases.compactMap {
+      base in
+      guard let old = first.bases.first(where: { $0.name == base.name }), old.sha256 != base.sha256
+      else { return nil }
+      return (old, base)
+    }
+    let scratch = configuration.workDirectory + "/scratch"
+    try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    func path(_ base: ReleaseIndex.Base) -> String { releases + "/" + base.file }
+    // Downloads: each method's files for every changed base, made once.
+    var files: [String: [(old: String, patch: String)]] = [:]
+    var bytes: [String: Int] = [:]
+    for (number, pair) in pairs.enumerated() {
+      let chain = index.cheapestChain(from: pair.old.sha256, to: pair.new)
+      bytes["full", default: 0] += pair.new.byteCount
+      if chain.count == 1 {
+        bytes["calldir", default: 0] += chain[0].byteCount
+        files["calldir", default: []].append((path(pair.old), releases + "/" + chain[0].file))
+      } else {
+        bytes["calldir", default: 0] += pair.new.byteCount
+      }
+      let zstdPatch = scratch + "/\(number).zst"
+      try tool(
+        "/usr/bin/env",
+        [
+          "zstd", "-q", "-f", "-19", "--long=27", "--patch-from=" + path(pair.old), path(pair.new),
+          "-o", zstdPatch,
+        ])
+      bytes["zstd", default: 0] += fileSize(zstdPatch)
+      files["zstd", default: []].append((path(pair.old), zstdPatch))
+      let bsdiffPatch = scratch + "/\(number).bsdiff"
+      try tool("/usr/bin/env", ["bsdiff", path(pair.old), path(pair.new), bsdiffPatch])
+      bytes["bsdiff", default: 0] += fileSize(bsdiffPatch)
+      files["bsdiff", default: []].append((path(pair.old), bsdiffPatch))
+    }
+    progress("churn \(String(format: "%g%%", churn * 100)): \(pairs.count) bases changed; applying")
+    let compressed = try compressedSize(latest.bases.map(path), scratch: scratch)
+    let bound = ChangeEntropy.lowerBound(pairs: pairs.map { (path($0.old), path($0.new)) })
+    var rows: [Row] = []
+    for method in Self.methods {
+      var times: [Double] = []
+      var footprint = 0
+      for _ in 0..<configuration.repeats {
+        var total = 0.0
+        for (old, patch) in files[method] ?? [] {
+          let output = scratch + "/applied.cdb"
+          let outcome: ChildProcess.Outcome =
+            switch method {
+            case "calldir": try tool(configuration.patcher, [patch, old, output])
+            case "zstd":
+              try tool(
+                "/usr/bin/env",
+                ["zstd", "-q", "-f", "-d", "--long=27", "--patch-from=" + old, patch, "-o", output])
+            default: try tool("/usr/bin/env", ["bspatch", old, output, patch])
+            }
+          total += outcome.wallSeconds
+          if outcome.sampleCount > 0 {
+            footprint = max(footprint, outcome.sampledFootprintPeakBytes)
+          }
+        }
+        times.append(total)
+      }
+      rows.append(
+        Row(
+          churn: churn, method: method, changedBases: pairs.count,
+          downloadBytes: bytes[method] ?? 0,
+          applySeconds: Statistics.median(times) ?? 0, applyFootprintBytes: footprint,
+          containerCompressedBytes: compressed, lowerBoundBytes: bound.bytes,
+          entriesChanged: bound.entriesChanged))
+    }
+    return rows
+  }
+
+  private func fileSize(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+  }
+
+  /// The bases as one `zstd -19 --long=27` stream (the download of the whole container).
+  private func compressedSize(_ paths: [String], scratch: String) throws(BenchError) -> Int {
+    let joined = scratch + "/container.bin"
+    FileManager.default.createFile(atPath: joined, contents: nil)
+    guard let handle = FileHandle(forWritingAtPath: joined) else {
+      throw BenchError("cannot write \(joined)")
+    }
+    for path in paths {
+      if let data = FileManager.default.contents(atPath: path) { handle.write(data) }
+    }
+    try? handle.close()
+    try tool(
+      "/usr/bin/env", ["zstd", "-q", "-f", "-19", "--long=27", joined, "-o", joined + ".zst"])
+    return fileSize(joined + ".zst")
+  }
+
+  /// The rows as CSV.
+  public static func csv(_ rows: [Row], configuration: Configuration) -> CSVTable {
+    CSVTable(
+      header: [
+        "profile", "entries", "churn", "method", "changed_bases", "entries_changed",
+        "download_bytes", "ratio_to_full", "ratio_to_zstd", "ratio_to_lower_bound",
+        "share_of_compressed_container", "apply_s", "apply_footprint_bytes",
+        "container_compressed_bytes", "lower_bound_bytes",
+      ],
+      rows: rows.map { row in
+        func of(_ method: String) -> Double {
+          Double(rows.first { $0.churn == row.churn && $0.method == method }?.downloadBytes ?? 0)
+        }
+        let download = Double(row.downloadBytes)
+        return [
+          configuration.profile, String(configuration.parameters.entries),
+          String(format: "%g", row.churn), row.method, String(row.changedBases),
+          String(row.entriesChanged), String(row.downloadBytes),
+          String(format: "%.4f", download / max(of("full"), 1)),
+          String(format: "%.4f", download / max(of("zstd"), 1)),
+          String(format: "%.4f", download / Double(max(row.lowerBoundBytes, 1))),
+          String(format: "%.4f", download / Double(max(row.containerCompressedBytes, 1))),
+          String(format: "%.3f", row.applySeconds), String(row.applyFootprintBytes),
+          String(row.containerCompressedBytes), String(row.lowerBoundBytes),
+        ]
+      })
+  }
+}

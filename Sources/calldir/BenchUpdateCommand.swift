@@ -1,0 +1,95 @@
+import ArgumentParser
+import BenchHarness
+import Foundation
+
+/// `calldir bench update`: the download and apply cost of a week's update, by method.
+struct BenchUpdateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "update",
+    abstract:
+      "Measure an update's download and apply: calldir's patches, full bases, zstd, bsdiff.",
+    discussion: """
+      Compiles the profile's raw dump (version 1), churns it per --churn (half relabelled, a \
+      quarter removed, a quarter added, uniformly over the rows, so each region changes in \
+      proportion to its size), compiles and publishes both, then for the bases that changed \
+      records the bytes to download by each method: calldir's patches (the index's cheapest \
+      chain), the full bases, `zstd -19 --long=27 --patch-from=OLD NEW` and `bsdiff` of the \
+      same files; the time and footprint of applying them (calldir-patch, zstd -d, bspatch, \
+      each in a process of its own, medians over --repeat); the whole new container as one \
+      zstd -19 stream; and a lower bound from the changes (README, "Patch updates"). One CSV \
+      row per churn and method, and a chart beside it. Needs zstd and bsdiff (Debian packages).
+
+      Exit statuses: 0 done; 1 usage or input error, or a tool failed.
+      """)
+
+  @OptionGroup var dataset: DatasetOptions
+  @Option(name: .long, help: "Shares of the dump changed, comma-separated: 1%,5%,20%.")
+  var churn: String = "5%"
+  @Option(name: .customLong("repeat"), help: "Runs of each apply (medians are over these).")
+  var repeats: Int = 3
+  @Option(name: .long, help: "The CSV to write.", completion: .file())
+  var out: String = ".calldir/bench/update.csv"
+
+  func validate() throws {
+    _ = try nonEmptyPath(out)
+    _ = try churns()
+    guard repeats >= 1 else { throw ValidationError("--repeat must be 1 or more") }
+  }
+
+  func churns() throws -> [Double] {
+    try churn.split(separator: ",").map { text in
+      let trimmed = text.hasSuffix("%") ? text.dropLast() : text[...]
+      guard let value = Double(trimmed), value > 0, value <= 100 else {
+        throw ValidationError("--churn: '\(text)' is not a share from 0% to 100%")
+      }
+      return text.hasSuffix("%") ? value / 100 : (value <= 1 ? value : value / 100)
+    }
+  }
+
+  func run() throws {
+    let (name, parameters) = try dataset.resolve(defaultProfile: "directory-4m")
+    let directory = BenchRunner.executableDirectory()
+    var configuration = UpdateBench.Configuration(
+      profile: name, parameters: parameters, churns: try churns(),
+      calldir: directory + "/calldir", patcher: directory + "/calldir-patch",
+      work: ".calldir/bench/update")
+    configuration.repeats = repeats
+    let rows: [UpdateBench.Row]
+    do {
+      rows = try UpdateBench(configuration: configuration).run {
+        FileHandle.standardError.write(Data("\($0)\n".utf8))
+      }
+      try ResultFiles.writeAtomically(
+        UpdateBench.csv(rows, configuration: configuration).encoded(), to: out)
+      let chart = ResultFiles.replacingExtension(of: out, with: "svg")
+      try ResultFiles.writeAtomically(
+        UpdateChart.svg(
+          rows: rows, title: "calldir bench update — \(name), \(parameters.entries) entries"),
+        to: chart)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    print("churn  method   bases      download  vs full  vs zstd  vs bound  apply s  footprint")
+    for row in rows {
+      func ratio(_ method: String) -> Double {
+        let other = rows.first { $0.churn == row.churn && $0.method == method }?.downloadBytes
+        return Double(row.downloadBytes) / Double(max(other ?? 1, 1))
+      }
+      let churn = String(format: "%g%%", row.churn * 100)
+      let columns = String(
+        format: "%5d  %12d  %7.3f  %7.3f  %8.2f  %7.3f  %5.1f MiB", row.changedBases,
+        row.downloadBytes, ratio("full"), ratio("zstd"),
+        Double(row.downloadBytes) / Double(max(row.lowerBoundBytes, 1)), row.applySeconds,
+        Double(row.applyFootprintBytes) / 1_048_576)
+      print(
+        churn.padding(toLength: 7, withPad: " ", startingAt: 0)
+          + row.method.padding(toLength: 9, withPad: " ", startingAt: 0) + columns)
+    }
+    if let first = rows.first {
+      print(
+        "new container as one zstd -19 stream: \(first.containerCompressedBytes) bytes; entries changed: \(first.entriesChanged)"
+      )
+    }
+    print("wrote \(out) and \(ResultFiles.replacingExtension(of: out, with: "svg"))")
+  }
+}
