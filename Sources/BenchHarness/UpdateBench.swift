@@ -202,7 +202,7 @@ public struct UpdateBench {
           churn: churn, method: method, changedBases: pairs.count,
           downloadBytes: bytes[method] ?? 0,
           applySeconds: Statistics.median(times) ?? 0, applyFootprintBytes: footprint,
-          containerCompressedBytes: compressed, lowerBoundBytes: bound.bytes,
+          containerCompressedBytes: compressed, lowerBoundBytes: bound.withAdditionsBytes,
           entriesChanged: bound.entriesChanged))
     }
     return rows
