@@ -52,6 +52,10 @@ public struct UpdateBench {
     /// The lower bound on a patch's size the changes allow (see ``ChangeEntropy``).
     public var lowerBoundBytes: Int
     public var entriesChanged: Int
+    /// The incremental request after the update (`app sync` of a container enabled and synced
+    /// at version 1, then updated from the release), seconds; the same for every method (the
+    /// request sends the changed entries whatever brought them).
+    public var incrementalSeconds: Double
   }
 
   public let configuration: Configuration
@@ -98,7 +102,10 @@ public struct UpdateBench {
       } catch {
         throw BenchError("cannot publish: \(error)")
       }
-      rows += try measure(churn: churn, index: index, releases: releases, progress: progress)
+      var measured = try measure(churn: churn, index: index, releases: releases, progress: progress)
+      let incremental = try incrementalSeconds(from: old, releases: releases, progress: progress)
+      for index in measured.indices { measured[index].incrementalSeconds = incremental }
+      rows += measured
     }
     return rows
   }
@@ -203,9 +210,32 @@ public struct UpdateBench {
           downloadBytes: bytes[method] ?? 0,
           applySeconds: Statistics.median(times) ?? 0, applyFootprintBytes: footprint,
           containerCompressedBytes: compressed, lowerBoundBytes: bound.withAdditionsBytes,
-          entriesChanged: bound.entriesChanged))
+          entriesChanged: bound.entriesChanged, incrementalSeconds: 0))
     }
     return rows
+  }
+
+  /// A copy of the version-1 container enabled and synced in a simulated system, updated from
+  /// the release, then synced again: that last sync's wall time (the incremental request).
+  private func incrementalSeconds(
+    from old: String, releases: String, progress: (String) -> Void
+  ) throws(BenchError) -> Double {
+    let app = configuration.workDirectory + "/app"
+    let host = configuration.workDirectory + "/host"
+    try? FileManager.default.removeItem(atPath: app)
+    try? FileManager.default.removeItem(atPath: host)
+    do {
+      try FileManager.default.copyItem(atPath: old, toPath: app)
+    } catch {
+      throw BenchError("cannot copy \(old): \(error)")
+    }
+    let bundle = "com.example.bench.update"
+    let system = ["--container", app, "--host-dir", host]
+    progress("enabling and syncing version 1, then updating")
+    try tool(configuration.calldir, ["host", "enable", bundle] + system)
+    try tool(configuration.calldir, ["app", "sync", bundle] + system)
+    try tool(configuration.calldir, ["app", "update", "--from", releases, "--container", app])
+    return try tool(configuration.calldir, ["app", "sync", bundle] + system).wallSeconds
   }
 
   private func fileSize(_ path: String) -> Int {
@@ -235,7 +265,7 @@ public struct UpdateBench {
         "profile", "entries", "churn", "method", "changed_bases", "entries_changed",
         "download_bytes", "ratio_to_full", "ratio_to_zstd", "ratio_to_lower_bound",
         "share_of_compressed_container", "apply_s", "apply_footprint_bytes",
-        "container_compressed_bytes", "lower_bound_bytes",
+        "container_compressed_bytes", "lower_bound_bytes", "incremental_s",
       ],
       rows: rows.map { row in
         func of(_ method: String) -> Double {
@@ -252,6 +282,7 @@ public struct UpdateBench {
           String(format: "%.4f", download / Double(max(row.containerCompressedBytes, 1))),
           String(format: "%.3f", row.applySeconds), String(row.applyFootprintBytes),
           String(row.containerCompressedBytes), String(row.lowerBoundBytes),
+          String(format: "%.3f", row.incrementalSeconds),
         ]
       })
   }

@@ -16,8 +16,10 @@ struct BenchUpdateCommand: ParsableCommand {
       chain), the full bases, `zstd -19 --long=27 --patch-from=OLD NEW` and `bsdiff` of the \
       same files; the time and footprint of applying them (calldir-patch, zstd -d, bspatch, \
       each in a process of its own, medians over --repeat); the whole new container as one \
-      zstd -19 stream; and a lower bound from the changes (README, "Patch updates"). One CSV \
-      row per churn and method, and a chart beside it. Needs zstd and bsdiff (Debian packages).
+      zstd -19 stream; a lower bound from the changes (README, "Patch updates"); and the \
+      incremental request after the update (a copy of version 1 enabled and synced in a \
+      simulated system, updated, synced again: that sync's wall time). One CSV row per churn \
+      and method, and a chart beside it. Needs zstd and bsdiff (Debian packages).
 
       Exit statuses: 0 done; 1 usage or input error, or a tool failed.
       """)
@@ -85,10 +87,15 @@ struct BenchUpdateCommand: ParsableCommand {
         churn.padding(toLength: 7, withPad: " ", startingAt: 0)
           + row.method.padding(toLength: 9, withPad: " ", startingAt: 0) + columns)
     }
-    if let first = rows.first {
+    for row in rows where row.method == "calldir" {
       print(
-        "new container as one zstd -19 stream: \(first.containerCompressedBytes) bytes; entries changed: \(first.entriesChanged)"
-      )
+        String(
+          format:
+            "churn %g%%: %d entries changed; the incremental request after the update took %.2f s",
+          row.churn * 100, row.entriesChanged, row.incrementalSeconds))
+    }
+    if let first = rows.first {
+      print("the new container as one zstd -19 stream: \(first.containerCompressedBytes) bytes")
     }
     print("wrote \(out) and \(ResultFiles.replacingExtension(of: out, with: "svg"))")
   }

@@ -27,7 +27,7 @@ struct FailureCodeTests {
     let synced = try fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     let allSucceeded = synced.allSatisfy { $0.succeeded }
-    #expect(allSucceeded)
+    #expect(allSucceeded, "\(synced.map(\.detail))")
     let updated = regionEntries(first: 74_950_000_000, count: 2_000, label: "new")
     try fixture.app.stage(
       file: fixture.writeBase("a2", updated), name: "ru-495", role: .region, region: "RU-495",
