@@ -15,8 +15,9 @@ csystem=.build/checkouts/swift-system/Sources/CSystem/include
 [ -d "$modules" ] && [ -d "$csystem" ] || { echo "build first: swift build" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The app's half reads patches through zlib (ReleaseFormat imports CZlib, the system's zlib).
 flags=(-swift-version 6 -I "$work" -I "$modules" -Xcc "-fmodule-map-file=$csystem/module.modulemap"
-  -I "$csystem")
+  -I "$csystem" -Xcc "-fmodule-map-file=Sources/CZlib/module.modulemap" -I Sources/CZlib)
 swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CallKit \
   -emit-module-path "$work/CallKit.swiftmodule" Scripts/CallKitStandIn.swift
 swiftc "${flags[@]}" -parse-as-library -emit-module -module-name CallKitAdapter \
