@@ -133,7 +133,7 @@ let package = Package(
       name: "calldir-fuzz",
       dependencies: [
         "BaseFormat", "ByteCoding", "DirectoryContainer", "SystemChannel", "DirectoryCompiler",
-        "PhoneNormalization",
+        "PhoneNormalization", "ReleaseFormat",
       ]),
     .executableTarget(
       name: "calldir-baselines",

@@ -15,6 +15,9 @@ enum FuzzTarget: String, CaseIterable {
   /// Any bytes as a written number, with several countries and both validations: an error, or
   /// a CallKit number with an assigned calling code, the same from bytes and from a String.
   case normalize
+  /// Any bytes as a release's index.json (a hand-written JSON reader: the app's half has no
+  /// Foundation): an error, or an index that survives encoding and parsing.
+  case index
 
   /// Checks the property on one input.
   func check(_ input: UnsafeRawBufferPointer) {
@@ -24,6 +27,7 @@ enum FuzzTarget: String, CaseIterable {
     case .frame: FrameProperty.check(input)
     case .rows: RowsProperty.check(input)
     case .normalize: NormalizeProperty.check(input)
+    case .index: IndexProperty.check(input)
     }
   }
 }
