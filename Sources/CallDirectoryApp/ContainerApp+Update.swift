@@ -144,13 +144,13 @@ extension ContainerApp {
     let done = downloads + "/" + sha256
     if SHA256.hexDigest(ofFile: done) == sha256 { return done }
     let part = done + ".part"
-    let before = (try? readWholeFileSize(part)) ?? 0
+    let before = (try? FolderCalls.byteCount(of: part)) ?? 0
     do {
       try source.fetch(file, to: part, expectedByteCount: byteCount)
     } catch {
       throw ContainerAppError(error.description)
     }
-    let after = (try? readWholeFileSize(part)) ?? 0
+    let after = (try? FolderCalls.byteCount(of: part)) ?? 0
     summary.downloadedBytes += max(0, after - before)
     guard after == byteCount, SHA256.hexDigest(ofFile: part) == sha256 else {
       FolderCalls.removeFile(part)
@@ -205,9 +205,4 @@ extension ContainerApp {
       installedSHA256: previous.flatMap { manifest.bases[$0].expectedInstalledSHA256 })
     if let previous { manifest.bases[previous] = entry } else { manifest.bases.append(entry) }
   }
-}
-
-/// A file's size in bytes.
-private func readWholeFileSize(_ path: String) throws -> Int {
-  try FolderCalls.byteCount(of: path)
 }
