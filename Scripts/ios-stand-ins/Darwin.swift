@@ -45,6 +45,7 @@ public let LOCK_UN: Int32 = 8
 public let DT_DIR: Int32 = 4
 public let DT_REG: Int32 = 8
 public let _SC_PAGESIZE: Int32 = 29
+public let _SC_NPROCESSORS_ONLN: Int32 = 58
 public let SIGKILL: Int32 = 9
 public let SIGPIPE: Int32 = 13
 public let STDERR_FILENO: Int32 = 2

@@ -11,14 +11,18 @@ import ReleaseFormat
 /// (version 2), and both are published. Then, for the bases that changed, it measures the bytes
 /// to download by each method — calldir's patches (the index's cheapest chain), the full bases,
 /// `zstd -19 --long=27 --patch-from` and `bsdiff` of the same files — and the time and footprint
-/// of applying them, each in a process of its own (`calldir-patch`, `zstd -d`, `bspatch`).
-public struct UpdateBench {
+/// of applying them on ``Configuration/applyThreads`` cores: calldir's in one `calldir-patch`
+/// process (as `ContainerApp.update(from:)` applies them, each base's chain on one thread), the
+/// tools' as that many `zstd -d` or `bspatch` processes at a time, one per base.
+public struct UpdateBench: Sendable {
   public struct Configuration: Sendable {
     public var profile: String
     public var parameters: DatasetParameters
     /// Shares of the dump changed: half relabelled, a quarter removed, a quarter added.
     public var churns: [Double]
     public var repeats = 3
+    /// Bases applied at once: calldir-patch's threads, and the tools' processes at a time.
+    public var applyThreads = PatchApplier.defaultThreadCount
     /// The `calldir` and `calldir-patch` executables.
     public var calldir: String
     public var patcher: String
@@ -45,7 +49,8 @@ public struct UpdateBench {
     public var downloadBytes: Int
     /// Median over repeats of the time to apply every changed base's download, seconds.
     public var applySeconds: Double
-    /// The largest footprint (RssAnon + RssShmem, sampled) of one applying process, bytes.
+    /// The largest footprint (RssAnon + RssShmem, sampled) of one applying process, bytes:
+    /// calldir-patch's with every thread, a tool's for one base.
     public var applyFootprintBytes: Int
     /// All the new version's bases as one `zstd -19 --long=27` stream, bytes.
     public var containerCompressedBytes: Int
@@ -185,24 +190,9 @@ public struct UpdateBench {
       var times: [Double] = []
       var footprint = 0
       for _ in 0..<configuration.repeats {
-        var total = 0.0
-        for (old, patch) in files[method] ?? [] {
-          let output = scratch + "/applied.cdb"
-          let outcome: ChildProcess.Outcome =
-            switch method {
-            case "calldir": try tool(configuration.patcher, [patch, old, output])
-            case "zstd":
-              try tool(
-                "/usr/bin/env",
-                ["zstd", "-q", "-f", "-d", "--long=27", "--patch-from=" + old, patch, "-o", output])
-            default: try tool("/usr/bin/env", ["bspatch", old, output, patch])
-            }
-          total += outcome.wallSeconds
-          if outcome.sampleCount > 0 {
-            footprint = max(footprint, outcome.sampledFootprintPeakBytes)
-          }
-        }
-        times.append(total)
+        let (seconds, peak) = try apply(method, files[method] ?? [], scratch: scratch)
+        times.append(seconds)
+        footprint = max(footprint, peak)
       }
       rows.append(
         Row(
@@ -213,6 +203,42 @@ public struct UpdateBench {
           entriesChanged: bound.entriesChanged, incrementalSeconds: 0))
     }
     return rows
+  }
+
+  /// Applies one method's downloads (`(old base, download)` pairs) on ``Configuration/applyThreads``
+  /// cores; the wall time of the whole, seconds, and the largest sampled footprint of one process.
+  private func apply(_ method: String, _ files: [(old: String, patch: String)], scratch: String)
+    throws(BenchError) -> (seconds: Double, footprint: Int)
+  {
+    guard !files.isEmpty else { return (0, 0) }
+    let outputs = files.indices.map { scratch + "/applied-\($0).cdb" }
+    let threads = max(1, configuration.applyThreads)
+    if method == "calldir" {
+      let triples = zip(files, outputs).flatMap { [$0.patch, $0.old, $1] }
+      let outcome = try tool(configuration.patcher, ["--threads", String(threads)] + triples)
+      return (outcome.wallSeconds, outcome.sampleCount > 0 ? outcome.sampledFootprintPeakBytes : 0)
+    }
+    let commands: [(String, [String])] = zip(files, outputs).map { file, output in
+      method == "zstd"
+        ? (
+          "/usr/bin/env",
+          [
+            "zstd", "-q", "-f", "-d", "--long=27", "--patch-from=" + file.old, file.patch, "-o",
+            output,
+          ]
+        )
+        : ("/usr/bin/env", ["bspatch", file.old, output, file.patch])
+    }
+    // `threads` lanes of one process at a time each, the files dealt round-robin (the bases are
+    // of similar sizes); the wall time is the whole batch's.
+    let lanes = (0..<min(threads, commands.count)).map { lane in
+      ToolLane(commands: stride(from: lane, to: commands.count, by: threads).map { commands[$0] })
+    }
+    let start = MonotonicClock.system.nanoseconds()
+    DispatchQueue.concurrentPerform(iterations: lanes.count) { lanes[$0].run(self.tool) }
+    let seconds = Double(MonotonicClock.system.nanoseconds() - start) / 1e9
+    if let failure = lanes.compactMap(\.failure).first { throw failure }
+    return (seconds, lanes.map(\.footprint).max() ?? 0)
   }
 
   /// A copy of the version-1 container enabled and synced in a simulated system, updated from
@@ -264,7 +290,7 @@ public struct UpdateBench {
       header: [
         "profile", "entries", "churn", "method", "changed_bases", "entries_changed",
         "download_bytes", "ratio_to_full", "ratio_to_zstd", "ratio_to_lower_bound",
-        "share_of_compressed_container", "apply_s", "apply_footprint_bytes",
+        "share_of_compressed_container", "apply_s", "apply_threads", "apply_footprint_bytes",
         "container_compressed_bytes", "lower_bound_bytes", "incremental_s",
       ],
       rows: rows.map { row in
@@ -280,10 +306,32 @@ public struct UpdateBench {
           String(format: "%.4f", download / max(of("zstd"), 1)),
           String(format: "%.4f", download / Double(max(row.lowerBoundBytes, 1))),
           String(format: "%.4f", download / Double(max(row.containerCompressedBytes, 1))),
-          String(format: "%.3f", row.applySeconds), String(row.applyFootprintBytes),
+          String(format: "%.3f", row.applySeconds), String(configuration.applyThreads),
+          String(row.applyFootprintBytes),
           String(row.containerCompressedBytes), String(row.lowerBoundBytes),
           String(format: "%.3f", row.incrementalSeconds),
         ]
       })
+  }
+}
+
+/// One lane of tool processes run one after another; what it measured, read after the lane ends.
+private final class ToolLane: @unchecked Sendable {
+  let commands: [(String, [String])]
+  var footprint = 0
+  var failure: BenchError?
+
+  init(commands: [(String, [String])]) { self.commands = commands }
+
+  func run(_ tool: (String, [String]) throws(BenchError) -> ChildProcess.Outcome) {
+    for (executable, arguments) in commands {
+      do throws(BenchError) {
+        let outcome = try tool(executable, arguments)
+        if outcome.sampleCount > 0 { footprint = max(footprint, outcome.sampledFootprintPeakBytes) }
+      } catch {
+        failure = error
+        return
+      }
+    }
   }
 }

@@ -54,8 +54,11 @@ extension ContainerApp {
     }
     var summary = UpdateSummary(
       version: latest.number, patched: 0, fetchedWhole: 0, unchanged: 0, downloadedBytes: 0)
-    // Each changed base, made in the downloads folder before anything in the container changes.
+    // Each changed base, made in the downloads folder before anything in the container changes:
+    // every download first, then the patch chains applied on every core (each base's chain on one
+    // thread), then staged together.
     var made: [(base: ReleaseIndex.Base, path: String)] = []
+    var chains: [(base: ReleaseIndex.Base, chain: PatchChain)] = []
     for base in latest.bases {
       let held = current?.bases.first { $0.name == base.name && $0.state != .retired }
       if held?.sha256 == base.sha256 {
@@ -64,22 +67,19 @@ extension ContainerApp {
       }
       let chain = index.cheapestChain(from: held?.sha256, to: base)
       if let held, !chain.isEmpty {
-        var input = container + "/" + held.file
-        for (step, patch) in chain.enumerated() {
-          let patchPath = try fetchVerified(
-            patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
-            into: downloads, summary: &summary)
-          let output = downloads + "/made-\(base.name)-\(step).cdb"
-          do {
-            try PatchApplier.apply(patch: patchPath, to: input, output: output)
-          } catch {
-            throw ContainerAppError(error.description)
-          }
-          input = output
+        var patches: [String] = []
+        for patch in chain {
+          patches.append(
+            try fetchVerified(
+              patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
+              into: downloads, summary: &summary))
         }
-        progress("\(base.name): patched (\(chain.count) patch\(chain.count == 1 ? "" : "es"))")
-        made.append((base, input))
-        summary.patched += 1
+        let outputs = chain.indices.map { downloads + "/made-\(base.name)-\($0).cdb" }
+        chains.append(
+          (
+            base,
+            PatchChain(patches: patches, oldPath: container + "/" + held.file, outputs: outputs)
+          ))
       } else {
         let path = try fetchVerified(
           base.file, sha256: base.sha256, byteCount: base.byteCount, from: source, into: downloads,
@@ -88,6 +88,23 @@ extension ContainerApp {
         made.append((base, path))
         summary.fetchedWhole += 1
       }
+    }
+    if !chains.isEmpty {
+      do {
+        try PatchApplier.apply(chains.map(\.chain))
+      } catch {
+        throw ContainerAppError(error.description)
+      }
+      for (base, chain) in chains {
+        let count = chain.patches.count
+        progress("\(base.name): patched (\(count) patch\(count == 1 ? "" : "es"))")
+        made.append((base, chain.madePath))
+        summary.patched += 1
+      }
+      // Staged in the release's order, as one at a time would have.
+      let order = Dictionary(
+        latest.bases.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+      made.sort { order[$0.base.name, default: 0] < order[$1.base.name, default: 0] }
     }
     let published = Set(latest.bases.map(\.name))
     if made.isEmpty

@@ -74,15 +74,39 @@ public enum PatchApplier {
     do {
       let patch = try FileDescriptor.open(FilePath(patchPath), .readOnly, options: [.closeOnExec])
       defer { try? patch.close() }
-      var offset = Int64(PatchHeader.byteCount)
-      let operations = try InflateReader(path: patchPath) { (buffer) throws(ReleaseError) in
-        do {
-          let count = try patch.read(fromAbsoluteOffset: offset, into: buffer)
-          offset += Int64(count)
-          return count
-        } catch {
-          throw ReleaseError("cannot read \(patchPath): \(error)")
-        }
+      let fileByteCount = Int(try FilePath(patchPath).stat().size)
+      guard fileByteCount <= header.fileByteCount else {
+        throw ReleaseError(
+          "\(patchPath): bytes after the patch's end (\(fileByteCount) bytes; its header names \(header.fileByteCount))"
+        )
+      }
+      guard fileByteCount == header.fileByteCount else {
+        throw ReleaseError(
+          "\(patchPath) is cut short (\(fileByteCount) bytes of the \(header.fileByteCount) its header names)"
+        )
+      }
+      // The three streams, each read through its own inflate window from its own range.
+      var streamStart = Int64(PatchHeader.byteCount)
+      var streams: [InflateReader] = []
+      for (index, byteCount) in header.streamByteCounts.enumerated() {
+        var offset = streamStart
+        let end = streamStart + Int64(byteCount)
+        let name = "\(patchPath) (\(PatchHeader.streamNames[index]))"
+        streams.append(
+          try InflateReader(path: name) { (buffer) throws(ReleaseError) in
+            let wanted = Int(min(Int64(buffer.count), end - offset))
+            guard wanted > 0 else { return 0 }
+            do {
+              let count = try patch.read(
+                fromAbsoluteOffset: offset,
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+              offset += Int64(count)
+              return count
+            } catch {
+              throw ReleaseError("cannot read \(patchPath): \(error)")
+            }
+          })
+        streamStart = end
       }
       // Its SHA-256 is the patch's from-hash, so it is the published base: its blocks' checksums
       // are still verified, its labels (the writer's) not validated again, as the extension reads.
@@ -92,7 +116,7 @@ public enum PatchApplier {
       }
       var decoder = try OperationDecoder(
         oldLabels: try BaseDictionary.labels(ofBaseAt: oldPath), header: header,
-        operations: operations, path: patchPath)
+        operations: streams[0], references: streams[1], labels: streams[2], path: patchPath)
       let writer = try BaseWriter(
         path: outputPath, kind: header.kind,
         compact: header.baseVersion == BaseHeader.compactVersion,
@@ -139,8 +163,8 @@ public enum PatchApplier {
         written += 1
         oldEntry = try old.next()
       }
-      guard try operations.isAtEnd() else {
-        throw ReleaseError("\(patchPath): bytes past its operations")
+      for (index, stream) in streams.enumerated() where try !stream.isAtEnd() {
+        throw ReleaseError("\(patchPath): bytes past its \(PatchHeader.streamNames[index])")
       }
       guard written == header.toEntryCount else {
         throw ReleaseError(
@@ -178,14 +202,17 @@ struct OperationDecoder {
   private let oldLabels: [String]
   private var spelt: [String] = []
   private let operations: InflateReader
+  private let references: InflateReader
+  private let labels: InflateReader
   private let header: PatchHeader
   private let path: String
   private var previous: Int64 = 0
   private var read = 0
 
-  init(oldLabels: [String], header: PatchHeader, operations: InflateReader, path: String)
-    throws(ReleaseError)
-  {
+  init(
+    oldLabels: [String], header: PatchHeader, operations: InflateReader,
+    references: InflateReader, labels: InflateReader, path: String
+  ) throws(ReleaseError) {
     guard oldLabels.count == header.oldDictionaryCount else {
       throw ReleaseError(
         "\(path) expects \(header.oldDictionaryCount) labels in the old base's dictionary, not \(oldLabels.count)"
@@ -194,6 +221,8 @@ struct OperationDecoder {
     self.oldLabels = oldLabels
     self.header = header
     self.operations = operations
+    self.references = references
+    self.labels = labels
     self.path = path
   }
 
@@ -212,14 +241,18 @@ struct OperationDecoder {
       return Operation(count: count, kind: kind, label: "")
     }
     if kind == .remove { return Operation(count: count, kind: kind, label: "") }
-    let reference = try operations.leb128()
+    let reference = try references.leb128()
     let label: String
     if reference == 0 {
-      let length = try operations.leb128()
-      guard length >= 1, length <= UInt64(BaseHeader.maximumLabelByteCount) else {
-        throw ReleaseError("\(path): operation \(read) spells a label of \(length) bytes")
+      guard
+        let bytes = try labels.bytes(
+          upTo: PatchHeader.labelTerminator, atMost: BaseHeader.maximumLabelByteCount),
+        !bytes.isEmpty
+      else {
+        throw ReleaseError(
+          "\(path): operation \(read) spells a label that is empty or over \(BaseHeader.maximumLabelByteCount) bytes"
+        )
       }
-      let bytes = try operations.bytes(Int(length))
       guard bytes.withUnsafeBytes({ LabelRule.problem($0, checkUTF8: true) }) == nil else {
         throw ReleaseError("\(path): operation \(read) spells a label that is not one")
       }

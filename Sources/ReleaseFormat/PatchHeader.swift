@@ -5,8 +5,8 @@ import ByteCoding
 ///
 /// | bytes | field |
 /// | --- | --- |
-/// | 8 | magic `CDPATCH1` |
-/// | 2 | patch format version (1) |
+/// | 8 | magic `CDPATCH2` |
+/// | 2 | patch format version (2) |
 /// | 1 | the bases' kind (1 identification, 2 blocking) |
 /// | 2 | the made base's format version (1 fixed width, 3 compact) |
 /// | 64 | SHA-256 of the base it applies to, lowercase hex |
@@ -15,15 +15,25 @@ import ByteCoding
 /// | 8 | the made base's entries |
 /// | 8 | operations that follow |
 /// | 4 | labels in the old base's dictionary (what references 1…n mean) |
+/// | 8 | bytes of the operations' zlib stream |
+/// | 8 | bytes of the label references' zlib stream |
+/// | 8 | bytes of the spelt labels' zlib stream |
 ///
-/// Then one zlib stream of operations, in ascending number order, to the end of the file.
+/// Then the three zlib streams, in that order, to the end of the file (see ``OperationEncoder``):
+/// each kind of value in its own, since deflate's codes then fit one distribution each (kept
+/// counts, label references, label text); one stream of all three measured 7% larger.
 public struct PatchHeader: Equatable, Sendable {
   /// The magic bytes.
-  static let magic: [UInt8] = Array("CDPATCH1".utf8)
+  static let magic: [UInt8] = Array("CDPATCH2".utf8)
   /// The patch format this code writes and reads.
-  public static let formatVersion: UInt16 = 1
+  public static let formatVersion: UInt16 = 2
+  /// What ends each label spelt in the labels stream: a line feed, which no label holds
+  /// (``LabelRule``).
+  static let labelTerminator: UInt8 = 0x0a
+  /// The streams after the header, in order, as errors name them.
+  static let streamNames = ["operations", "label references", "spelt labels"]
   /// Bytes of the header.
-  public static let byteCount = 8 + 2 + 1 + 2 + 64 + 64 + 8 + 8 + 8 + 4
+  public static let byteCount = 8 + 2 + 1 + 2 + 64 + 64 + 8 + 8 + 8 + 4 + 3 * 8
 
   /// The kind of both bases.
   public var kind: BaseKind
@@ -42,6 +52,12 @@ public struct PatchHeader: Equatable, Sendable {
   public var operationCount: Int
   /// Labels in the old base's dictionary.
   public var oldDictionaryCount: Int
+  /// Compressed bytes of each stream after the header: operations, label references, spelt
+  /// labels.
+  public var streamByteCounts: [Int] = [0, 0, 0]
+
+  /// Bytes of the whole patch file the header describes (header and streams).
+  public var fileByteCount: Int { Self.byteCount + streamByteCounts.reduce(0, +) }
 
   /// The header's bytes.
   func encoded() -> [UInt8] {
@@ -55,6 +71,7 @@ public struct PatchHeader: Equatable, Sendable {
     bytes.appendLittleEndian(UInt64(toEntryCount))
     bytes.appendLittleEndian(UInt64(operationCount))
     bytes.appendLittleEndian(UInt32(oldDictionaryCount))
+    for count in streamByteCounts { bytes.appendLittleEndian(UInt64(count)) }
     return bytes
   }
 
@@ -65,12 +82,15 @@ public struct PatchHeader: Equatable, Sendable {
       ReleaseError("\(path): not a calldir patch (\(what))")
     }
     guard raw.count >= Self.byteCount, Array(raw.prefix(8)) == Self.magic else {
-      throw bad("no CDPATCH1 header")
+      if raw.count >= 8, Array(raw.prefix(7)) == Array(Self.magic.prefix(7)) {
+        throw bad("patch format \(String(decoding: raw.prefix(8), as: UTF8.self)), not CDPATCH2")
+      }
+      throw bad("no CDPATCH2 header")
     }
     var reader = LittleEndianReader(raw, offset: 8)
     // The length was checked above, so no field read fails; `?? ` keeps the types plain.
     let version = (try? reader.read(UInt16.self)) ?? 0
-    guard version == Self.formatVersion else { throw bad("patch format \(version), not 1") }
+    guard version == Self.formatVersion else { throw bad("patch format \(version), not 2") }
     guard let kind = BaseKind(rawValue: (try? reader.read(UInt8.self)) ?? 0) else {
       throw bad("kind")
     }
@@ -97,6 +117,7 @@ public struct PatchHeader: Equatable, Sendable {
     toEntryCount = try count()
     operationCount = try count()
     oldDictionaryCount = Int((try? reader.read(UInt32.self)) ?? 0)
+    streamByteCounts = [try count(), try count(), try count()]
   }
 
   /// A header with these fields.

@@ -39,13 +39,7 @@ public enum PatchMaker {
         toSHA256: toSHA256, toByteCount: byteCount, toEntryCount: new.header.entryCount,
         operationCount: 0, oldDictionaryCount: oldLabels.count)
       do {
-        try file.write(header.encoded())
-        let deflater = try Deflater { (piece) throws(ReleaseError) in
-          do throws(BaseFormatError) { try file.write(piece) } catch {
-            throw ReleaseError(error.description)
-          }
-        }
-        var encoder = OperationEncoder(oldLabels: oldLabels, deflater: deflater)
+        var encoder = try OperationEncoder(oldLabels: oldLabels)
         var oldEntry = try old.next()
         var newEntry = try new.next()
         while oldEntry != nil || newEntry != nil {
@@ -65,9 +59,11 @@ public enum PatchMaker {
             newEntry = try new.next()
           }
         }
-        try encoder.finish()
+        let streams = try encoder.finish()
         header.operationCount = encoder.operationCount
-        try file.overwrite(at: 0, with: header.encoded())
+        header.streamByteCounts = streams.map(\.count)
+        try file.write(header.encoded())
+        for stream in streams { try file.write(stream) }
         try file.commit()
       } catch {
         file.discard()
@@ -82,69 +78,107 @@ public enum PatchMaker {
   }
 }
 
-/// Writes operations into a patch's stream. Each starts with one LEB128 value, `count << 2 | op`:
-/// for a removal or a relabelling, `count` is how many old entries to keep unchanged before the
-/// one it changes (old entries are found by their place, which costs far fewer bits than their
-/// numbers: log2 of the gap in entries, not in numbers); for an addition, `count` is the gap from
-/// the previous operation's number (old entries below the new number are kept first). A label
-/// follows as a reference (LEB128: 0 then the length and bytes of a label not seen before; 1…n
-/// the old dictionary's label n−1; past n the patch's own labels in the order it spelt them).
+/// Writes operations into a patch's three streams. Each operation starts with one LEB128 value in
+/// the operations stream, `count << 2 | op`: for a removal or a relabelling, `count` is how many
+/// old entries to keep unchanged before the one it changes (old entries are found by their
+/// place, which costs far fewer bits than their numbers: log2 of the gap in entries, not in
+/// numbers); for an addition, `count` is the gap from the previous operation's number (old
+/// entries below the new number are kept first). A relabelling's or an addition's label is a
+/// LEB128 reference in the references stream: 0 for a label not seen before, spelt in the
+/// labels stream as its bytes and a line feed (a label holds none); 1…n the old dictionary's
+/// label n−1; past n the patch's own labels in the order it spelt them. Each stream is deflated
+/// on its own and kept in memory until the end (compressed: a patch's size, on the publisher).
 struct OperationEncoder {
-  private var pending: [UInt8] = []
+  private var operations = PendingStream()
+  private var references = PendingStream()
+  private var labels = PendingStream()
   private var previous: Int64 = 0
   /// Old entries kept unchanged since the last operation.
   private var kept: UInt64 = 0
   private let oldLabels: [String: Int]
   private let oldLabelCount: Int
   private var spelt: [String: Int] = [:]
-  private let deflater: Deflater
   private(set) var operationCount = 0
 
-  init(oldLabels: [String], deflater: Deflater) {
+  init(oldLabels: [String]) throws(ReleaseError) {
     var byLabel: [String: Int] = [:]
     for (index, label) in oldLabels.enumerated() where byLabel[label] == nil {
       byLabel[label] = index
     }
     self.oldLabels = byLabel
     oldLabelCount = oldLabels.count
-    self.deflater = deflater
-    pending.reserveCapacity(Self.flushByteCount)
+    try operations.start()
+    try references.start()
+    try labels.start()
   }
-
-  private static let flushByteCount = 64 * 1024
 
   mutating func append(_ operation: PatchOperation, number: Int64, label: String?)
     throws(ReleaseError)
   {
     let count = operation == .add ? UInt64(number - previous) : kept
-    pending.appendLEB128(count << 2 | UInt64(operation.rawValue))
+    try operations.appendLEB128(count << 2 | UInt64(operation.rawValue))
     previous = number
     kept = 0
     if let label, operation != .remove, !label.isEmpty {
       if let index = oldLabels[label] {
-        pending.appendLEB128(UInt64(index + 1))
+        try references.appendLEB128(UInt64(index + 1))
       } else if let index = spelt[label] {
-        pending.appendLEB128(UInt64(oldLabelCount + index + 1))
+        try references.appendLEB128(UInt64(oldLabelCount + index + 1))
       } else {
-        pending.appendLEB128(0)
-        pending.appendLEB128(UInt64(label.utf8.count))
-        pending.append(contentsOf: label.utf8)
+        try references.appendLEB128(0)
+        try labels.append(Array(label.utf8) + [PatchHeader.labelTerminator])
         spelt[label] = spelt.count
       }
     }
     operationCount += 1
-    if pending.count >= Self.flushByteCount {
-      try deflater.write(pending)
-      pending.removeAll(keepingCapacity: true)
-    }
   }
 
   /// An old entry that stays as it is.
   mutating func keepOldEntry() { kept += 1 }
 
-  mutating func finish() throws(ReleaseError) {
-    try deflater.write(pending)
-    pending.removeAll()
-    try deflater.finish()
+  /// Ends the streams: their compressed bytes, operations, references, labels.
+  mutating func finish() throws(ReleaseError) -> [[UInt8]] {
+    [try operations.finish(), try references.finish(), try labels.finish()]
   }
+}
+
+/// One stream's bytes gathered and deflated in 64 KiB pieces into memory.
+private struct PendingStream {
+  private static let flushByteCount = 64 * 1024
+  private var pending: [UInt8] = []
+  private let compressed = CompressedBytes()
+  private var deflater: Deflater?
+
+  mutating func start() throws(ReleaseError) {
+    let compressed = compressed
+    deflater = try Deflater { (piece) throws(ReleaseError) in compressed.bytes += piece }
+    pending.reserveCapacity(Self.flushByteCount)
+  }
+
+  mutating func appendLEB128(_ value: UInt64) throws(ReleaseError) {
+    pending.appendLEB128(value)
+    try flushIfFull()
+  }
+
+  mutating func append(_ bytes: [UInt8]) throws(ReleaseError) {
+    pending += bytes
+    try flushIfFull()
+  }
+
+  private mutating func flushIfFull() throws(ReleaseError) {
+    guard pending.count >= Self.flushByteCount else { return }
+    try deflater?.write(pending)
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  mutating func finish() throws(ReleaseError) -> [UInt8] {
+    try deflater?.write(pending)
+    pending.removeAll()
+    try deflater?.finish()
+    return compressed.bytes
+  }
+}
+
+private final class CompressedBytes {
+  var bytes: [UInt8] = []
 }

@@ -93,7 +93,7 @@ final class InflateReader {
   func byte() throws(ReleaseError) -> UInt8 {
     if windowOffset == windowCount {
       try refill()
-      guard windowOffset < windowCount else { throw ReleaseError("\(path): the patch ends early") }
+      guard windowOffset < windowCount else { throw ReleaseError("\(path): the stream ends early") }
     }
     defer { windowOffset += 1 }
     return window[windowOffset]
@@ -113,12 +113,17 @@ final class InflateReader {
     throw ReleaseError("\(path): a number past 64 bits")
   }
 
-  /// The next `count` bytes.
-  func bytes(_ count: Int) throws(ReleaseError) -> [UInt8] {
+  /// The bytes before the next `terminator` (which is read too), or nil when more than
+  /// `limit` come first.
+  /// - Throws: ``ReleaseError`` when the stream ends first or is damaged.
+  func bytes(upTo terminator: UInt8, atMost limit: Int) throws(ReleaseError) -> [UInt8]? {
     var result: [UInt8] = []
-    result.reserveCapacity(count)
-    for _ in 0..<count { result.append(try byte()) }
-    return result
+    while true {
+      let byte = try byte()
+      if byte == terminator { return result }
+      guard result.count < limit else { return nil }
+      result.append(byte)
+    }
   }
 
   private func refill() throws(ReleaseError) {
@@ -128,7 +133,7 @@ final class InflateReader {
       if inputOffset == inputCount {
         inputCount = try source(input)
         inputOffset = 0
-        guard inputCount > 0 else { throw ReleaseError("\(path): the patch is cut short") }
+        guard inputCount > 0 else { throw ReleaseError("\(path): the stream is cut short") }
       }
       let status = window.withUnsafeMutableBufferPointer { out in
         stream.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self) + inputOffset
@@ -144,9 +149,9 @@ final class InflateReader {
         ended = true
         var extra = inputCount - inputOffset
         if extra == 0 { extra = try source(input) }
-        guard extra == 0 else { throw ReleaseError("\(path): bytes after the patch's end") }
+        guard extra == 0 else { throw ReleaseError("\(path): bytes after the stream's end") }
       } else if status != Z_OK {
-        throw ReleaseError("\(path): the patch's compressed data is damaged (zlib \(status))")
+        throw ReleaseError("\(path): the compressed stream is damaged (zlib \(status))")
       }
     }
   }

@@ -14,4 +14,8 @@ public enum ProcessEnvironment {
 
   /// This process's ID (`getpid`), which names temporary files apart from other writers'.
   public static var processID: Int32 { getpid() }
+
+  /// The processor cores online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1: how many threads
+  /// compute-bound work can use at once.
+  public static var onlineCoreCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchHarness
 import Foundation
+import ReleaseFormat
 
 /// `calldir bench update`: the download and apply cost of a week's update, by method.
 struct BenchUpdateCommand: ParsableCommand {
@@ -29,6 +30,10 @@ struct BenchUpdateCommand: ParsableCommand {
   var churn: String = "5%"
   @Option(name: .customLong("repeat"), help: "Runs of each apply (medians are over these).")
   var repeats: Int = 3
+  @Option(
+    name: .long,
+    help: "Bases applied at once: calldir-patch's threads, the tools' processes (default: cores).")
+  var applyThreads: Int = PatchApplier.defaultThreadCount
   @Option(name: .long, help: "The CSV to write.", completion: .file())
   var out: String = ".calldir/bench/update.csv"
 
@@ -36,6 +41,9 @@ struct BenchUpdateCommand: ParsableCommand {
     _ = try nonEmptyPath(out)
     _ = try churns()
     guard repeats >= 1 else { throw ValidationError("--repeat must be 1 or more") }
+    guard (1...256).contains(applyThreads) else {
+      throw ValidationError("--apply-threads must be from 1 to 256")
+    }
   }
 
   func churns() throws -> [Double] {
@@ -56,6 +64,7 @@ struct BenchUpdateCommand: ParsableCommand {
       calldir: directory + "/calldir", patcher: directory + "/calldir-patch",
       work: ".calldir/bench/update")
     configuration.repeats = repeats
+    configuration.applyThreads = applyThreads
     let rows: [UpdateBench.Row]
     do {
       rows = try UpdateBench(configuration: configuration).run {

@@ -130,6 +130,28 @@ struct PatchTests {
     expectRefusal(
       variant("foreign.cdp") { $0.replaceSubrange(0..<8, with: Array("NOTPATCH".utf8)) },
       to: folder.path("old.cdb"), "not a calldir patch", folder: folder)
+    // A byte flipped in each of the three streams; stream lengths that do not divide the bytes
+    // as they were written (the same total).
+    let header = try PatchApplier.header(ofPatch: patch)
+    var start = PatchHeader.byteCount
+    for (index, count) in header.streamByteCounts.enumerated() {
+      #expect(count > 0, "stream \(index) is empty")
+      let middle = start + count / 2
+      let refused = variant("stream-\(index).cdp") { $0[middle] ^= 0x21 }
+      #expect(throws: ReleaseError.self) {
+        try PatchApplier.apply(patch: refused, to: folder.path("old.cdb"), output: folder.path("o"))
+      }
+      start += count
+    }
+    expectRefusal(
+      variant("shifted.cdp") { data in
+        let lengths = PatchHeader.byteCount - 24
+        var first = Array(data[lengths..<(lengths + 8)])
+        var second = Array(data[(lengths + 8)..<(lengths + 16)])
+        first[0] &+= 1
+        second[0] &-= 1
+        data.replaceSubrange(lengths..<(lengths + 16), with: first + second)
+      }, to: folder.path("old.cdb"), "(operations): bytes after the stream's end", folder: folder)
     // A header that names another result: the made base's hash gives it away.
     expectRefusal(
       variant("named.cdp") { data in

@@ -1,0 +1,89 @@
+import SystemCalls
+import SystemPackage
+
+/// One base's patches, applied in order: the first to ``oldPath``, each next one to the base the
+/// previous one made. ``outputs`` names where each step's base is written (one per patch); the
+/// last is the base the chain makes.
+public struct PatchChain: Sendable, Equatable {
+  /// The patches, oldest first.
+  public var patches: [String]
+  /// The base the first patch applies to.
+  public var oldPath: String
+  /// Where each step's base is written, as many as ``patches``.
+  public var outputs: [String]
+
+  /// A chain of `patches` from `oldPath`, each step written to the matching `outputs` path.
+  public init(patches: [String], oldPath: String, outputs: [String]) {
+    precondition(patches.count == outputs.count, "one output per patch")
+    self.patches = patches
+    self.oldPath = oldPath
+    self.outputs = outputs
+  }
+
+  /// The base the chain makes (its old base when it has no patches).
+  public var madePath: String { outputs.last ?? oldPath }
+}
+
+extension PatchApplier {
+  /// The threads ``apply(_:threads:)`` uses by default: the cores online (a patch's apply is
+  /// compute-bound: decoding, re-encoding and hashing a base), at least 1.
+  public static var defaultThreadCount: Int { ProcessEnvironment.onlineCoreCount }
+
+  /// Applies every chain, each on one thread (its steps in order), the chains spread over up to
+  /// `threads` threads: the largest first, each to the thread with the least work so far (by the
+  /// old bases' bytes), so the split is the same on every run. Memory is one apply's per thread.
+  /// - Throws: the first failing chain's ``ReleaseError`` (in the order given), once every
+  ///   thread has stopped; a chain that failed leaves nothing at its failing step's output, and
+  ///   the other chains' outputs stay for the caller to keep or remove.
+  public static func apply(_ chains: [PatchChain], threads: Int = defaultThreadCount)
+    throws(ReleaseError)
+  {
+    let lanes = lanes(for: chains, threads: max(1, threads)).map(LaneWork.init)
+    let workers = lanes.dropFirst().map { lane in JoinableThread { lane.run(chains) } }
+    for worker in workers { worker.start() }
+    lanes.first?.run(chains)
+    for worker in workers { worker.join() }
+    let failures = lanes.flatMap(\.failures).sorted { $0.index < $1.index }
+    if let failure = failures.first { throw failure.error }
+  }
+
+  /// Chain indices per thread: longest-processing-time-first by the old base's size.
+  static func lanes(for chains: [PatchChain], threads: Int) -> [[Int]] {
+    let sizes = chains.map { chain in
+      (try? FilePath(chain.oldPath).stat().size).map { Int($0) } ?? 0
+    }
+    let order = chains.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+    var lanes = [[Int]](repeating: [], count: min(threads, max(1, chains.count)))
+    var load = [Int](repeating: 0, count: lanes.count)
+    for index in order {
+      let lightest = load.indices.min { load[$0] != load[$1] ? load[$0] < load[$1] : $0 < $1 }!
+      lanes[lightest].append(index)
+      load[lightest] += sizes[index] + 1
+    }
+    return lanes
+  }
+}
+
+/// One thread's chains and what failed among them: written by that thread alone and read after
+/// it is joined (the join orders its writes before the read), so it needs no lock.
+private final class LaneWork: @unchecked Sendable {
+  let chainIndices: [Int]
+  private(set) var failures: [(index: Int, error: ReleaseError)] = []
+
+  init(_ chainIndices: [Int]) { self.chainIndices = chainIndices }
+
+  func run(_ chains: [PatchChain]) {
+    for index in chainIndices {
+      let chain = chains[index]
+      var input = chain.oldPath
+      do throws(ReleaseError) {
+        for (patch, output) in zip(chain.patches, chain.outputs) {
+          try PatchApplier.apply(patch: patch, to: input, output: output)
+          input = output
+        }
+      } catch {
+        failures.append((index, error))
+      }
+    }
+  }
+}
