@@ -51,9 +51,12 @@ public struct ABComparison: Sendable {
   }
 
   /// Gate failures: load time only when the whole 95% interval lies beyond
-  /// `maximumRegression` (a fraction), so noise alone does not fail a build; the deterministic
-  /// figures whenever they regress.
-  public func failures(maximumRegression: Double) -> [String] {
+  /// `maximumRegression` (a fraction), so noise alone does not fail a build; instructions per
+  /// entry past `maximumCountRegression` (they repeat to 0.002%); allocations whenever they rise.
+  public func failures(
+    maximumRegression: Double,
+    maximumCountRegression: Double = BenchBaseline.defaultMaximumCountRegression
+  ) -> [String] {
     var failures: [String] = []
     for row in rows {
       if let time = row.timeRatio, time.low > 1 + maximumRegression {
@@ -63,7 +66,9 @@ public struct ABComparison: Sendable {
               "%@: load time B/A %.3f, its 95%% interval [%.3f, %.3f] wholly above %.3f",
             row.strategy, time.ratio, time.low, time.high, 1 + maximumRegression))
       }
-      if let counts = row.instructions, counts.a > 0, counts.b / counts.a > 1 + maximumRegression {
+      if let counts = row.instructions, counts.a > 0,
+        counts.b / counts.a > 1 + maximumCountRegression
+      {
         failures.append(
           String(
             format: "%@: instructions per entry %.1f (B) against %.1f (A), +%.2f%%", row.strategy,

@@ -16,6 +16,8 @@ public struct StrategySummary: Sendable {
   public let minimumEntriesPerSecond: Double?
   public let maximumEntriesPerSecond: Double?
   public let medianLoadSeconds: Double?
+  /// The fastest completed run's load time, seconds.
+  public let minimumLoadSeconds: Double?
   public let medianFootprintBytes: Double?
   public let minimumFootprintBytes: Int?
   public let maximumFootprintBytes: Int?
@@ -51,6 +53,7 @@ public struct StrategySummary: Sendable {
     minimumEntriesPerSecond = rates.min()
     maximumEntriesPerSecond = rates.max()
     medianLoadSeconds = Statistics.median(completed.map(\.loadSeconds))
+    minimumLoadSeconds = completed.map(\.loadSeconds).min()
     let footprints = runs.map(\.footprintPeakBytes)
     medianFootprintBytes = Statistics.median(footprints.map(Double.init))
     minimumFootprintBytes = footprints.min()

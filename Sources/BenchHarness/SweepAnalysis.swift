@@ -1,7 +1,10 @@
 import Foundation
 
 /// How each strategy's cost grows with the number of entries over a sweep (`--entries
-/// 100k,500k,1M`): the exponent k of cost ∝ N^k, fitted by least squares on log-log axes. A
+/// 100k,500k,1M`): the exponent k of cost ∝ N^k, fitted by least squares on log-log axes. Load
+/// time is fitted on each size's fastest run, not its median: noise only ever adds time, so the
+/// minimum is the steadiest estimate of the work (a median of 2 repeats once fitted N^1.23 on a
+/// busy machine, and N^1.0 at 3). A sweep's gate also asks ``minimumGatedRepeats``. A
 /// loader in constant memory has k ≈ 0 for footprint and heap peak, k ≈ 1 for load time, and
 /// k ≈ 0 for instructions per entry.
 public struct SweepAnalysis: Sendable {
@@ -24,6 +27,10 @@ public struct SweepAnalysis: Sendable {
   /// The most its load time may grow: N^1.1, a little over linear.
   public static let linearTimeExponent = 1.1
 
+  /// The fewest repeats a gated sweep takes: with fewer, one slow run is the minimum's only
+  /// alternative at some size.
+  public static let minimumGatedRepeats = 3
+
   /// Fits every strategy over `runs`: each size swept (the dataset's entries) with its records.
   public init(_ runs: [(size: Int, records: [RunRecord])]) {
     let bySize = runs.map { ($0.size, StrategySummary.all($0.records)) }
@@ -39,7 +46,7 @@ public struct SweepAnalysis: Sendable {
         Row(
           strategy: summary.strategy, isBaseline: summary.isBaseline,
           sizes: points.map { Int($0.0) },
-          loadTime: fit(\.medianLoadSeconds), footprint: fit(\.medianFootprintBytes),
+          loadTime: fit(\.minimumLoadSeconds), footprint: fit(\.medianFootprintBytes),
           heapPeak: fit(\.medianHeapPeakBytes), instructionsPerEntry: fit(\.instructionsPerEntry)))
     }
     self.rows = rows

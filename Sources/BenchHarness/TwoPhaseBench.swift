@@ -357,7 +357,8 @@ public enum TwoPhaseReport {
   }
 
   /// One line per failed check: every phase completed, footprint under the limit, median time
-  /// to enabled under `maximumTimeToEnabled`.
+  /// to enabled under `maximumTimeToEnabled` — here, and on the device when the run projected
+  /// one (`--device`): a phone that would take longer fails as this machine would.
   public static func gateFailures(_ records: [RunRecord], maximumTimeToEnabled: Double) -> [String]
   {
     var failures: [String] = []
@@ -376,6 +377,15 @@ public enum TwoPhaseReport {
       failures.append(
         String(
           format: "time to enabled: median %.3f s is over %.3f s", enabled, maximumTimeToEnabled))
+    }
+    if let projected = Statistics.median(records.compactMap(\.deviceTimeToEnabledSeconds)),
+      projected > maximumTimeToEnabled
+    {
+      let device = records.first { !$0.device.isEmpty }?.device ?? "the device"
+      failures.append(
+        String(
+          format: "time to enabled projected on %@: median %.3f s is over %.3f s", device,
+          projected, maximumTimeToEnabled))
     }
     return failures
   }

@@ -6,14 +6,14 @@ import Foundation
 /// The C API rather than GRDB: the host's only hot path is inserting up to 1,999,999 rows through
 /// two prepared statements inside one transaction, which the C API does with no per-row
 /// allocation; GRDB's records and observation would add build time and nothing this path uses.
-final class SQLiteDatabase {
-  let path: String
+package final class SQLiteDatabase {
+  package let path: String
   private(set) var handle: OpaquePointer?
 
   /// Opens (creating) the database at `path`. No SQLite mutex: a connection is used from one
   /// thread at a time (other threads or processes open their own).
   /// - Throws: ``HostError/store(_:)`` naming the path and SQLite's message.
-  init(path: String) throws {
+  package init(path: String) throws {
     self.path = path
     var handle: OpaquePointer?
     let status = sqlite3_open_v2(
@@ -29,7 +29,7 @@ final class SQLiteDatabase {
   deinit { sqlite3_close_v2(handle) }
 
   /// Runs one or more statements that return no rows.
-  func execute(_ sql: String) throws {
+  package func execute(_ sql: String) throws {
     var message: UnsafeMutablePointer<CChar>?
     guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
       let text = message.map { String(cString: $0) } ?? "error"
@@ -39,7 +39,7 @@ final class SQLiteDatabase {
   }
 
   /// Prepares a statement for repeated use.
-  func prepare(_ sql: String) throws -> SQLiteStatement {
+  package func prepare(_ sql: String) throws -> SQLiteStatement {
     var statement: OpaquePointer?
     guard
       sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -50,10 +50,10 @@ final class SQLiteDatabase {
     return SQLiteStatement(statement: statement, database: self)
   }
 
-  var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+  package var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 
   /// The single integer of a query's first row, or nil when it returns no row.
-  func integer(_ sql: String, _ arguments: [Int64] = []) throws -> Int64? {
+  package func integer(_ sql: String, _ arguments: [Int64] = []) throws -> Int64? {
     let statement = try prepare(sql)
     for (index, argument) in arguments.enumerated() {
       statement.bind(argument, at: Int32(index + 1))
@@ -64,7 +64,7 @@ final class SQLiteDatabase {
 }
 
 /// A prepared statement; reset and rebound for each row.
-final class SQLiteStatement {
+package final class SQLiteStatement {
   private let statement: OpaquePointer
   private unowned let database: SQLiteDatabase
 
@@ -75,10 +75,10 @@ final class SQLiteStatement {
 
   deinit { sqlite3_finalize(statement) }
 
-  func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(statement, index, value) }
+  package func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(statement, index, value) }
 
   /// Binds UTF-8 bytes as text that SQLite copies.
-  func bind(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) {
+  package func bind(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) {
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     sqlite3_bind_text(
       statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
@@ -86,7 +86,7 @@ final class SQLiteStatement {
   }
 
   /// Binds text that SQLite copies (`SQLITE_TRANSIENT`, a macro Swift does not import).
-  func bind(_ value: String, at index: Int32) {
+  package func bind(_ value: String, at index: Int32) {
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     var copy = value
     copy.withUTF8 { bytes in
@@ -99,7 +99,7 @@ final class SQLiteStatement {
   /// Steps once: true when a row is available, false when done.
   /// - Throws: ``HostError/store(_:)`` with SQLite's message.
   @discardableResult
-  func step() throws -> Bool {
+  package func step() throws -> Bool {
     let status = sqlite3_step(statement)
     if status == SQLITE_ROW { return true }
     if status == SQLITE_DONE { return false }
@@ -107,22 +107,31 @@ final class SQLiteStatement {
   }
 
   /// Runs the statement to completion and resets it for the next use.
-  func run() throws {
+  package func run() throws {
     defer { reset() }
     try step()
   }
 
-  func reset() {
+  package func reset() {
     sqlite3_reset(statement)
     sqlite3_clear_bindings(statement)
   }
 
-  func int64(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+  /// Binds a double.
+  package func bind(double value: Double, at index: Int32) {
+    sqlite3_bind_double(statement, index, value)
+  }
 
-  func text(at column: Int32) -> String? {
+  package func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+  package func int64(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+  package func text(at column: Int32) -> String? {
     guard let pointer = sqlite3_column_text(statement, column) else { return nil }
     return String(cString: pointer)
   }
 
-  func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+  package func isNull(at column: Int32) -> Bool {
+    sqlite3_column_type(statement, column) == SQLITE_NULL
+  }
 }

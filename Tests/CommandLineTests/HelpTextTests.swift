@@ -15,6 +15,8 @@ struct HelpTextTests {
     ["host"], ["host", "enable"], ["host", "disable"], ["host", "reload"], ["host", "lookup"],
     ["host", "status"], ["app"], ["app", "stage"], ["app", "choose"], ["app", "sync"],
     ["app", "status"], ["app", "update"], ["normalize"], ["compile"], ["inspect"], ["publish"],
+    ["history"], ["history", "add"], ["history", "changes"], ["history", "report"],
+    ["history", "prune"],
   ]
 
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -1,0 +1,103 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BenchHarness
+
+/// Gates that do not flake and do not let a regression through (issue 29, items 4–6): a sweep's
+/// load-time exponent fitted on each size's fastest run, a projected device time over the
+/// target failing the two-phase gate, the 0.5% default on instruction counts, and the pull
+/// request's Markdown summary.
+@Suite("Gates as tight as their noise")
+struct GateNoiseTests {
+  /// Three repeats at `size`: linear work, with one run slowed `slowdown` times (a busy minute).
+  func records(size: Int, slowdown: Double, slowRepeats: Set<Int>) -> [RunRecord] {
+    (1...3).map { index in
+      var record = RunRecord()
+      record.strategy = "mmap"
+      record.repeatIndex = index
+      record.entries = size
+      record.loadSeconds = 1e-8 * Double(size) * (slowRepeats.contains(index) ? slowdown : 1)
+      record.entriesPerSecond = Double(size) / record.loadSeconds
+      record.footprintPeakBytes = 1_000_000
+      return record
+    }
+  }
+
+  @Test func aBusyMinuteAtTheLargestSizeDoesNotBendTheLoadTimeExponent() throws {
+    // Two of three runs at 4M slowed 3x: the medians fit N^1.3 and would fail the N^1.1 gate.
+    let runs = [100_000, 500_000, 1_000_000, 4_000_000].map { size in
+      (size, records(size: size, slowdown: 3, slowRepeats: size == 4_000_000 ? [1, 2] : []))
+    }
+    let row = try #require(SweepAnalysis(runs).rows.first)
+    #expect(abs(try #require(row.loadTime) - 1) < 1e-9)
+    #expect(SweepAnalysis(runs).failures().isEmpty)
+    // A real superlinear cost still fails: every run at 4M is slower.
+    let superlinear = [100_000, 500_000, 1_000_000, 4_000_000].map { size in
+      (size, records(size: size, slowdown: 3, slowRepeats: size == 4_000_000 ? [1, 2, 3] : []))
+    }
+    #expect(SweepAnalysis(superlinear).failures().contains { $0.contains("load time grows") })
+  }
+
+  @Test func aProjectedTimeToEnabledOverTheTargetFailsTheTwoPhaseGate() {
+    var record = RunRecord()
+    record.phase = "seed"
+    record.status = .ok
+    record.memoryLimitBytes = 5 << 20
+    record.timeToEnabledSeconds = 0.3
+    record.device = "iphone-se-2"
+    record.deviceTimeToEnabledSeconds = 2.5
+    let failures = TwoPhaseReport.gateFailures([record], maximumTimeToEnabled: 1)
+    #expect(
+      failures == ["time to enabled projected on iphone-se-2: median 2.500 s is over 1.000 s"])
+    record.deviceTimeToEnabledSeconds = 0.8
+    #expect(TwoPhaseReport.gateFailures([record], maximumTimeToEnabled: 1).isEmpty)
+  }
+
+  @Test func theCountGateDefaultsToHalfAPercent() throws {
+    #expect(BenchBaseline.defaultMaximumCountRegression == 0.005)
+    var record = RunRecord()
+    record.strategy = "mmap"
+    record.binary = "calldir-extension"
+    record.entries = 1000
+    record.instructionsPerEntry = 380
+    record.allocator = "jemalloc"
+    var baseline = BenchBaseline(toolchain: "t", allocator: "jemalloc")
+    baseline.record([record], profile: "p")
+    // +0.4% passes, +0.6% fails.
+    for (rise, fails) in [(1.004, false), (1.006, true)] {
+      var now = record
+      now.instructionsPerEntry = 380 * rise
+      let (failures, _) = baseline.compare(
+        [now], profile: "p", toolchain: "t", allocator: "jemalloc",
+        maximumRegression: BenchBaseline.defaultMaximumCountRegression)
+      #expect(failures.isEmpty == !fails, "\(rise): \(failures)")
+    }
+  }
+
+  @Test func theSummaryGivesTheVerdictTheFiguresAndTheFailures() {
+    var record = RunRecord()
+    record.strategy = "mmap"
+    record.binary = "calldir-extension"
+    record.entries = 200_000
+    record.loadSeconds = 0.0062
+    record.entriesPerSecond = 200_000 / 0.0062
+    record.footprintPeakBytes = 1_100_000
+    record.instructionsPerEntry = 380.1
+    let summaries = StrategySummary.all([record])
+    let failed = BenchSummary.markdown(
+      title: "ci-smoke", summaries: summaries, failures: ["mmap: instructions per entry +4.00%"],
+      gated: true, baselineNotes: [], comparison: nil, chartLink: "https://example.com/a/latest.svg"
+    )
+    #expect(failed.hasPrefix("## calldir bench — ❌ 1 failure\n"))
+    #expect(failed.contains("| mmap | 0.0062 |"))
+    #expect(failed.contains("380.1"))
+    #expect(failed.contains("- mmap: instructions per entry +4.00%"))
+    #expect(failed.contains("[latest.svg](https://example.com/a/latest.svg)"))
+    let passed = BenchSummary.markdown(
+      title: "ci-smoke", summaries: summaries, failures: [], gated: true,
+      baselineNotes: ["no regression"], comparison: nil, chartLink: nil)
+    #expect(passed.hasPrefix("## calldir bench — ✅ passed\n"))
+    #expect(!passed.contains("Failures"))
+  }
+}
