@@ -116,7 +116,7 @@ let package = Package(
     .target(
       name: "ExtensionReport",
       dependencies: [
-        "CallDirectoryCore", "ProcessMetrics", "HeapProbe",
+        "CallDirectoryCore", "ProcessMetrics", "HeapProbe", "SystemCalls",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
 

@@ -134,3 +134,11 @@ public struct rusage_info_v4 {
 ) -> Int32 { 0 }
 
 @discardableResult public func pipe(_ ends: UnsafeMutablePointer<Int32>!) -> Int32 { 0 }
+
+// MonotonicTime: mach's uptime clock, as DispatchTime reads it.
+public struct clockid_t: Equatable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+}
+public let CLOCK_UPTIME_RAW = clockid_t(rawValue: 8)
+public func clock_gettime_nsec_np(_ clock: clockid_t) -> UInt64 { 0 }

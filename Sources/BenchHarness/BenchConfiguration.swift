@@ -26,6 +26,9 @@ public struct BenchConfiguration: Sendable {
   public var maximumAllowedEntries = SystemLimits.maximumAllowedEntries
   /// The gate's throughput floor, in entries per second: 2GIS's 2,000,000 numbers in 10 s.
   public var minimumEntriesPerSecond = 200_000.0
+  /// The gate's ceiling on a calldir strategy's median startup (spawn → load start), seconds:
+  /// 10 ms, what the system's budget for a whole small reload leaves to starting.
+  public var maximumStartupSeconds = BenchGate.defaultMaximumStartupSeconds
   /// The allocator the measured processes run on: jemalloc when installed (the heap column is
   /// then filled), else the system's.
   public var allocator = MeasuredAllocator.automatic()

@@ -5,17 +5,25 @@ import ProcessMetrics
 ///
 /// Every non-baseline strategy must (a) complete every run, (b) stay under the memory limit and
 /// the RSS-over-idle budget in every run, (c) reach the throughput floor (median) and at least the
-/// median throughput of every baseline measured in the same run.
+/// median throughput of every baseline measured in the same run, (d) start (spawn to load start,
+/// median) within the startup ceiling.
 public struct BenchGate: Sendable {
   /// The RSS-over-idle budget, in bytes.
   public var rssBudgetBytes: Int
   /// The median throughput floor, in entries per second.
   public var minimumEntriesPerSecond: Double
+  /// The ceiling on median startup (spawn → load start), seconds; nil for none.
+  public var maximumStartupSeconds: Double?
+  /// 10 ms: starting must be a small part of a reload the system times.
+  public static let defaultMaximumStartupSeconds = 0.010
 
   /// Creates a gate.
-  public init(rssBudgetBytes: Int, minimumEntriesPerSecond: Double) {
+  public init(
+    rssBudgetBytes: Int, minimumEntriesPerSecond: Double, maximumStartupSeconds: Double? = nil
+  ) {
     self.rssBudgetBytes = rssBudgetBytes
     self.minimumEntriesPerSecond = minimumEntriesPerSecond
+    self.maximumStartupSeconds = maximumStartupSeconds
   }
 
   /// One line per failed check; empty when the gate passes.
@@ -44,6 +52,14 @@ public struct BenchGate: Sendable {
         failures.append(
           "\(name): RSS over idle \(ByteCount.format(overIdle)) is over the budget \(ByteCount.format(rssBudgetBytes))"
         )
+      }
+      if let ceiling = maximumStartupSeconds, let startup = summary.medianStartupSeconds,
+        startup > ceiling
+      {
+        failures.append(
+          String(
+            format: "%@: median startup %.1f ms (spawn to load start) is over %.1f ms", name,
+            startup * 1000, ceiling * 1000))
       }
       guard let rate = summary.medianEntriesPerSecond else {
         failures.append("\(name): no completed run to measure throughput")

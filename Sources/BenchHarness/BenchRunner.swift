@@ -276,6 +276,11 @@ public struct BenchRunner {
       // What the child found loaded, which is what its figures were measured with.
       record.allocator = report.allocator
       record.errorCode = report.errorCode
+      if let start = report.startMonotonicNanoseconds, outcome.spawnedAtNanoseconds > 0,
+        start > outcome.spawnedAtNanoseconds
+      {
+        record.startupSeconds = Double(start - outcome.spawnedAtNanoseconds) / 1e9
+      }
     }
     record.peakRSSBytes =
       record.childPeakRSSBytes > 0

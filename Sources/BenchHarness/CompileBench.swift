@@ -44,8 +44,9 @@ public struct CompileBench {
     public var rows: Int
   }
 
-  /// The tools, in the order each repeat runs them.
-  public static let tools = ["compile", "sort -u", "normalize"]
+  /// The tools, in the order each repeat runs them: compile on every core (its default) and on
+  /// one, side by side, then sort and normalize.
+  public static let tools = ["compile", "compile -j1", "sort -u", "normalize"]
   /// The bar: compile within this many times `sort -u` of the same file.
   public static let maximumCompileToSortRatio = 2.5
   /// The bar for `calldir normalize`, numbers per second.
@@ -77,10 +78,21 @@ public struct CompileBench {
       throw BenchError("cannot write the dump in \(work): \(error)")
     }
     var runs: [Run] = []
+    var basesByTool: [String: [String]] = [:]
     for repeatIndex in 1...configuration.repeats {
       for tool in Self.tools {
         progress("\(tool), run \(repeatIndex) of \(configuration.repeats)")
         runs.append(try measure(tool, dump: dump, numbers: numbers, rows: rows, repeatIndex))
+        if tool.hasPrefix("compile") {
+          // Content-addressed: equal names are equal bytes.
+          let names = (try? FileManager.default.contentsOfDirectory(atPath: work + "/box/bases"))
+          basesByTool[tool] = names?.sorted()
+        }
+      }
+      guard basesByTool["compile"] == basesByTool["compile -j1"] else {
+        throw BenchError(
+          "compile on \(ProcessInfo.processInfo.activeProcessorCount) threads and on one made different bases"
+        )
       }
     }
     return runs
@@ -94,10 +106,11 @@ public struct CompileBench {
     let memory = configuration.memoryBytes
     let (executable, arguments): (String, [String]) =
       switch tool {
-      case "compile":
+      case "compile", "compile -j1":
         (
           configuration.calldir,
           ["compile", dump, "--out", out, "--memory", "\(memory)", "--country", "RU"]
+            + (tool == "compile -j1" ? ["--threads", "1"] : [])
         )
       case "sort -u":
         (
@@ -195,17 +208,19 @@ public struct CompileBench {
     func median(_ tool: String, _ value: (Run) -> Double) -> Double {
       Statistics.median(runs.filter { $0.tool == tool }.map(value)) ?? .nan
     }
-    var table = "tool        wall s (median)   peak RSS MiB   rows/s\n"
+    var table = "tool          wall s (median)   peak RSS MiB   rows/s\n"
     for tool in tools {
       let wall = median(tool) { $0.wallSeconds }
       let rss = median(tool) { Double($0.maxResidentBytes) } / 1_048_576
       let rate = median(tool) { Double($0.rows) / max($0.wallSeconds, 1e-9) }
-      table += String(format: "%-10@ %15.2f %14.1f %10.0f\n", tool as NSString, wall, rss, rate)
+      table += String(format: "%-12@ %15.2f %14.1f %10.0f\n", tool as NSString, wall, rss, rate)
     }
     let ratio = median("compile") { $0.wallSeconds } / median("sort -u") { $0.wallSeconds }
     let rate = median("normalize") { Double($0.rows) / max($0.wallSeconds, 1e-9) }
+    let oneThread = median("compile -j1") { $0.wallSeconds } / median("sort -u") { $0.wallSeconds }
     table += String(
-      format: "compile / sort -u: %.2f× (bar: %.1f×)\n", ratio, maximumCompileToSortRatio)
+      format: "compile / sort -u: %.2f× (bar: %.1f×); on one thread %.2f×\n", ratio,
+      maximumCompileToSortRatio, oneThread)
     var failures: [String] = []
     if !(ratio <= maximumCompileToSortRatio) {
       failures.append(

@@ -110,6 +110,10 @@ public struct RunRecord: Equatable, Sendable {
   public var deviceTimeToEnabledSeconds: Double?
   /// Projected enable → every chunk committed on ``device``, in seconds.
   public var deviceTimeToAllSeconds: Double?
+  /// Spawn to the load's start (exec, dynamic linking, the runtime, arguments, the context), in
+  /// seconds: the parent's clock before `posix_spawn` against the child's when it starts
+  /// loading; the first entry follows within the base's first block.
+  public var startupSeconds: Double?
 
   /// `allocations / entries`, when both are known.
   public var allocationsPerEntry: Double? {
@@ -145,7 +149,7 @@ public struct RunRecord: Equatable, Sendable {
     "time_to_full_s", "host_ingest_per_s", "allocator", "allocations", "allocations_per_entry",
     "instructions_per_entry", "base_version", "build", "installed_entries", "requests",
     "time_to_all_s", "cap_scope", "device", "device_projected_s", "device_to_enabled_s",
-    "device_to_all_s",
+    "device_to_all_s", "startup_s",
   ]
 
   /// The record's fields in ``columns`` order.
@@ -168,7 +172,7 @@ public struct RunRecord: Equatable, Sendable {
       baseVersion.map(String.init) ?? "", build, installedEntries.map(String.init) ?? "",
       requests.map(String.init) ?? "", timeToAllSeconds.map(seconds) ?? "", capScope, device,
       deviceProjectedSeconds.map(seconds) ?? "", deviceTimeToEnabledSeconds.map(seconds) ?? "",
-      deviceTimeToAllSeconds.map(seconds) ?? "",
+      deviceTimeToAllSeconds.map(seconds) ?? "", startupSeconds.map(seconds) ?? "",
     ]
   }
 
@@ -252,6 +256,7 @@ public struct RunRecord: Equatable, Sendable {
     deviceProjectedSeconds = Double(optional("device_projected_s"))
     deviceTimeToEnabledSeconds = Double(optional("device_to_enabled_s"))
     deviceTimeToAllSeconds = Double(optional("device_to_all_s"))
+    startupSeconds = Double(optional("startup_s"))
   }
 
   /// Reads every record of a bench CSV.

@@ -18,6 +18,8 @@ public struct StrategySummary: Sendable {
   public let medianLoadSeconds: Double?
   /// The fastest completed run's load time, seconds.
   public let minimumLoadSeconds: Double?
+  /// Median spawn → load start over completed runs, seconds (``RunRecord/startupSeconds``).
+  public let medianStartupSeconds: Double?
   public let medianFootprintBytes: Double?
   public let minimumFootprintBytes: Int?
   public let maximumFootprintBytes: Int?
@@ -54,6 +56,7 @@ public struct StrategySummary: Sendable {
     maximumEntriesPerSecond = rates.max()
     medianLoadSeconds = Statistics.median(completed.map(\.loadSeconds))
     minimumLoadSeconds = completed.map(\.loadSeconds).min()
+    medianStartupSeconds = Statistics.median(completed.compactMap(\.startupSeconds))
     let footprints = runs.map(\.footprintPeakBytes)
     medianFootprintBytes = Statistics.median(footprints.map(Double.init))
     minimumFootprintBytes = footprints.min()
@@ -94,7 +97,8 @@ public enum BenchReport {
   public static func render(_ summaries: [StrategySummary], title: String) -> String {
     var lines = [title, ""]
     let header = [
-      "strategy", "runs", "entries/s median", "min", "max", "load s", "footprint median", "max",
+      "strategy", "runs", "entries/s median", "min", "max", "load s", "startup ms",
+      "footprint median", "max",
       "RSS over idle median", "max", "idle RSS", "heap peak", "instr/entry", "allocs/entry",
     ]
     var rows: [[String]] = []
@@ -105,6 +109,7 @@ public enum BenchReport {
         rate(summary.medianEntriesPerSecond), rate(summary.minimumEntriesPerSecond),
         rate(summary.maximumEntriesPerSecond),
         summary.medianLoadSeconds.map { String(format: "%.3f", $0) } ?? "–",
+        summary.medianStartupSeconds.map { String(format: "%.1f", $0 * 1000) } ?? "–",
         bytes(summary.medianFootprintBytes.map { Int($0) }), bytes(summary.maximumFootprintBytes),
         bytes(summary.medianRSSOverIdleBytes.map { Int($0) }),
         bytes(summary.maximumRSSOverIdleBytes),

@@ -1,4 +1,5 @@
 import PhoneNormalization
+import SystemCalls
 
 /// Which of several entries for one number survives.
 public enum DuplicatePolicy: String, CaseIterable, Sendable {
@@ -56,6 +57,13 @@ public struct CompileOptions: Sendable {
   public var compact = true
   /// Also measure `gzip -9` of the inputs, for the report (costs a pass of deflate).
   public var compareGzip = false
+  /// Threads that read, normalize and sort one large input at once (``InputSplit``): the cores
+  /// online by default. The container is byte-identical whatever the count, and the memory
+  /// budget is shared among them.
+  public var threads = ProcessEnvironment.onlineCoreCount
+  /// The smallest input split among threads: 16 MiB. A smaller one is read by one thread, as
+  /// each part costs a sort run on disk.
+  public var minimumSplitByteCount = 16 << 20
 
   /// Manifest priorities: the seed set above blocking lists above regions.
   public static let seedPriority = 100

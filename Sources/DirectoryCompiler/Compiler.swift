@@ -49,93 +49,69 @@ public final class Compiler {
     let sorter = ExternalSorter(budget: options.memoryBudget / 2, directory: scratch)
     defer { sorter.removeRuns() }
 
-    var sequence: UInt64 = 0
-    var sawRank = false
     let blockingCategories = ByteStringTable()
     for var category in options.blockingCategories {
       _ = category.withUTF8 { blockingCategories.insert(UnsafeRawBufferPointer($0), value: 0) }
     }
-    // The row loop below reads these, not `self`: capturing `self` copied the options (strings,
+    // The row loop reads these, not `self`: capturing `self` copied the options (strings,
     // sets) for every row.
     let progress = self.progress
+    let main = RowIngest(
+      sorter: sorter, normalizers: normalizers, blockingCategories: blockingCategories,
+      prefixes: prefixes)
+    // Each file, and each part of a split one, is a new ordinal: its records sort after every
+    // earlier one's among equal numbers, as one thread reading in order would put them.
+    var ordinal: UInt64 = 0
+    var sorters = [sorter]
+    var sawRank = false
     for (path, format) in options.inputs {
       let name = (path as NSString).lastPathComponent
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-      var rejectedHere: [(RejectionReason, Int)] = []
-      let blocksAll = options.blockingInputs.contains(path)
-      let fileCountry = options.inputCountries[path] ?? options.country
       var columns = options.columns
-      columns.blockingList = blocksAll
-      let reader = try RowReader(
-        path: path, format: format, columns: columns, quoting: options.quoting,
-        maximumLineByteCount: options.maximumLineByteCount
-      ) {
-        rejectedHere.append(($0, $1))
+      columns.blockingList = options.blockingInputs.contains(path)
+      let read = InputRead(
+        path: path, format: format, columns: columns, options: options,
+        country: options.inputCountries[path] ?? options.country)
+      let ranges =
+        InputSplit.ranges(
+          path: path, format: format, quoting: options.quoting, parts: options.threads,
+          minimumByteCount: options.minimumSplitByteCount) ?? []
+      if ranges.count > 1, let header = try? read.headerColumns(ranges[0]) {
+        // One ingest per part, the budget shared among their sorters.
+        let share = options.memoryBudget / 2 / ranges.count
+        sorter.budget = share
+        var ingests = [main]
+        for index in 1..<ranges.count {
+          let partSorter = ExternalSorter(
+            budget: share, directory: scratch, runPrefix: "part\(ordinal + UInt64(index))-")
+          sorters.append(partSorter)
+          ingests.append(
+            RowIngest(
+              sorter: partSorter, normalizers: normalizers,
+              blockingCategories: blockingCategories, prefixes: prefixes))
+        }
+        main.onProgress = { progress(report.inputBytes, $0 * ranges.count) }
+        let lineCounts = try read.parallel(
+          ranges, columns: header, ingests: ingests, firstOrdinal: ordinal)
+        ordinal += UInt64(ranges.count)
+        var offset = 0
+        for (ingest, lines) in zip(ingests, lineCounts) {
+          ingest.merge(into: &report, name: name, lineOffset: offset)
+          offset += lines
+          sawRank = sawRank || ingest.sawRank
+        }
+      } else {
+        main.start(ordinal: ordinal)
+        ordinal += 1
+        let accepted = report.accepted
+        main.onProgress = { progress(report.inputBytes, accepted + $0) }
+        try read.whole(into: main)
+        main.merge(into: &report, name: name, lineOffset: 0)
+        sawRank = sawRank || main.sawRank
       }
-      while try reader.next({ row in
-        report.linesRead += 1
-        for (reason, line) in rejectedHere { report.reject(reason, place: "\(name):\(line)") }
-        report.linesRead += rejectedHere.count
-        rejectedHere.removeAll()
-        let number: Int64
-        do throws(NormalizationError) {
-          let country = row.country.map { String(decoding: $0, as: UTF8.self) } ?? fileCountry
-          number = try normalizers.normalizer(country).normalize(
-            utf8: row.number.assumingMemoryBound(to: UInt8.self))
-        } catch {
-          report.reject(.number(error.reason), place: "\(name):\(row.line)")
-          return
-        }
-        let blocking =
-          blocksAll || row.fromBlockingBase
-          || row.category.map { blockingCategories.find($0) != nil } == true
-        let label = UTF8Validation.trimmingWhitespace(row.label)
-        if !blocking {
-          guard !label.isEmpty else {
-            report.reject(.emptyLabel, place: "\(name):\(row.line)")
-            return
-          }
-          guard label.count <= BaseHeader.maximumLabelByteCount else {
-            report.reject(.labelTooLong, place: "\(name):\(row.line)")
-            return
-          }
-          // Lines are UTF-8 checked as they are read; the rest of the label rule here.
-          guard LabelRule.controlCharacterOffset(label) == nil else {
-            report.reject(.labelControlCharacter, place: "\(name):\(row.line)")
-            return
-          }
-        }
-        if row.rank != nil { sawRank = true }
-        // A blocking entry has no label; its category names its list.
-        let category: UnsafeRawBufferPointer? =
-          blocking ? (row.fromBlockingBase ? nil : row.category) : Self.noText
-        func add(region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer) throws {
-          try sorter.add(
-            number: number, rank: row.rank ?? 0, sequence: sequence,
-            label: blocking ? Self.noText : label, region: region, category: category)
-        }
-        func add(region: UnsafeRawBufferPointer) throws {
-          if let category {
-            try add(region: region, category: category)
-          } else {
-            var name = Self.blockingBaseCategory
-            try name.withUTF8 { try add(region: region, category: UnsafeRawBufferPointer($0)) }
-          }
-        }
-        if let region = row.region {
-          try add(region: region)
-        } else {
-          var name = prefixes.region(for: number) ?? Self.unassignedRegion
-          try name.withUTF8 { try add(region: UnsafeRawBufferPointer($0)) }
-        }
-        sequence += 1
-        report.accepted += 1
-        if report.accepted % 100_000 == 0 { progress(report.inputBytes, report.accepted) }
-      }) {}
-      for (reason, line) in rejectedHere { report.reject(reason, place: "\(name):\(line)") }
-      report.linesRead += rejectedHere.count
     }
-    report.sortRuns = sorter.runPaths.count
+    sorter.budget = options.memoryBudget / 2
+    report.sortRuns = sorters.reduce(0) { $0 + $1.runPaths.count }
     // Before the first base is written: a refused run leaves the container as it was.
     if options.strict && report.rejectedCount > 0 {
       report.seconds = Date().timeIntervalSince(started)
@@ -167,7 +143,7 @@ public final class Compiler {
     // contiguous: the last output is reused without hashing its name (String hashing showed in
     // profiles).
     var last: (region: [UInt8], category: [UInt8], output: OutputBase)?
-    try forEachChosen(sorter, report: &report) { record in
+    try forEachChosen(sorters, report: &report) { record in
       let output: OutputBase
       if let last, record.region.elementsEqual(last.region),
         record.category.elementsEqual(last.category)
@@ -221,7 +197,7 @@ public final class Compiler {
       } else {
         var ignored = CompileReport()
         var index = 0
-        try forEachChosen(sorter, report: &ignored) { record in
+        try forEachChosen(sorters, report: &ignored) { record in
           guard record.category.isEmpty else { return }
           defer { index += 1 }
           if index % spreadStride == 0 && report.seedEntries < options.seedSize {
@@ -303,9 +279,10 @@ public final class Compiler {
 
   /// Merges the sorted records and calls `body` with the one kept per number, per the policy.
   private func forEachChosen(
-    _ sorter: ExternalSorter, report: inout CompileReport, _ body: (SortRecordView) throws -> Void
+    _ sorters: [ExternalSorter], report: inout CompileReport,
+    _ body: (SortRecordView) throws -> Void
   ) throws {
-    let merged = try sorter.sorted()
+    let merged = try ExternalSorter.merged(sorters)
     // The record kept for the current number, copied: the merge's views last one record.
     var kept = KeptRecord()
     var dropped = 0
@@ -328,7 +305,7 @@ public final class Compiler {
   }
 
   /// No bytes: the label of a blocking entry, the category of an identification one.
-  private static var noText: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+  static var noText: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
 
   /// The region of numbers no region column or `--regions-file` rule assigns.
   static let unassignedRegion = "all"

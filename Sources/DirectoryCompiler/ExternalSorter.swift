@@ -53,7 +53,10 @@ struct SortRecordView {
 /// as a run file; the runs are then merged with a heap. Memory is the budget plus one read buffer
 /// per run, whatever the input size.
 final class ExternalSorter {
-  private let budget: Int
+  /// Bytes the arena and index may use together; lowered while other sorters share the budget.
+  var budget: Int {
+    didSet { budget = max(budget, 64 * 1024) }
+  }
   private let directory: String
   // Touched only by this class's own methods, which never overlap (no callbacks into it while
   // it works): the dynamic exclusivity checks on each access were a tenth of a compile.
@@ -66,9 +69,13 @@ final class ExternalSorter {
   /// - Parameters:
   ///   - budget: bytes the arena and index may use together.
   ///   - directory: where run files go (removed by ``removeRuns()``).
-  init(budget: Int, directory: String) {
+  /// What this sorter's run files' names start with: sorters sharing a folder differ by it.
+  private let runPrefix: String
+
+  init(budget: Int, directory: String, runPrefix: String = "") {
     self.budget = max(budget, 64 * 1024)
     self.directory = directory
+    self.runPrefix = runPrefix
   }
 
   private var usedBytes: Int { arena.count + index.count * Self.indexEntryByteCount }
@@ -150,7 +157,7 @@ final class ExternalSorter {
   private func spill() throws {
     guard !index.isEmpty else { return }
     sortIndex()
-    let path = directory + "/run-\(runPaths.count).bin"
+    let path = directory + "/\(runPrefix)run-\(runPaths.count).bin"
     guard FileManager.default.createFile(atPath: path, contents: nil),
       let handle = FileHandle(forWritingAtPath: path)
     else { throw CompileError.write("cannot create the sort run \(path)") }
@@ -182,6 +189,21 @@ final class ExternalSorter {
     return try MergedRuns(
       runs: runPaths, bufferByteCount: perRunBuffer,
       memory: runPaths.isEmpty ? (arena, index.map(\.offset)) : nil)
+  }
+
+  /// Writes what is still in memory as a run, so ``runPaths`` hold every record: for a merge
+  /// across several sorters (``merged(_:)``).
+  func spillRemainder() throws { try spill() }
+
+  /// Every record of several sorters (one per thread that read an input's part), merged in
+  /// (number, sequence) order from their runs.
+  static func merged(_ sorters: [ExternalSorter]) throws -> MergedRuns {
+    guard sorters.count > 1 else { return try sorters[0].sorted() }
+    for sorter in sorters { try sorter.spillRemainder() }
+    let paths = sorters.flatMap(\.runPaths)
+    let budget = sorters.reduce(0) { $0 + $1.budget }
+    let perRunBuffer = max(16 * 1024, min(1 << 20, budget / max(1, 4 * paths.count)))
+    return try MergedRuns(runs: paths, bufferByteCount: perRunBuffer, memory: nil)
   }
 
   func removeRuns() {

@@ -9,7 +9,11 @@ import SystemCalls
 /// chunk has CRs and no LF (classic Mac OS exports, some spreadsheets' "CSV (Macintosh)").
 public final class InputLines {
   let path: String
-  private let file: gzFile
+  /// The zlib stream the lines are read through, or nil for a byte range of a plain file
+  /// (``init(path:byteRange:maximumLineByteCount:)``), read with `pread`.
+  private let file: gzFile?
+  /// A byte range's descriptor, next offset and end.
+  private var plain: (descriptor: Int32, offset: Int, end: Int)?
   // Touched only by this class's own methods, which never overlap (no callbacks into it while
   // it works): the dynamic exclusivity checks on each access were a tenth of a compile.
   @exclusivity(unchecked) private var buffer: [UInt8] = []
@@ -38,7 +42,7 @@ public final class InputLines {
   /// The longest line read; longer ones are skipped and reported (``lastLineWasTooLong``).
   let maximumLineByteCount: Int
   /// Compressed bytes consumed so far, for progress.
-  var bytesConsumed: Int { Int(gzoffset(file)) }
+  var bytesConsumed: Int { file.map { Int(gzoffset($0)) } ?? decompressedByteCount }
   /// Bytes read at a time: 1 MiB, or less for a small file (each read first zero-fills its
   /// room, which would dominate reading a file of a few lines).
   private let chunkByteCount: Int
@@ -53,6 +57,7 @@ public final class InputLines {
     let fileByteCount = stat(path, &status) == 0 ? Int(status.st_size) : 0
     let isRegular = status.st_mode & S_IFMT == S_IFREG
     chunkByteCount = isRegular ? min(1 << 20, max(16 << 10, fileByteCount)) : 1 << 20
+    plain = nil
     guard let file = gzopen(path, "rb") else {
       throw CompileError.unreadable(path, SystemErrorText.last)
     }
@@ -76,7 +81,28 @@ public final class InputLines {
     return newline - 1
   }
 
-  deinit { gzclose(file) }
+  /// Opens the lines of `byteRange` of the plain (not gzip) regular file at `path`: one part of
+  /// a file read by several threads. The range starts at a line's start and ends after a line
+  /// feed (or at the file's end); lines are numbered from 1 within it and end in LF (or CRLF);
+  /// a byte order mark is skipped at the file's start only.
+  /// - Throws: ``CompileError/unreadable(_:_:)``.
+  init(path: String, byteRange: Range<Int>, maximumLineByteCount: Int) throws {
+    self.path = path
+    self.maximumLineByteCount = maximumLineByteCount
+    chunkByteCount = min(1 << 20, max(16 << 10, byteRange.count))
+    guard let descriptor = PositionalRead.open(path) else {
+      throw CompileError.unreadable(path, SystemErrorText.last)
+    }
+    file = nil
+    plain = (descriptor, byteRange.lowerBound, byteRange.upperBound)
+    fill()
+    if byteRange.lowerBound == 0, buffer.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+  }
+
+  deinit {
+    if let file { gzclose(file) }
+    if let plain { PositionalRead.close(plain.descriptor) }
+  }
 
   /// Drops the rest of an overlong line, reading on until its line end, a chunk at a time.
   private func skipRestOfLine() {
@@ -104,6 +130,27 @@ public final class InputLines {
     let old = buffer.count
     buffer.reserveCapacity(old + chunkByteCount)
     buffer.append(contentsOf: repeatElement(0, count: chunkByteCount))
+    if let range = plain {
+      let wanted = min(chunkByteCount, range.end - range.offset)
+      let read = buffer.withUnsafeMutableBytes {
+        wanted > 0
+          ? PositionalRead.read(
+            range.descriptor, into: $0.baseAddress! + old, byteCount: wanted, at: range.offset)
+          : 0
+      }
+      buffer.removeLast(chunkByteCount - max(0, read))
+      if read < 0 {
+        streamError = "read failed (\(SystemErrorText.last))"
+      }
+      if read <= 0 {
+        atEnd = true
+        return
+      }
+      plain!.offset += read
+      decompressedByteCount += read
+      return
+    }
+    guard let file else { return }
     let read = buffer.withUnsafeMutableBytes {
       gzread(file, $0.baseAddress! + old, UInt32(chunkByteCount))
     }

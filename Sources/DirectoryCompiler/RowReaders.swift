@@ -42,9 +42,13 @@ final class RowReader {
     return trimmed.hasPrefix("+") ? trimmed : "+" + trimmed
   }
 
+  /// A reader of the file at `path`, or with `part`, of one byte range of it (a plain TSV or
+  /// CSV file read by several threads: ``InputSplit``): the first part reads the header; the
+  /// others take the columns it named (`part.columns`).
   init(
     path: String, format: InputFormat, columns: ColumnSelection, quoting: Quoting? = nil,
     maximumLineByteCount: Int = CompileOptions.defaultMaximumLineByteCount,
+    part: (byteRange: Range<Int>, columns: ResolvedColumns?)? = nil,
     reject: @escaping (RejectionReason, Int) -> Void
   ) throws {
     self.path = path
@@ -59,11 +63,22 @@ final class RowReader {
         throw CompileError.unreadable(path, error.problemDescription)
       }
       lines = nil
+    } else if let part {
+      lines = try InputLines(
+        path: path, byteRange: part.byteRange, maximumLineByteCount: maximumLineByteCount)
+      base = nil
+      self.columns = part.columns
     } else {
       lines = try InputLines(path: path, maximumLineByteCount: maximumLineByteCount)
       base = nil
     }
   }
+
+  /// The columns the header named, once it is read.
+  var resolvedColumns: ResolvedColumns? { columns }
+
+  /// Lines read so far (a part's own, numbered from 1).
+  var linesRead: Int { lines?.lineNumber ?? 0 }
 
   /// Bytes of the file consumed so far.
   var bytesConsumed: Int { lines?.bytesConsumed ?? 0 }

@@ -1,5 +1,6 @@
 import HeapProbe
 import ProcessMetrics
+import SystemCalls
 
 /// Measures one load from inside the extension process: a monotonic clock around it, the heap
 /// high-water mark of the loading thread, and the process's memory status at the end.
@@ -8,11 +9,14 @@ public struct LoadMeasurement {
   private var start: SuspendingClock.Instant
   /// jemalloc's allocation count when the load started.
   private let allocationsAtStart: Int?
+  /// The machine's monotonic clock when the load started (``SystemCalls/MonotonicTime``).
+  private let startMonotonicNanoseconds: UInt64
 
   /// Starts measuring: resets jemalloc's thread peak and reads the clock.
   public init() {
     HeapProbe.resetThreadPeak()
     allocationsAtStart = HeapProbe.allocationCount()
+    startMonotonicNanoseconds = MonotonicTime.nanoseconds()
     start = clock.now
   }
 
@@ -22,6 +26,7 @@ public struct LoadMeasurement {
     let elapsed = clock.now - start
     var report = LoadReport()
     report.entries = entries
+    report.startMonotonicNanoseconds = startMonotonicNanoseconds
     let (seconds, attoseconds) = elapsed.components
     report.loadNanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     report.heapPeakBytes = HeapProbe.threadPeakBytes()

@@ -8,6 +8,9 @@ public struct LoadReport: Equatable, Sendable {
   public var entries: Int = 0
   /// Monotonic time around the load, in nanoseconds.
   public var loadNanoseconds: UInt64 = 0
+  /// When the load started, on ``SystemCalls/MonotonicTime`` (shared with the parent, which
+  /// subtracts its spawn time: the bench's `startup_s`); nil from a child that did not say.
+  public var startMonotonicNanoseconds: UInt64?
   /// `VmHWM` at the end, in bytes.
   public var peakResidentBytes: Int = 0
   /// `RssAnon` at the end, in bytes.
@@ -41,6 +44,7 @@ public struct LoadReport: Equatable, Sendable {
       "outcome=\(outcome)", "allocator=\(allocator)",
     ]
     if let heapPeakBytes { fields.append("heap_peak=\(heapPeakBytes)") }
+    if let startMonotonicNanoseconds { fields.append("start_ns=\(startMonotonicNanoseconds)") }
     if let allocations { fields.append("allocations=\(allocations)") }
     if let errorCode { fields.append("error_code=\(errorCode)") }
     if let message {
@@ -78,6 +82,7 @@ public struct LoadReport: Equatable, Sendable {
         entries = parsed
         sawEntries = true
       case "load_ns": loadNanoseconds = UInt64(value) ?? 0
+      case "start_ns": startMonotonicNanoseconds = UInt64(value)
       case "vm_hwm": peakResidentBytes = Int(value) ?? 0
       case "rss_anon": anonymousBytes = Int(value) ?? 0
       case "rss_file": fileBytes = Int(value) ?? 0

@@ -106,6 +106,9 @@ public enum ChildProcess {
     public var standardError: String
     /// Why ``IO/onTick`` asked for the kill, if it did.
     public var requestedKillReason: String?
+    /// When the child was spawned: the parent's monotonic clock (`DispatchTime` uptime)
+    /// just before `posix_spawn`, in nanoseconds.
+    public var spawnedAtNanoseconds: UInt64 = 0
 
     /// Samples per second of wall time.
     public var sampleRate: Double { wallSeconds > 0 ? Double(sampleCount) / wallSeconds : 0 }
@@ -170,6 +173,7 @@ public enum ChildProcess {
       exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
       maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
       sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
+    outcome.spawnedAtNanoseconds = started
     let statusReader = MemoryStatusReader(processID: processID)
     // A limit from a flag may be huge or infinite: past about 300 years it is no limit, and the
     // conversion to nanoseconds must not trap.

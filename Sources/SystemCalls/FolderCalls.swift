@@ -48,6 +48,13 @@ public enum FolderCalls {
     Int(try FilePath(path).stat().size)
   }
 
+  /// The size of the regular file at `path` (links followed), in bytes; nil for anything else
+  /// (a pipe, a device, a folder) or when it cannot be read.
+  public static func regularFileByteCount(_ path: String) -> Int? {
+    guard let status = try? FilePath(path).stat(), status.type == .regular else { return nil }
+    return Int(status.size)
+  }
+
   /// Makes the folder `path` (its parent must exist); one that is already there is no error.
   /// - Throws: `Errno` from `mkdir` other than `EEXIST`.
   public static func makeFolder(_ path: String) throws(Errno) {

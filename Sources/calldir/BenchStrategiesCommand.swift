@@ -37,6 +37,13 @@ struct BenchStrategiesCommand: ParsableCommand {
   var minEntriesPerS: Double = 200_000
 
   @Option(
+    name: .long,
+    help:
+      "The gate's ceiling on a calldir strategy's median startup (spawn to load start), seconds."
+  )
+  var maxStartup: Double = BenchGate.defaultMaximumStartupSeconds
+
+  @Option(
     name: .long, help: "The CSV to write (replaced atomically).",
     completion: .file(extensions: ["csv"]))
   var out: String = "Results/latest.csv"
@@ -128,6 +135,8 @@ struct BenchStrategiesCommand: ParsableCommand {
     configuration.strategies = try BenchStrategy.parseList(strategies)
     configuration.rssBudgetBytes = rssBudget.bytes
     configuration.minimumEntriesPerSecond = minEntriesPerS
+    guard maxStartup > 0 else { throw ValidationError("--max-startup must be positive") }
+    configuration.maximumStartupSeconds = maxStartup
     configuration.baseVersion = baseVersion
     configuration.instructionCounting = instructions
     configuration.againstDirectory = against
@@ -195,7 +204,8 @@ struct BenchStrategiesCommand: ParsableCommand {
     }
     var failures = BenchGate(
       rssBudgetBytes: configuration.rssBudgetBytes,
-      minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
+      minimumEntriesPerSecond: configuration.minimumEntriesPerSecond,
+      maximumStartupSeconds: configuration.maximumStartupSeconds
     ).failures(summaries)
     var baselineNotes: [String] = []
     var comparisonForSummary: ABComparison?

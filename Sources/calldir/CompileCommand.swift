@@ -77,8 +77,15 @@ struct CompileCommand: ParsableCommand {
   var blockingCategory: String?
   @Option(name: .long, help: "Which duplicate survives: first, last or priority (highest rank).")
   var duplicates: DuplicatePolicy = .first
-  @Option(name: .long, help: "Memory the sort may use before spilling to disk.")
+  @Option(
+    name: .long, help: "Memory the sort may use before spilling to disk (all threads together).")
   var memory = ByteSize(bytes: 256 << 20)
+  @Option(
+    name: .long,
+    help:
+      "Threads that read one large plain TSV (or --quoting none CSV) at once (default: the cores online); the output is the same for any count."
+  )
+  var threads: Int?
   @Option(
     name: .long,
     help:
@@ -153,6 +160,12 @@ struct CompileCommand: ParsableCommand {
     }
     options.duplicates = duplicates
     options.memoryBudget = memory.bytes
+    if let threads {
+      guard (1...256).contains(threads) else {
+        throw ValidationError("--threads must be from 1 to 256, got \(threads)")
+      }
+      options.threads = threads
+    }
     guard options.memoryBudget >= 1 << 20 else {
       throw ValidationError("--memory must be at least 1MiB")
     }

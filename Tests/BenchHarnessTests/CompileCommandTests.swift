@@ -134,7 +134,8 @@ struct CompileCommandTests {
     let table = try CSVTable(parsing: String(contentsOfFile: csv, encoding: .utf8))
     #expect(
       table.column("tool") == [
-        "compile", "sort -u", "normalize", "compile", "sort -u", "normalize",
+        "compile", "compile -j1", "sort -u", "normalize", "compile", "compile -j1", "sort -u",
+        "normalize",
       ])
     // Every tool read every row of the same dump: 2,000 entries and their duplicates.
     let rows = Set(table.column("rows") ?? [])

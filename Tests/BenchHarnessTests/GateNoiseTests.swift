@@ -54,6 +54,32 @@ struct GateNoiseTests {
     #expect(TwoPhaseReport.gateFailures([record], maximumTimeToEnabled: 1).isEmpty)
   }
 
+  @Test func aSlowStartFailsTheGate() {
+    func records(startup: Double) -> [RunRecord] {
+      (1...3).map { index in
+        var record = RunRecord()
+        record.strategy = "mmap"
+        record.binary = "calldir-extension"
+        record.repeatIndex = index
+        record.entries = 1000
+        record.loadSeconds = 0.001
+        record.entriesPerSecond = 1_000_000
+        record.memoryLimitBytes = 5 << 20
+        record.startupSeconds = startup + Double(index) * 0.0001
+        return record
+      }
+    }
+    let gate = BenchGate(
+      rssBudgetBytes: 1 << 20, minimumEntriesPerSecond: 1,
+      maximumStartupSeconds: BenchGate.defaultMaximumStartupSeconds)
+    #expect(gate.failures(StrategySummary.all(records(startup: 0.004))).isEmpty)
+    let slow = gate.failures(StrategySummary.all(records(startup: 0.012)))
+    #expect(slow == ["mmap: median startup 12.2 ms (spawn to load start) is over 10.0 ms"])
+    // The column round-trips through the CSV.
+    let parsed = try? RunRecord.records(fromCSV: RunRecord.csv(records(startup: 0.004)))
+    #expect(parsed?.map(\.startupSeconds) == [0.0041, 0.0042, 0.0043])
+  }
+
   @Test func theCountGateDefaultsToHalfAPercent() throws {
     #expect(BenchBaseline.defaultMaximumCountRegression == 0.005)
     var record = RunRecord()

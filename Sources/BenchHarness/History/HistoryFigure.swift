@@ -1,7 +1,7 @@
 /// One metric of one strategy at one commit, as the history keeps it: a summary of the bench
 /// run's repeats, never the raw rows (so the history grows by a few dozen rows per commit).
 public struct HistoryFigure: Sendable, Equatable {
-  /// What is measured: `load_s`, `footprint_bytes`, `heap_peak_bytes`,
+  /// What is measured: `load_s`, `startup_s`, `footprint_bytes`, `heap_peak_bytes`,
   /// `instructions_per_entry`, `allocations_per_entry`.
   public var metric: String
   /// The strategy measured (`mmap`, `buffered`, a baseline).
@@ -39,6 +39,7 @@ public struct HistoryFigure: Sendable, Equatable {
   static let metrics:
     [(name: String, deterministic: Bool, value: @Sendable (RunRecord) -> Double?)] = [
       ("load_s", false, { $0.loadSeconds }),
+      ("startup_s", false, { $0.startupSeconds }),
       ("footprint_bytes", false, { Double($0.footprintPeakBytes) }),
       ("heap_peak_bytes", false, { $0.heapPeakBytes.map(Double.init) }),
       ("instructions_per_entry", true, { $0.instructionsPerEntry }),

@@ -1,0 +1,76 @@
+import ByteCoding
+import SystemCalls
+
+/// Reads one input's rows into ``RowIngest``s: whole, on the calling thread, or in parts
+/// (``InputSplit``), one thread per part.
+struct InputRead {
+  let path: String
+  let format: InputFormat
+  let columns: ColumnSelection
+  let options: CompileOptions
+  /// The country of numbers written without one.
+  let country: String
+
+  private func reader(
+    _ part: (byteRange: Range<Int>, columns: ResolvedColumns?)?, into ingest: RowIngest
+  ) throws -> RowReader {
+    try RowReader(
+      path: path, format: format, columns: columns, quoting: options.quoting,
+      maximumLineByteCount: options.maximumLineByteCount, part: part
+    ) { reason, line in ingest.rejectRead(reason, line: line) }
+  }
+
+  /// Every row of the file into `ingest`, in order.
+  func whole(into ingest: RowIngest) throws {
+    let reader = try reader(nil, into: ingest)
+    let blocksAll = columns.blockingList
+    while try reader.next({ try ingest.ingest($0, country: country, blocksAll: blocksAll) }) {}
+  }
+
+  /// The columns the header names, read from the first part; nil when it names none (the
+  /// file is then read whole, which reports why).
+  func headerColumns(_ first: Range<Int>) throws -> ResolvedColumns? {
+    let probe = RowIngest(
+      sorter: ExternalSorter(budget: 0, directory: "/nonexistent"),
+      normalizers: NormalizerCache(validation: options.validation),
+      blockingCategories: ByteStringTable(), prefixes: RegionPrefixes(rules: [:]))
+    let reader = try reader((first, nil), into: probe)
+    _ = try reader.next { _ in }
+    return reader.resolvedColumns
+  }
+
+  /// The parts of the file (`ranges`, in order), each read by its ingest on a thread of its
+  /// own (the first on this one), the part `k` numbered `firstOrdinal + k`.
+  /// - Returns: each part's line count, to number the next part's lines after it.
+  /// - Throws: the first part's error in file order, once every thread has stopped.
+  func parallel(
+    _ ranges: [Range<Int>], columns header: ResolvedColumns, ingests: [RowIngest],
+    firstOrdinal: UInt64
+  ) throws -> [Int] {
+    let outcomes = ranges.indices.map { _ in PartOutcome() }
+    let blocksAll = columns.blockingList
+    func read(_ index: Int) {
+      let ingest = ingests[index]
+      ingest.start(ordinal: firstOrdinal + UInt64(index))
+      do {
+        let reader = try reader((ranges[index], index == 0 ? nil : header), into: ingest)
+        while try reader.next({ try ingest.ingest($0, country: country, blocksAll: blocksAll) }) {}
+        outcomes[index].lines = reader.linesRead
+      } catch {
+        outcomes[index].error = error
+      }
+    }
+    let threads = ranges.indices.dropFirst().map { index in JoinableThread { read(index) } }
+    for thread in threads { thread.start() }
+    read(0)
+    for thread in threads { thread.join() }
+    if let error = outcomes.compactMap(\.error).first { throw error }
+    return outcomes.map(\.lines)
+  }
+}
+
+/// What one part's thread found: written by that thread alone, read after it is joined.
+private final class PartOutcome: @unchecked Sendable {
+  var lines = 0
+  var error: (any Error)?
+}

@@ -1,0 +1,137 @@
+import BaseFormat
+import ByteCoding
+import PhoneNormalization
+
+/// The compiler's work on each row of one input (or of one part of a split input): normalize the
+/// number, check the label, pick the region and list, and add the record to a sorter. One per
+/// thread: its normalizer caches, counters and rejections are its own, merged in input order
+/// once every part is read (``merge(into:name:lineOffset:)``), so a compile on several threads
+/// reports what it would on one.
+final class RowIngest {
+  let sorter: ExternalSorter
+  private(set) var normalizers: NormalizerCache
+  /// Rows handed over (accepted or rejected after reading) and accepted.
+  private(set) var linesRead = 0
+  private(set) var accepted = 0
+  private(set) var sawRank = false
+  /// Each reason's count and the first lines it was found on (numbered within this part).
+  private var rejections: [RejectionReason: (count: Int, lines: [Int])] = [:]
+  /// This input's (or part's) records sort after every earlier one's among equal numbers: their
+  /// sequence is its ordinal above bit 40, then the row's place in it.
+  private var sequenceBase: UInt64 = 0
+  private var sequence: UInt64 = 0
+  /// Rows one input or part may hold: 2^40, a thousand billion.
+  static let ordinalShift: UInt64 = 40
+  private let blockingCategories: ByteStringTable
+  private let prefixes: RegionPrefixes
+  /// Called every 100,000 accepted rows with this part's count.
+  var onProgress: ((Int) -> Void)?
+
+  init(
+    sorter: ExternalSorter, normalizers: NormalizerCache, blockingCategories: ByteStringTable,
+    prefixes: RegionPrefixes
+  ) {
+    self.sorter = sorter
+    self.normalizers = normalizers
+    self.blockingCategories = blockingCategories
+    self.prefixes = prefixes
+  }
+
+  /// Starts an input (or a part of one), the `ordinal`-th of the compile.
+  func start(ordinal: UInt64) {
+    sequenceBase = ordinal << Self.ordinalShift
+    sequence = 0
+  }
+
+  /// A line rejected while reading (before it became a row), on `line` of this part.
+  func rejectRead(_ reason: RejectionReason, line: Int) {
+    linesRead += 1
+    reject(reason, line: line)
+  }
+
+  private func reject(_ reason: RejectionReason, line: Int) {
+    var entry = rejections[reason] ?? (0, [])
+    entry.count += 1
+    if entry.lines.count < CompileReport.placesPerReason { entry.lines.append(line) }
+    rejections[reason] = entry
+  }
+
+  /// One row of a file read with `country` as its default and `blocksAll` when the whole input
+  /// is a blocking list.
+  func ingest(_ row: RowFields, country fileCountry: String, blocksAll: Bool) throws {
+    linesRead += 1
+    let number: Int64
+    do throws(NormalizationError) {
+      let country = row.country.map { String(decoding: $0, as: UTF8.self) } ?? fileCountry
+      number = try normalizers.normalizer(country).normalize(
+        utf8: row.number.assumingMemoryBound(to: UInt8.self))
+    } catch {
+      reject(.number(error.reason), line: row.line)
+      return
+    }
+    let blocking =
+      blocksAll || row.fromBlockingBase
+      || row.category.map { blockingCategories.find($0) != nil } == true
+    let label = UTF8Validation.trimmingWhitespace(row.label)
+    if !blocking {
+      guard !label.isEmpty else {
+        reject(.emptyLabel, line: row.line)
+        return
+      }
+      guard label.count <= BaseHeader.maximumLabelByteCount else {
+        reject(.labelTooLong, line: row.line)
+        return
+      }
+      // Lines are UTF-8 checked as they are read; the rest of the label rule here.
+      guard LabelRule.controlCharacterOffset(label) == nil else {
+        reject(.labelControlCharacter, line: row.line)
+        return
+      }
+    }
+    if row.rank != nil { sawRank = true }
+    // A blocking entry has no label; its category names its list.
+    let category: UnsafeRawBufferPointer? =
+      blocking ? (row.fromBlockingBase ? nil : row.category) : Compiler.noText
+    func add(region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer) throws {
+      try sorter.add(
+        number: number, rank: row.rank ?? 0, sequence: sequenceBase + sequence,
+        label: blocking ? Compiler.noText : label, region: region, category: category)
+    }
+    func add(region: UnsafeRawBufferPointer) throws {
+      if let category {
+        try add(region: region, category: category)
+      } else {
+        var name = Compiler.blockingBaseCategory
+        try name.withUTF8 { try add(region: region, category: UnsafeRawBufferPointer($0)) }
+      }
+    }
+    if let region = row.region {
+      try add(region: region)
+    } else {
+      var name = prefixes.region(for: number) ?? Compiler.unassignedRegion
+      try name.withUTF8 { try add(region: UnsafeRawBufferPointer($0)) }
+    }
+    sequence += 1
+    accepted += 1
+    if accepted % 100_000 == 0 { onProgress?(accepted) }
+  }
+
+  /// Adds this part's counts and rejections to `report`, its lines numbered from `lineOffset`
+  /// in the file `name`; then starts counting afresh (the same ingest reads the next file).
+  func merge(into report: inout CompileReport, name: String, lineOffset: Int) {
+    report.linesRead += linesRead
+    report.accepted += accepted
+    for reason in rejections.keys.sorted(by: { "\($0)" < "\($1)" }) {
+      let (count, lines) = rejections[reason]!
+      var entry = report.rejected[reason] ?? (0, [])
+      entry.count += count
+      for line in lines where entry.places.count < CompileReport.placesPerReason {
+        entry.places.append("\(name):\(line + lineOffset)")
+      }
+      report.rejected[reason] = entry
+    }
+    linesRead = 0
+    accepted = 0
+    rejections = [:]
+  }
+}
