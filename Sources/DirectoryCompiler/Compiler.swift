@@ -87,7 +87,7 @@ public final class Compiler {
           sorters.append(partSorter)
           ingests.append(
             RowIngest(
-              sorter: partSorter, normalizers: normalizers,
+              sorter: partSorter, normalizers: normalizers.forAnotherThread(),
               blockingCategories: blockingCategories, prefixes: prefixes))
         }
         main.onProgress = { progress(report.inputBytes, $0 * ranges.count) }

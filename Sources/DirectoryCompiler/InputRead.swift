@@ -23,7 +23,11 @@ struct InputRead {
   /// Every row of the file into `ingest`, in order.
   func whole(into ingest: RowIngest) throws {
     let reader = try reader(nil, into: ingest)
+    // Locals, not `self`: a row's closure capturing `self` copied this struct (the options'
+    // strings and arrays, a retain each) for every row, and on several threads those shared
+    // reference counts were most of a compile.
     let blocksAll = columns.blockingList
+    let country = country
     while try reader.next({ try ingest.ingest($0, country: country, blocksAll: blocksAll) }) {}
   }
 
@@ -49,12 +53,16 @@ struct InputRead {
   ) throws -> [Int] {
     let outcomes = ranges.indices.map { _ in PartOutcome() }
     let blocksAll = columns.blockingList
+    let country = country
     func read(_ index: Int) {
       let ingest = ingests[index]
       ingest.start(ordinal: firstOrdinal + UInt64(index))
       do {
         let reader = try reader((ranges[index], index == 0 ? nil : header), into: ingest)
         while try reader.next({ try ingest.ingest($0, country: country, blocksAll: blocksAll) }) {}
+        // The part's last records sorted and written here, on its own thread, not one part
+        // after another before the merge.
+        try ingest.sorter.spillRemainder()
         outcomes[index].lines = reader.linesRead
       } catch {
         outcomes[index].error = error

@@ -14,6 +14,12 @@ public final class NumberingTables: Sendable {
   /// The tables compiled into calldir.
   public static let shared = NumberingTables()
 
+  /// A copy of the tables of its own, for a thread that normalizes many numbers beside others
+  /// (`compile --threads`): every lookup retains a region's rules, and two cores retaining the
+  /// same objects made those reference counts most of a parallel compile (perf: 40% of its
+  /// samples in `swift_retain`/`swift_release`, against 20% on one thread).
+  public static func privateCopy() -> NumberingTables { NumberingTables() }
+
   /// Every region, grouped by calling code with each code's main region first.
   public let regions: [RegionRules]
   /// The version of libphonenumber's metadata (PyPI `phonenumbers`) the tables come from.

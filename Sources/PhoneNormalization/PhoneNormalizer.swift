@@ -34,7 +34,7 @@ public struct PhoneNormalizer: Sendable {
   public let region: RegionRules?
   /// How much of a number is checked.
   public let validation: Validation
-  private let tables = NumberingTables.shared
+  private let tables: NumberingTables
 
   /// libphonenumber's shortest and longest national significant number.
   static let minimumNationalDigits = 2
@@ -44,9 +44,15 @@ public struct PhoneNormalizer: Sendable {
 
   /// A normalizer for `country` (ISO code, case-insensitive), or without a country when nil.
   /// - Throws: ``NormalizationError/unknownCountry(_:)``.
-  public init(country: String?, validation: Validation = .possible) throws(NormalizationError) {
+  /// - Parameter tables: the numbering tables to read (a thread's ``NumberingTables/privateCopy()``
+  ///   or the shared ones).
+  public init(
+    country: String?, validation: Validation = .possible,
+    tables: NumberingTables = .shared
+  ) throws(NormalizationError) {
+    self.tables = tables
     if let country {
-      guard let region = NumberingTables.shared.region(country.uppercased()) else {
+      guard let region = tables.region(country.uppercased()) else {
         throw .unknownCountry(country)
       }
       self.region = region
@@ -65,6 +71,7 @@ public struct PhoneNormalizer: Sendable {
   /// A normalizer without a country: `+7 (495) 123-45-67` and `74951234567` are read; a national
   /// form (`8 495 …`) is read as international digits too, so give a country to read those.
   public init() {
+    self.tables = .shared
     self.region = nil
     self.validation = .possible
   }
