@@ -142,13 +142,17 @@ public final class Compiler {
     // Records come sorted by number, so a region's (or a category's) records are mostly
     // contiguous: the last output is reused without hashing its name (String hashing showed in
     // profiles).
-    var last: (region: [UInt8], category: [UInt8], output: OutputBase)?
+    // The current output is held unretained (`writers` keeps every one alive): retaining it,
+    // its writer and the last names for each record was a tenth of the writing thread (perf).
+    var lastRegion: [UInt8] = []
+    var lastCategory: [UInt8] = []
+    var lastOutput: Unmanaged<OutputBase>?
     try forEachChosen(sorters, report: &report) { record in
-      let output: OutputBase
-      if let last, record.region.elementsEqual(last.region),
-        record.category.elementsEqual(last.category)
+      let output: Unmanaged<OutputBase>
+      if let current = lastOutput, Self.equal(record.region, lastRegion),
+        Self.equal(record.category, lastCategory)
       {
-        output = last.output
+        output = current
       } else {
         let region = String(decoding: record.region, as: UTF8.self)
         let category = String(decoding: record.category, as: UTF8.self)
@@ -157,27 +161,32 @@ public final class Compiler {
           ? "region-" + FileSafeName.encode(region)
           : "blocking-" + FileSafeName.encode(category)
         if let existing = writers[key] {
-          output = existing
+          output = Unmanaged.passUnretained(existing)
         } else {
           let kind: BaseKind = category.isEmpty ? .identification : .blocking
           // Written in the scratch folder, moved into bases/ under its hash once finished.
           let file = scratch + "/" + key + ".cdb"
-          output = OutputBase(
+          let made = OutputBase(
             writer: try writer(file, kind), file: file, kind: kind,
             role: kind == .identification ? .region : .blocking,
             region: kind == .identification ? region : nil)
-          writers[key] = output
+          writers[key] = made
+          output = Unmanaged.passUnretained(made)
         }
-        last = (Array(record.region), Array(record.category), output)
+        lastRegion = Array(record.region)
+        lastCategory = Array(record.category)
+        lastOutput = output
       }
-      if output.kind == .identification {
-        if seed.consider(number: record.number, rank: record.rank) {
-          try seedCandidates?.add(record.number, label: record.label)
+      try output._withUnsafeGuaranteedRef { output in
+        if output.kind == .identification {
+          if seed.consider(number: record.number, rank: record.rank) {
+            try seedCandidates?.add(record.number, label: record.label)
+          }
+          identificationEntries += 1
         }
-        identificationEntries += 1
+        try output.writer.append(record.number, checkedLabelBytes: record.label)
+        output.count += 1
       }
-      try output.writer.append(record.number, checkedLabelBytes: record.label)
-      output.count += 1
     }
     // Pass 2: the seed set: the chosen entries whose rank is in the top N, or every k-th.
     var seedFile: String?
@@ -218,8 +227,11 @@ public final class Compiler {
         report: report)
     }
     var manifest = Manifest()
-    for (name, entry) in writers.sorted(by: { $0.key < $1.key }) {
-      try entry.writer.finish()
+    let ordered = writers.sorted(by: { $0.key < $1.key })
+    for (_, entry) in ordered { try entry.writer.finish() }
+    let digests = ParallelDigests.hexDigests(
+      ofFiles: ordered.map(\.value.file) + (seedFile.map { [$0] } ?? []), threads: options.threads)
+    for (place, (name, entry)) in ordered.enumerated() {
       if entry.role == .region {
         report.entriesPerRegion[entry.region ?? name] = entry.count
       } else {
@@ -228,13 +240,13 @@ public final class Compiler {
       manifest.bases.append(
         try manifestBase(
           name: name, role: entry.role, kind: entry.kind, region: entry.region,
-          adopting: entry.file, entries: entry.count, into: transaction))
+          adopting: entry.file, sha256: digests[place], entries: entry.count, into: transaction))
     }
     if let seedFile {
       manifest.bases.append(
         try manifestBase(
           name: "seed", role: .seed, kind: .identification, region: nil, adopting: seedFile,
-          entries: report.seedEntries, into: transaction))
+          sha256: digests[ordered.count], entries: report.seedEntries, into: transaction))
     }
     manifest.chosenRegions = manifest.bases.compactMap(\.region)
     if let current = transaction.current { manifest.keepAppState(of: current) }
@@ -257,11 +269,11 @@ public final class Compiler {
   /// Moves a finished base into the container's `bases/` under its hash and describes it.
   private func manifestBase(
     name: String, role: Manifest.Role, kind: BaseKind, region: String?, adopting path: String,
-    entries: Int, into transaction: ContainerTransaction
+    sha256: String?, entries: Int, into transaction: ContainerTransaction
   ) throws -> Manifest.Base {
     let adopted: ContainerTransaction.AdoptedFile
     do {
-      adopted = try transaction.adopt(path, name: name)
+      adopted = try transaction.adopt(path, name: name, sha256: sha256)
     } catch {
       throw CompileError.write(error.description)
     }
@@ -277,8 +289,26 @@ public final class Compiler {
       file: adopted.file, byteCount: adopted.byteCount)
   }
 
-  /// Merges the sorted records and calls `body` with the one kept per number, per the policy.
+  /// Merges the sorted records and calls `body` with the one kept per number, per the policy;
+  /// with `options.threads` over one, the merge runs on a thread of its own beside `body`
+  /// (``ChosenRecordPipeline``), in the same order.
   private func forEachChosen(
+    _ sorters: [ExternalSorter], report: inout CompileReport,
+    _ body: (SortRecordView) throws -> Void
+  ) throws {
+    guard options.threads > 1 else {
+      try forEachChosenOnThisThread(sorters, report: &report, body)
+      return
+    }
+    var mergeReport = CompileReport()
+    try ChosenRecordPipeline.run(
+      produce: { emit in
+        try self.forEachChosenOnThisThread(sorters, report: &mergeReport, emit)
+      }, body: body)
+    report.duplicatesDropped += mergeReport.duplicatesDropped
+  }
+
+  private func forEachChosenOnThisThread(
     _ sorters: [ExternalSorter], report: inout CompileReport,
     _ body: (SortRecordView) throws -> Void
   ) throws {
@@ -302,6 +332,14 @@ public final class Compiler {
     }) {}
     if kept.isSet { try kept.withView(body) }
     report.duplicatesDropped += dropped
+  }
+
+  /// True when `bytes` hold `array`'s bytes (memcmp: the generic `elementsEqual` went byte by
+  /// byte through an iterator).
+  private static func equal(_ bytes: UnsafeRawBufferPointer, _ array: [UInt8]) -> Bool {
+    bytes.count == array.count
+      && (bytes.count == 0
+        || array.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 })
   }
 
   /// No bytes: the label of a blocking entry, the category of an identification one.

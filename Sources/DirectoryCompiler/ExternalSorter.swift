@@ -62,9 +62,11 @@ final class ExternalSorter {
   // it works): the dynamic exclusivity checks on each access were a tenth of a compile.
   @exclusivity(unchecked) private var arena: [UInt8] = []
   @exclusivity(unchecked) private var index: [(number: Int64, sequence: UInt64, offset: Int)] = []
+  /// The radix sort's second buffer, as long as the index (counted in the budget with it).
+  @exclusivity(unchecked) private var radixScratch: [IndexRadixSort.Entry] = []
   private(set) var runPaths: [String] = []
-  /// Bytes of one index entry (number, sequence, offset), for the budget.
-  private static let indexEntryByteCount = 24
+  /// An index entry's bytes (number, sequence, offset), twice: the entry and its place in the radix sort's scratch.
+  private static let indexEntryByteCount = 48
 
   /// - Parameters:
   ///   - budget: bytes the arena and index may use together.
@@ -75,6 +77,11 @@ final class ExternalSorter {
   init(budget: Int, directory: String, runPrefix: String = "") {
     self.budget = max(budget, 64 * 1024)
     self.directory = directory
+    // Room reserved once, not grown by doubling: a doubling copies the old buffer into a new
+    // one while both are resident, which took a two-thread compile's peak RSS over its budget.
+    // The reservation is address space only; pages count once records fill them.
+    arena.reserveCapacity(self.budget)
+    index.reserveCapacity(self.budget / Self.indexEntryByteCount + 1)
     self.runPrefix = runPrefix
   }
 
@@ -110,6 +117,16 @@ final class ExternalSorter {
         }
       }
     }
+  }
+
+  /// Appends `record` to `bytes` as the sorter writes records (what ``decode(_:at:)`` reads).
+  static func append(_ record: SortRecordView, to bytes: inout [UInt8]) {
+    bytes.appendLittleEndian(record.number)
+    bytes.appendLittleEndian(record.rank)
+    bytes.appendLittleEndian(record.sequence)
+    appendText(record.label, to: &bytes)
+    appendText(record.region, to: &bytes)
+    appendText(record.category, to: &bytes)
   }
 
   private static func appendText(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
@@ -150,7 +167,7 @@ final class ExternalSorter {
   static let fixedFieldsByteCount = 24
 
   private func sortIndex() {
-    index.sort { $0.number != $1.number ? $0.number < $1.number : $0.sequence < $1.sequence }
+    IndexRadixSort.sort(&index, scratch: &radixScratch)
   }
 
   /// Writes the buffered records, sorted, as a run file.

@@ -100,9 +100,13 @@ public final class ContainerTransaction {
   /// - Parameters:
   ///   - temporaryPath: the file, on the container's file system (the move is a rename).
   ///   - name: the base's name in the manifest: letters, digits, `-`, `_` and `.`.
+  ///   - sha256: the file's hex digest when the caller has just read it back (several files
+  ///     hashed at once); nil to have it read here.
   /// - Throws: ``ContainerError`` when the file cannot be read or moved.
-  public func adopt(_ temporaryPath: String, name: String) throws(ContainerError) -> AdoptedFile {
-    guard let digest = SHA256.hexDigest(ofFile: temporaryPath) else {
+  public func adopt(_ temporaryPath: String, name: String, sha256: String? = nil)
+    throws(ContainerError) -> AdoptedFile
+  {
+    guard let digest = sha256 ?? SHA256.hexDigest(ofFile: temporaryPath) else {
       throw ContainerError("cannot read back \(temporaryPath)")
     }
     let byteCount: Int
