@@ -34,15 +34,17 @@ final class ChosenRecordPipeline: @unchecked Sendable {
     }
   }
 
-  /// Runs `produce` on a thread of its own, handing each record it passes to `emit` to `body`
-  /// on the calling thread, in order.
-  /// - Throws: `body`'s error (the producer is stopped and joined first), else `produce`'s.
+  /// Merges `merged` and drops its duplicates per `policy` on a thread of its own, handing
+  /// each kept record to `body` on the calling thread, in order.
+  /// - Returns: the records dropped as duplicates.
+  /// - Throws: `body`'s error (the merging thread is stopped and joined first), else the
+  ///   merge's.
   static func run(
-    produce: @escaping (_ emit: (SortRecordView) throws -> Void) throws -> Void,
-    body: (SortRecordView) throws -> Void
-  ) throws {
+    _ merged: MergedRuns, policy: DuplicatePolicy, body: (SortRecordView) throws -> Void
+  ) throws -> Int {
     let pipeline = ChosenRecordPipeline()
-    let producer = JoinableThread { pipeline.producerMain(produce) }
+    var dropper = DuplicateDropper(policy: policy)
+    let producer = JoinableThread { pipeline.producerMain(merged, &dropper) }
     producer.start()
     do {
       try pipeline.consume(body)
@@ -53,18 +55,18 @@ final class ChosenRecordPipeline: @unchecked Sendable {
     }
     producer.join()
     if let error = pipeline.producerError { throw error }
+    return dropper.dropped
   }
 
-  private func producerMain(_ produce: ((SortRecordView) throws -> Void) throws -> Void) {
+  private func producerMain(_ merged: MergedRuns, _ dropper: inout DuplicateDropper) {
     do {
       var batch = try takeSpare()
-      try produce { record in
-        ExternalSorter.append(record, to: &batch)
-        if batch.count >= Self.batchByteCount {
-          hand(batch)
-          batch = try takeSpare()
+      while try merged.next({ record in
+        try dropper.add(record, to: &batch, threshold: Self.batchByteCount) { full in
+          hand(full)
+          full = try takeSpare()
         }
-      }
+      }) {}
       hand(batch)
       finish(nil)
     } catch is Stopped {
@@ -116,14 +118,7 @@ final class ChosenRecordPipeline: @unchecked Sendable {
       }
       let batch = filled.removeFirst()
       condition.unlock()
-      try batch.withUnsafeBytes { bytes in
-        var offset = 0
-        while offset < bytes.count {
-          let (record, end) = try ExternalSorter.decode(bytes, at: offset)
-          try body(record)
-          offset = end
-        }
-      }
+      try DuplicateDropper.forEachRecord(in: batch, body)
       condition.lock()
       spare.append(batch)
       condition.signal()

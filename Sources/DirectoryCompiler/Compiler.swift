@@ -289,49 +289,31 @@ public final class Compiler {
       file: adopted.file, byteCount: adopted.byteCount)
   }
 
-  /// Merges the sorted records and calls `body` with the one kept per number, per the policy;
-  /// with `options.threads` over one, the merge runs on a thread of its own beside `body`
-  /// (``ChosenRecordPipeline``), in the same order.
+  /// Merges the sorted records and calls `body` with the one kept per number, per the policy
+  /// (``DuplicateDropper``); with `options.threads` over one, the merge runs on a thread of its
+  /// own beside `body` (``ChosenRecordPipeline``), in the same order.
   private func forEachChosen(
     _ sorters: [ExternalSorter], report: inout CompileReport,
     _ body: (SortRecordView) throws -> Void
   ) throws {
-    guard options.threads > 1 else {
-      try forEachChosenOnThisThread(sorters, report: &report, body)
+    let merged = try ExternalSorter.merged(sorters)
+    if options.threads > 1 {
+      report.duplicatesDropped += try ChosenRecordPipeline.run(
+        merged, policy: options.duplicates, body: body)
       return
     }
-    var mergeReport = CompileReport()
-    try ChosenRecordPipeline.run(
-      produce: { emit in
-        try self.forEachChosenOnThisThread(sorters, report: &mergeReport, emit)
-      }, body: body)
-    report.duplicatesDropped += mergeReport.duplicatesDropped
-  }
-
-  private func forEachChosenOnThisThread(
-    _ sorters: [ExternalSorter], report: inout CompileReport,
-    _ body: (SortRecordView) throws -> Void
-  ) throws {
-    let merged = try ExternalSorter.merged(sorters)
-    // The record kept for the current number, copied: the merge's views last one record.
-    var kept = KeptRecord()
-    var dropped = 0
-    let policy = options.duplicates  // not `self` in the loop: that copied the options per record
+    var dropper = DuplicateDropper(policy: options.duplicates)
+    var batch: [UInt8] = []
+    batch.reserveCapacity(ChosenRecordPipeline.batchByteCount + 1024)
     while try merged.next({ record in
-      guard kept.isSet, kept.number == record.number else {
-        if kept.isSet { try kept.withView(body) }
-        kept.replace(with: record)
-        return
-      }
-      dropped += 1
-      switch policy {
-      case .first: break
-      case .last: kept.replace(with: record)
-      case .priority: if record.rank > kept.rank { kept.replace(with: record) }
+      try dropper.add(record, to: &batch, threshold: ChosenRecordPipeline.batchByteCount) {
+        full in
+        try DuplicateDropper.forEachRecord(in: full, body)
+        full.removeAll(keepingCapacity: true)
       }
     }) {}
-    if kept.isSet { try kept.withView(body) }
-    report.duplicatesDropped += dropped
+    try DuplicateDropper.forEachRecord(in: batch, body)
+    report.duplicatesDropped += dropper.dropped
   }
 
   /// True when `bytes` hold `array`'s bytes (memcmp: the generic `elementsEqual` went byte by

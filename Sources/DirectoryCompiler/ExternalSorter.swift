@@ -296,7 +296,7 @@ final class MergedRuns {
     }
   }
 
-  private var runs: [Run] = []
+  @exclusivity(unchecked) private var runs: [Run] = []
   /// (number, input order, run): the run holding the smallest record is the heap's minimum.
   private struct Key: Comparable {
     let number: Int64
@@ -306,12 +306,12 @@ final class MergedRuns {
       left.number != right.number ? left.number < right.number : left.sequence < right.sequence
     }
   }
-  private var heap = Heap<Key>()
+  @exclusivity(unchecked) private var heap = Heap<Key>()
   /// The records when nothing was spilled: their bytes and their offsets in merge order.
   private let inMemory: Bool
   private let arena: [UInt8]
   private let offsets: [Int]
-  private var memoryPosition = 0
+  @exclusivity(unchecked) private var memoryPosition = 0
 
   init(runs paths: [String], bufferByteCount: Int, memory: ([UInt8], [Int])?) throws {
     // Two plain properties, not an optional pair: unwrapping the pair per record retained both.
@@ -350,43 +350,5 @@ final class MergedRuns {
       _ = heap.removeMin()
     }
     return true
-  }
-}
-
-/// A copy of one ``SortRecordView`` that outlives the merge's buffers: the record kept for a
-/// number while its duplicates go by. Its storage is reused, so keeping costs a copy of a few
-/// dozen bytes, not an allocation.
-struct KeptRecord {
-  private(set) var isSet = false
-  private(set) var number: Int64 = 0
-  private(set) var rank: Int64 = 0
-  private var sequence: UInt64 = 0
-  /// Label, region and category, one after the other.
-  private var texts: [UInt8] = []
-  private var labelEnd = 0
-  private var regionEnd = 0
-
-  mutating func replace(with record: SortRecordView) {
-    isSet = true
-    number = record.number
-    rank = record.rank
-    sequence = record.sequence
-    texts.removeAll(keepingCapacity: true)
-    texts.append(contentsOf: record.label)
-    labelEnd = texts.count
-    texts.append(contentsOf: record.region)
-    regionEnd = texts.count
-    texts.append(contentsOf: record.category)
-  }
-
-  func withView<Result>(_ body: (SortRecordView) throws -> Result) rethrows -> Result {
-    try texts.withUnsafeBytes { bytes in
-      try body(
-        SortRecordView(
-          number: number, rank: rank, sequence: sequence,
-          label: UnsafeRawBufferPointer(rebasing: bytes[0..<labelEnd]),
-          region: UnsafeRawBufferPointer(rebasing: bytes[labelEnd..<regionEnd]),
-          category: UnsafeRawBufferPointer(rebasing: bytes[regionEnd...])))
-    }
   }
 }
