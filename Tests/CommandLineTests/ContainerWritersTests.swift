@@ -128,6 +128,8 @@ struct FlagRangeTests {
     ["app", "choose", "", "--container", "box"],
     ["app", "choose", ",,,", "--container", "box"],
     ["inspect", ""],
+    ["compile", "dump.tsv", "--out", "box", "--threads", "0"],
+    ["compile", "dump.tsv", "--out", "box", "--threads", "257"],
     ["chart", ""],
     ["bench", "--profile", "ci-smoke", "--out", ""],
   ])
