@@ -136,7 +136,7 @@ public struct rusage_info_v4 {
 @discardableResult public func pipe(_ ends: UnsafeMutablePointer<Int32>!) -> Int32 { 0 }
 
 // MonotonicTime: mach's uptime clock, as DispatchTime reads it.
-public struct clockid_t: Equatable {
+public struct clockid_t: Equatable, Sendable {
   public let rawValue: UInt32
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 }

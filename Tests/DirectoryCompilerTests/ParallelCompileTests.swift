@@ -45,7 +45,7 @@ struct ParallelCompileTests {
     var files: [String: Data] = [:]
     for name in try FileManager.default.subpathsOfDirectory(atPath: out) {
       var isFolder: ObjCBool = false
-      FileManager.default.fileExists(atPath: out + "/" + name, isDirectory: &isFolder)
+      _ = FileManager.default.fileExists(atPath: out + "/" + name, isDirectory: &isFolder)
       if !isFolder.boolValue, !name.hasSuffix(".lock") {
         files[name] = FileManager.default.contents(atPath: out + "/" + name)
       }
