@@ -25,25 +25,45 @@ import PackageDescription
 //   CallKitAdapter      CXCallDirectoryExtensionContext and CXCallDirectoryManager behind the
 //                       core's protocols (Apple platforms only; Foundation and CallKit there)
 //
-//   CallDirectoryCore ← ByteCoding ← BaseFormat ← DirectoryContainer ← CallDirectoryLoader
-//   SystemCalls ← BaseFormat, DirectoryContainer, CallDirectoryLoader, CallDirectoryApp,
-//     ProcessMetrics, ProcessSpawning, CallDirectoryHost
-//   CallDirectoryCore, ByteCoding ← SystemChannel
-//   ProcessMetrics, HeapProbe, CallDirectoryCore ← ExtensionReport
-//   CallDirectoryLoader, ExtensionReport, SystemChannel ← calldir-extension
-//   ExtensionReport ← calldir-baselines
-//   CallDirectoryCore, BaseFormat, DirectoryContainer, CallDirectoryLoader ← CallDirectoryApp
+// The graph: the modules left of each arrow are used by the one on its right, lowest layer
+// first. Scripts/check-module-graph.py (in CI) fails when these lines, the targets'
+// dependencies below and the files' imports disagree; `--print-header` prints them afresh.
 //
-// Foundation allowed:
-//   ProcessMetrics ← ProcessSpawning (posix_spawn, limits on a MonotonicClock, the /proc sampler,
-//     the allocator)
-//   ProcessSpawning, SystemChannel, ByteCoding, CSQLite ← CallDirectoryHost (the simulated system)
-//   BaseFormat, DirectoryContainer, PhoneNormalization, CZlib ← DirectoryCompiler
-//   DirectoryCompiler ← Datasets (generated profiles and two-phase containers)
-//   Datasets, CallDirectoryHost, CallDirectoryApp, ProcessSpawning, ExtensionReport ← BenchHarness
-//   everything ← calldir (the command line, with ArgumentParser)
-//   BaseFormat, DirectoryContainer, SystemChannel, DirectoryCompiler ← calldir-fuzz (the fuzz
-//     targets; the row readers' target needs the compiler's Foundation)
+// iOS-buildable, no Foundation: CallDirectoryCore, ByteCoding, SystemCalls, BaseFormat,
+// DirectoryContainer, CallDirectoryLoader, PhoneNormalization, ReleaseFormat, CallDirectoryApp.
+// Foundation allowed: ProcessSpawning, CallDirectoryHost, DirectoryCompiler, Datasets,
+// BenchHarness, ReleaseDownload, calldir, calldir-baselines, calldir-fuzz.
+//
+//   ByteCoding, SystemCalls ← BaseFormat
+//   CallDirectoryCore ← CallKitAdapter
+//   ByteCoding ← PhoneNormalization
+//   SystemCalls ← ProcessMetrics
+//   ByteCoding, CallDirectoryCore ← SystemChannel
+//   BaseFormat, ByteCoding, SystemCalls ← DirectoryContainer
+//   CallDirectoryCore, HeapProbe, ProcessMetrics, SystemCalls ← ExtensionReport
+//   ProcessMetrics, SystemCalls ← ProcessSpawning
+//   BaseFormat, ByteCoding, CSQLite, CallDirectoryCore, ProcessSpawning, SystemCalls,
+//     SystemChannel ← CallDirectoryHost
+//   BaseFormat, CallDirectoryCore, DirectoryContainer, SystemCalls ← CallDirectoryLoader
+//   BaseFormat, ByteCoding, CZlib, DirectoryContainer, PhoneNormalization, ProcessMetrics,
+//     SystemCalls ← DirectoryCompiler
+//   BaseFormat, ByteCoding, CZlib, DirectoryContainer, SystemCalls ← ReleaseFormat
+//   CallDirectoryCore, ExtensionReport ← calldir-baselines
+//   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
+//     SystemCalls ← CallDirectoryApp
+//   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
+//   ReleaseFormat ← ReleaseDownload
+//   BaseFormat, CallDirectoryCore, CallDirectoryLoader, ExtensionReport,
+//     SystemChannel ← calldir-extension
+//   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
+//     ReleaseFormat, SystemChannel ← calldir-fuzz
+//   ReleaseFormat ← calldir-patch
+//   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, Datasets,
+//     DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning,
+//     ReleaseFormat ← BenchHarness
+//   BaseFormat, BenchHarness, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
+//     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
+//     ProcessMetrics, ProcessSpawning, ReleaseDownload, ReleaseFormat ← calldir
 
 let package = Package(
   name: "calldir",
@@ -81,7 +101,7 @@ let package = Package(
     .target(
       name: "BaseFormat",
       dependencies: [
-        "CallDirectoryCore", "ByteCoding", "SystemCalls",
+        "ByteCoding", "SystemCalls",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
     .target(
@@ -169,8 +189,8 @@ let package = Package(
     .target(
       name: "DirectoryCompiler",
       dependencies: [
-        "CZlib", "ByteCoding", "BaseFormat", "DirectoryContainer", "CallDirectoryLoader",
-        "PhoneNormalization", "ProcessMetrics", "SystemCalls",
+        "CZlib", "ByteCoding", "BaseFormat", "DirectoryContainer", "PhoneNormalization",
+        "ProcessMetrics", "SystemCalls",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
 
@@ -185,7 +205,7 @@ let package = Package(
       dependencies: [
         "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
         "DirectoryContainer", "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
-        "ReleaseFormat",
+        "ReleaseFormat", "CZlib",
       ]),
     .executableTarget(
       name: "calldir",
@@ -208,15 +228,15 @@ let package = Package(
     .target(
       name: "HostTestSupport",
       dependencies: [
-        "CallDirectoryHost", "CallDirectoryApp", "BaseFormat", "ProcessSpawning", "TestSupport",
-        .product(name: "SystemPackage", package: "swift-system"),
+        "CallDirectoryHost", "CallDirectoryApp", "CallDirectoryLoader", "BaseFormat",
+        "ProcessSpawning", "TestSupport", .product(name: "SystemPackage", package: "swift-system"),
       ],
       path: "Tests/HostTestSupport"),
     .testTarget(
       name: "CallDirectoryHostTests",
       dependencies: [
-        "CallDirectoryHost", "CallDirectoryCore", "ProcessSpawning", "HostTestSupport",
-        "TestSupport", "calldir-misbehaving-extension",
+        "CallDirectoryHost", "CallDirectoryCore", "CallDirectoryApp", "CallDirectoryLoader",
+        "ProcessSpawning", "HostTestSupport", "TestSupport", "calldir-misbehaving-extension",
       ]),
     .testTarget(
       name: "CallDirectoryAppTests",
@@ -226,6 +246,9 @@ let package = Package(
         "HostTestSupport",
         "TestSupport", "calldir-extension",
       ]),
+    .testTarget(
+      name: "DirectoryContainerTests",
+      dependencies: ["DirectoryContainer", "BaseFormat", "TestSupport"]),
     .testTarget(
       name: "CallDirectoryLoaderTests",
       dependencies: ["CallDirectoryLoader", "DirectoryContainer", "BaseFormat", "TestSupport"]),
@@ -249,11 +272,15 @@ let package = Package(
       exclude: ["Help"]),
     .testTarget(
       name: "SystemChannelTests",
-      dependencies: ["SystemChannel", "CallDirectoryCore", "ByteCoding"]),
+      dependencies: [
+        "SystemChannel", "CallDirectoryCore",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     .testTarget(
       name: "DirectoryCompilerTests",
       dependencies: [
-        "DirectoryCompiler", "BaseFormat", "CallDirectoryLoader", "Datasets", "TestSupport",
+        "DirectoryCompiler", "BaseFormat", "CallDirectoryLoader", "Datasets", "DirectoryContainer",
+        "PhoneNormalization", "TestSupport",
       ]),
     .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
@@ -266,9 +293,8 @@ let package = Package(
     .testTarget(
       name: "BenchHarnessTests",
       dependencies: [
-        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
-        "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
-        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport",
+        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "DirectoryContainer",
+        "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport",
       ]),
   ]
 )

@@ -18,20 +18,12 @@ public struct BenchRunner {
 
   /// Creates a runner.
   public init(
-    configuration: BenchConfiguration, binaryDirectory: String = BenchRunner.executableDirectory(),
+    configuration: BenchConfiguration, binaryDirectory: String = SiblingExecutables.directory(),
     log: @escaping (String) -> Void = { _ in }
   ) {
     self.configuration = configuration
     self.binaryDirectory = binaryDirectory
     self.log = log
-  }
-
-  /// The folder of the running executable (`/proc/self/exe`), where SwiftPM puts its siblings.
-  public static func executableDirectory() -> String {
-    let path =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: path).deletingLastPathComponent().path
   }
 
   /// The path of a measured executable.

@@ -5,6 +5,7 @@ import Datasets
 import DirectoryContainer
 import Foundation
 import ProcessMetrics
+import ProcessSpawning
 
 /// `calldir bench --two-phase`: per repeat, a fresh simulated system; enable (phase one: the seed
 /// set, then a lookup that answers), sync (phase two: the full set), then a new version of one
@@ -37,7 +38,7 @@ public struct TwoPhaseBench {
   public init(
     configuration: BenchConfiguration, regions: Int, seedEntries: Int, blockingEntries: Int,
     compact: Bool = true, container: String? = nil,
-    binaryDirectory: String = BenchRunner.executableDirectory(), log: @escaping (String) -> Void
+    binaryDirectory: String = SiblingExecutables.directory(), log: @escaping (String) -> Void
   ) {
     self.compact = compact
     self.container = container

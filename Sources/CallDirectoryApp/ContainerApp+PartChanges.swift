@@ -24,7 +24,7 @@ extension ContainerApp {
       guard let range = manifest.numberRange, manifest.fullSetRequested,
         manifest.bases.contains(where: { $0.installedFile != nil })
       else { return [] }
-      let chosen = Set(DirectoryLoader.selection(manifest).map(\.name))
+      let chosen = Set(manifest.selection.map(\.name))
       return manifest.bases.indices.compactMap { index in
         let base = manifest.bases[index]
         if chosen.contains(base.name) {
@@ -80,7 +80,7 @@ extension ContainerApp {
     var readers: [(reader: any BaseReader, priority: Int)] = []
     if let file {
       let reader = try MappedBaseReader(path: container + "/" + file)
-      if DirectoryLoader.mayHold(reader.header, numbersIn: range) { readers.append((reader, 0)) }
+      if reader.header.mayHold(numbersIn: range) { readers.append((reader, 0)) }
     }
     let list = try MergedList(readers)
     list.range = range

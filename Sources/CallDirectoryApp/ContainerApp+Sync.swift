@@ -40,7 +40,7 @@ extension ContainerApp {
       } else {
         // An extension that keeps no journal: what a load reads now, and the prefix asked for.
         manifest.recordInstalled(
-          DirectoryLoader.selection(manifest).map { ($0.name, $0.file, $0.sha256) })
+          manifest.selection.map { ($0.name, $0.file, $0.sha256) })
         manifest.installProgress.installedEntries = target
       }
     }
@@ -265,7 +265,7 @@ extension ContainerApp {
   /// The next incremental request: the next chunk past what is installed, or the same prefix
   /// when only the files changed.
   static func nextRequest(_ manifest: Manifest) -> NextRequest {
-    let selected = DirectoryLoader.selection(manifest)
+    let selected = manifest.selection
     let filesUpToDate =
       selected.allSatisfy { $0.installedFile == $0.file }
       && manifest.bases.allSatisfy { base in

@@ -10,7 +10,7 @@ extension DirectoryLoader {
     guard parts > 1 else { return [] }
     var full = manifest
     full.fullSetRequested = true
-    let bases = Self.selection(full)
+    let bases = full.selection
     var total = 0
     for kind in [BaseKind.identification, .blocking] {
       let list = try merged(bases, kind: kind, installed: false, labels: false)

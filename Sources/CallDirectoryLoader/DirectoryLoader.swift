@@ -55,20 +55,6 @@ public struct DirectoryLoader {
     self.maximumEntries = maximumEntries
   }
 
-  /// The bases a complete load installs now, per the manifest.
-  public static func selection(_ manifest: Manifest) -> [Manifest.Base] {
-    manifest.bases.keeping { base in
-      guard base.state != .staged, base.state != .retired else { return false }
-      switch base.role {
-      case .seed: return true
-      case .region, .blocking:
-        guard manifest.fullSetRequested else { return false }
-        if base.role == .blocking { return true }
-        return base.region.map(manifest.chosenRegions.contains) ?? false
-      }
-    }
-  }
-
   /// Loads what `context`'s request calls for.
   /// - Throws: ``LoaderError``; nothing is completed or cancelled here.
   public func load(into context: some CallDirectoryExtensionContext) throws(LoaderError)
@@ -89,7 +75,7 @@ public struct DirectoryLoader {
   private func load(_ manifest: Manifest, into context: some CallDirectoryExtensionContext)
     throws(LoaderError) -> Summary
   {
-    let newSet = Self.selection(manifest)
+    let newSet = manifest.selection
     for base in newSet {
       guard let byteCount = regularFileByteCount(path(base.file)) else {
         throw .unreadable(base: base.name, path: path(base.file))
@@ -237,7 +223,7 @@ public struct DirectoryLoader {
       // One extension's part of a set split by number range: a base whose numbers all lie
       // outside it (a region of another part) adds nothing, and merging it would read it
       // through to the range's start. Its SHA-256 is still checked with the others.
-      if let numberRange, !Self.mayHold(reader.header, numbersIn: numberRange) { continue }
+      if let numberRange, !reader.header.mayHold(numbersIn: numberRange) { continue }
       readers.append((reader, base.priority))
     }
     do {
@@ -247,13 +233,6 @@ public struct DirectoryLoader {
     } catch {
       throw .format(base: "merge", error)
     }
-  }
-
-  /// Whether a base with this header may hold a number in `range`: its lowest and highest
-  /// numbers (checked with the header) bound every entry, and an empty base holds none.
-  public static func mayHold(_ header: BaseHeader, numbersIn range: Range<Int64>) -> Bool {
-    header.entryCount > 0 && header.lowestNumber < range.upperBound
-      && header.highestNumber >= range.lowerBound
   }
 
   /// Streams one kind's capped merge into `body`; returns how many entries were sent.

@@ -1,6 +1,5 @@
 import BaseFormat
 import ByteCoding
-import CallDirectoryLoader
 import DirectoryContainer
 import Foundation
 import HeapModule

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchHarness
 import Foundation
+import ProcessSpawning
 
 /// `calldir bench compile`: the compiler beside `sort -u` of the same dump, and `normalize`.
 struct BenchCompileCommand: ParsableCommand {
@@ -36,7 +37,7 @@ struct BenchCompileCommand: ParsableCommand {
     let (name, parameters) = try dataset.resolve(defaultProfile: "directory-4m")
     var configuration = CompileBench.Configuration(
       profile: name, parameters: parameters,
-      calldir: BenchRunner.executableDirectory() + "/calldir",
+      calldir: SiblingExecutables.directory() + "/calldir",
       work: ".calldir/bench/compile")
     configuration.repeats = repeats
     configuration.memoryBytes = memory.bytes

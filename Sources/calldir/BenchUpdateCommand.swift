@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchHarness
 import Foundation
+import ProcessSpawning
 import ReleaseFormat
 
 /// `calldir bench update`: the download and apply cost of a week's update, by method.
@@ -58,7 +59,7 @@ struct BenchUpdateCommand: ParsableCommand {
 
   func run() throws {
     let (name, parameters) = try dataset.resolve(defaultProfile: "directory-4m")
-    let directory = BenchRunner.executableDirectory()
+    let directory = SiblingExecutables.directory()
     var configuration = UpdateBench.Configuration(
       profile: name, parameters: parameters, churns: try churns(),
       calldir: directory + "/calldir", patcher: directory + "/calldir-patch",

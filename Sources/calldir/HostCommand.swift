@@ -1,5 +1,4 @@
 import ArgumentParser
-import BenchHarness
 import CallDirectoryApp
 import CallDirectoryCore
 import CallDirectoryHost
@@ -71,7 +70,7 @@ struct HostOptions: ParsableArguments {
   }
 
   func extensionPath() throws -> String {
-    let path = `extension` ?? (BenchRunner.executableDirectory() + "/calldir-extension")
+    let path = `extension` ?? (SiblingExecutables.directory() + "/calldir-extension")
     guard FileManager.default.isExecutableFile(atPath: path) else {
       throw ValidationError(
         "no extension executable at \(path); build it (swift build) or pass --extension")

@@ -25,7 +25,9 @@ struct TwoPhaseBenchTests {
 
   @Test func everyRepeatHasASeedAFullAndAnIncrementalRow() throws {
     let folder = try TemporaryFolder()
-    let (status, stderr, records) = try bench(["--gate"], folder: folder)
+    // No --gate: its time-to-enabled target is wall-clock, gated by CI's bench step; here the
+    // figures' presence and consistency are checked.
+    let (status, stderr, records) = try bench([], folder: folder)
     #expect(status == 0, "\(stderr)")
     #expect(records.map(\.phase) == ["seed", "full", "incremental", "seed", "full", "incremental"])
     #expect(records.allSatisfy { $0.status == .ok })
@@ -117,7 +119,7 @@ struct TwoPhaseBenchTests {
           "full-set\trequested"))
     }
     let manifest = try String(contentsOfFile: box + "/manifest.cdm", encoding: .utf8)
-    let (status, stderr, records) = try bench(["--container", box, "--gate"], folder: folder)
+    let (status, stderr, records) = try bench(["--container", box], folder: folder)
     #expect(status == 0, "\(stderr)")
     #expect(records.map(\.phase) == ["seed", "full", "incremental", "seed", "full", "incremental"])
     #expect(records.allSatisfy { $0.status == .ok }, "\(records.map(\.detail))")

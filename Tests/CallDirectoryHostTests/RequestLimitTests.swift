@@ -186,18 +186,13 @@ struct RequestLimitTests {
     let fixture = try HostFixture()
     let path = fixture.system.store.path
     #expect(path.hasSuffix("/CallDirectory.db"))
-    let output = Pipe()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c",
-      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(sorted(r[0] for r in c.execute(\"select name from sqlite_master where type='table'\")))",
-      path,
-    ]
-    process.standardOutput = output
-    try process.run()
-    process.waitUntilExit()
-    let tables = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    // Read through a connection of its own (the store's SQLite wrapper), as a tool would.
+    let reader = try SQLiteDatabase(path: path)
+    let statement = try reader.prepare(
+      "select name from sqlite_master where type='table' order by name")
+    var names: [String] = []
+    while try statement.step() { names.append(statement.text(at: 0) ?? "") }
+    let tables = names.map { "'\($0)'" }.joined(separator: ", ")
     for table in [
       "Extension", "PhoneNumber", "Label", "PhoneNumberBlockingEntry",
       "PhoneNumberIdentificationEntry", "SchemaVersion",

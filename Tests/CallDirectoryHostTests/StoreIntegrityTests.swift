@@ -93,16 +93,9 @@ struct StoreIntegrityTests {
     let enabled = try fixture.system.enable(
       fixture.bundleID, runner: fixture.misbehaving(["add-block:50", "complete"]))
     #expect(enabled.succeeded, "\(enabled.detail)")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c",
-      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('insert into PhoneNumberBlockingEntry values (1, 77)'); c.commit()",
-      fixture.system.store.path,
-    ]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    // A second connection, as another process's would be: the store's own SQLite wrapper.
+    let other = try SQLiteDatabase(path: fixture.system.store.path)
+    try other.execute("insert into PhoneNumberBlockingEntry values (1, 77)")
     #expect(try fixture.system.store.foreignKeyViolations() == 1)
   }
 }

@@ -146,7 +146,17 @@ struct ReleaseUpdateTests {
     }
   }
 
-  @Test func aDroppedConnectionResumesWithRange() throws {
+  /// The loopback server is a Python script (`Tests/Fixtures/release_server.py`).
+  static let pythonInstalled =
+    ["/usr/bin/python3", "/usr/local/bin/python3"].contains {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+    || ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
+      FileManager.default.isExecutableFile(atPath: "\($0)/python3")
+    } == true
+
+  @Test(.enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"))
+  func aDroppedConnectionResumesWithRange() throws {
     let folder = try TemporaryFolder()
     try twoVersions(folder)
     let before = try containerFiles(folder.path("app"))
@@ -167,10 +177,12 @@ struct ReleaseUpdateTests {
     #expect(try bases(folder.path("app")) == bases(folder.path("box")))
   }
 
-  @Test(arguments: [
-    (["--corrupt"], "SHA-256 is not the index's"), (["--missing"], "HTTP 404"),
-    (["--stall"], "timed out"),
-  ])
+  @Test(
+    .enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"),
+    arguments: [
+      (["--corrupt"], "SHA-256 is not the index's"), (["--missing"], "HTTP 404"),
+      (["--stall"], "timed out"),
+    ])
   func aFaultyServerIsRefusedAndTheContainerKept(options: [String], message: String) throws {
     let folder = try TemporaryFolder()
     try twoVersions(folder)
