@@ -15,7 +15,8 @@ public final class Compiler {
 
   public init(options: CompileOptions) { self.options = options }
 
-  /// Runs the compile.
+  /// Runs the compile: reads the inputs into sort runs, writes the bases and the seed set
+  /// from their merge, and commits them to the container as one manifest.
   /// - Throws: ``CompileError`` for unreadable inputs or unwritable outputs; rejected lines are
   ///   counted in the report; with `strict`, any rejected line throws ``StrictRejection``
   ///   before anything is written.
@@ -48,183 +49,48 @@ public final class Compiler {
     let sorter = ExternalSorter(budget: options.memoryBudget / 2, directory: scratch)
     defer { sorter.removeRuns() }
 
-    let blockingCategories = ByteStringTable()
-    for var category in options.blockingCategories {
-      _ = category.withUTF8 { blockingCategories.insert(UnsafeRawBufferPointer($0), value: 0) }
-    }
-    // The row loop reads these, not `self`: capturing `self` copied the options (strings,
-    // sets) for every row.
-    let progress = self.progress
-    let main = RowIngest(
-      sorter: sorter, normalizers: normalizers, blockingCategories: blockingCategories,
-      prefixes: prefixes)
-    // Each file, and each part of a split one, is a new ordinal: its records sort after every
-    // earlier one's among equal numbers, as one thread reading in order would put them.
-    var ordinal: UInt64 = 0
-    var sorters = [sorter]
-    var sawRank = false
-    for (path, format) in options.inputs {
-      let name = (path as NSString).lastPathComponent
-      report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-      var columns = options.columns
-      columns.blockingList = options.blockingInputs.contains(path)
-      let read = InputRead(
-        path: path, format: format, columns: columns, options: options,
-        country: options.inputCountries[path] ?? options.country)
-      let ranges =
-        InputSplit.ranges(
-          path: path, format: format, quoting: options.quoting, parts: options.threads,
-          minimumByteCount: options.minimumSplitByteCount) ?? []
-      if ranges.count > 1, let header = try? read.headerColumns(ranges[0]) {
-        // One ingest per part, the budget shared among their sorters.
-        let share = options.memoryBudget / 2 / ranges.count
-        sorter.budget = share
-        var ingests = [main]
-        for index in 1..<ranges.count {
-          let partSorter = ExternalSorter(
-            budget: share, directory: scratch, runPrefix: "part\(ordinal + UInt64(index))-")
-          sorters.append(partSorter)
-          ingests.append(
-            RowIngest(
-              sorter: partSorter, normalizers: normalizers.forAnotherThread(),
-              blockingCategories: blockingCategories, prefixes: prefixes))
-        }
-        main.onProgress = { progress(report.inputBytes, $0 * ranges.count) }
-        let lineCounts = try read.parallel(
-          ranges, columns: header, ingests: ingests, firstOrdinal: ordinal)
-        ordinal += UInt64(ranges.count)
-        var offset = 0
-        for (ingest, lines) in zip(ingests, lineCounts) {
-          ingest.merge(into: &report, name: name, lineOffset: offset)
-          offset += lines
-          sawRank = sawRank || ingest.sawRank
-        }
-      } else {
-        main.start(ordinal: ordinal)
-        ordinal += 1
-        let accepted = report.accepted
-        main.onProgress = { progress(report.inputBytes, accepted + $0) }
-        try read.whole(into: main)
-        main.merge(into: &report, name: name, lineOffset: 0)
-        sawRank = sawRank || main.sawRank
-      }
-    }
-    sorter.budget = options.memoryBudget / 2
-    report.sortRuns = sorters.reduce(0) { $0 + $1.runPaths.count }
+    let input = try readInputs(
+      into: sorter, scratch: scratch, normalizers: normalizers, prefixes: prefixes,
+      report: &report)
     // Before the first base is written: a refused run leaves the container as it was.
     if options.strict && report.rejectedCount > 0 {
       report.seconds = Date().timeIntervalSince(started)
       throw StrictRejection(report: report)
     }
-
-    // Each base chooses its dictionary from its own entries (labels on first use), so a
-    // base's bytes depend on its entries alone: a change in one region rewrites one base, and a
-    // release's other bases keep their names and hashes.
-    func writer(_ path: String, _ kind: BaseKind) throws -> BaseWriter {
-      try BaseWriter(
-        path: path, kind: kind, compact: options.compact, dictionaryChoice: .firstLabels)
-    }
-    // Pass 1: deduplicate, write region and blocking bases, choose the seed set.
-    var writers: [String: OutputBase] = [:]
-    let seedChoice: SeedChoice =
-      options.seedBy == .auto ? (sawRank ? .rank : .spread) : options.seedBy
-    if seedChoice == .rank && !sawRank && options.seedSize > 0 {
-      throw CompileError.usage(
-        "--seed-by rank: the inputs have no rank column (--rank-column), so the seed set would be empty; use --seed-by spread or --seed-size 0"
-      )
-    }
-    var seed = TopRanked(capacity: seedChoice == .rank ? options.seedSize : 0)
-    let seedCandidates =
-      seedChoice == .rank && options.seedSize > 0
-      ? try SeedCandidates(path: scratch + "/seed-candidates.bin") : nil
-    var identificationEntries = 0
-    // Records come sorted by number, so a region's (or a category's) records are mostly
-    // contiguous: the last output is reused without hashing its name (String hashing showed in
-    // profiles).
-    // The current output is held unretained (`writers` keeps every one alive): retaining it,
-    // its writer and the last names for each record was a tenth of the writing thread (perf).
-    var lastRegion: [UInt8] = []
-    var lastCategory: [UInt8] = []
-    var lastOutput: Unmanaged<OutputBase>?
-    try forEachChosen(sorters, report: &report) { record in
-      let output: Unmanaged<OutputBase>
-      if let current = lastOutput, Self.equal(record.region, lastRegion),
-        Self.equal(record.category, lastCategory)
-      {
-        output = current
-      } else {
-        let region = String(decoding: record.region, as: UTF8.self)
-        let category = String(decoding: record.category, as: UTF8.self)
-        let key =
-          category.isEmpty
-          ? "region-" + FileSafeName.encode(region)
-          : "blocking-" + FileSafeName.encode(category)
-        if let existing = writers[key] {
-          output = Unmanaged.passUnretained(existing)
-        } else {
-          let kind: BaseKind = category.isEmpty ? .identification : .blocking
-          // Written in the scratch folder, moved into bases/ under its hash once finished.
-          let file = scratch + "/" + key + ".cdb"
-          let made = OutputBase(
-            writer: try writer(file, kind), file: file, kind: kind,
-            role: kind == .identification ? .region : .blocking,
-            region: kind == .identification ? region : nil)
-          writers[key] = made
-          output = Unmanaged.passUnretained(made)
-        }
-        lastRegion = Array(record.region)
-        lastCategory = Array(record.category)
-        lastOutput = output
-      }
-      try output._withUnsafeGuaranteedRef { output in
-        if output.kind == .identification {
-          if seed.consider(number: record.number, rank: record.rank) {
-            try seedCandidates?.add(record.number, label: record.label)
-          }
-          identificationEntries += 1
-        }
-        try output.writer.append(record.number, checkedLabelBytes: record.label)
-        output.count += 1
-      }
-    }
-    // Pass 2: the seed set: the chosen entries whose rank is in the top N, or every k-th.
-    var seedFile: String?
-    let spreadStride = max(1, identificationEntries / max(1, options.seedSize))
-    if seed.count > 0
-      || (seedChoice == .spread && options.seedSize > 0 && identificationEntries > 0)
-    {
-      let file = scratch + "/seed.cdb"
-      let seedWriter = try writer(file, .identification)
-      if let seedCandidates {
-        let chosen = seed.numbers()
-        try seedCandidates.forEachCandidate { number, label in
-          guard chosen.contains(number) else { return }
-          try seedWriter.append(number, checkedLabelBytes: label)
-          report.seedEntries += 1
-        }
-      } else {
-        var ignored = CompileReport()
-        var index = 0
-        try forEachChosen(sorters, report: &ignored) { record in
-          guard record.category.isEmpty else { return }
-          defer { index += 1 }
-          if index % spreadStride == 0 && report.seedEntries < options.seedSize {
-            try seedWriter.append(record.number, checkedLabelBytes: record.label)
-            report.seedEntries += 1
-          }
-        }
-      }
-      try seedWriter.finish()
-      seedFile = file
-    }
-    report.seedChoice = seedChoice
+    let written = try writeBases(
+      input.sorters, sawRank: input.sawRank, scratch: scratch, report: &report)
 
     // Before any base enters the container: a refused run leaves it byte for byte as it was.
     if let current = transaction.current, !options.allowShrink {
       try ShrinkGuard.check(
-        current: current, newEntries: writers.values.reduce(0) { $0 + $1.count },
+        current: current, newEntries: written.outputs.values.reduce(0) { $0 + $1.count },
         report: report)
     }
+    let manifest = try commit(written, to: transaction, report: &report)
+    for base in manifest.bases where base.state != .retired {
+      report.outputs.append((base.file, base.byteCount ?? 0))
+    }
+    report.seconds = Date().timeIntervalSince(started)
+    if options.compareGzip {
+      report.inputGzipBytes = options.inputs.reduce(0) { $0 + (GzipSize.of(path: $1.path) ?? 0) }
+    }
+    report.peakRSSBytes = MemoryStatusReader.current()?.peakResidentBytes ?? 0
+    return report
+  }
+
+  /// Each finished base's file with what the manifest says of it, and the seed set's file.
+  struct WrittenBases {
+    var outputs: [String: OutputBase]
+    var seedFile: String?
+  }
+
+  /// Finishes the bases, hashes them on every core, and commits them as the container's new
+  /// manifest (the app's state kept).
+  private func commit(
+    _ written: WrittenBases, to transaction: ContainerTransaction, report: inout CompileReport
+  ) throws -> Manifest {
+    let writers = written.outputs
+    let seedFile = written.seedFile
     var manifest = Manifest()
     let ordered = writers.sorted(by: { $0.key < $1.key })
     for (_, entry) in ordered { try entry.writer.finish() }
@@ -254,15 +120,7 @@ public final class Compiler {
     } catch {
       throw CompileError.write(error.description)
     }
-    for base in manifest.bases where base.state != .retired {
-      report.outputs.append((base.file, base.byteCount ?? 0))
-    }
-    report.seconds = Date().timeIntervalSince(started)
-    if options.compareGzip {
-      report.inputGzipBytes = options.inputs.reduce(0) { $0 + (GzipSize.of(path: $1.path) ?? 0) }
-    }
-    report.peakRSSBytes = MemoryStatusReader.current()?.peakResidentBytes ?? 0
-    return report
+    return manifest
   }
 
   /// Moves a finished base into the container's `bases/` under its hash and describes it.
@@ -291,7 +149,7 @@ public final class Compiler {
   /// Merges the sorted records and calls `body` with the one kept per number, per the policy
   /// (``DuplicateDropper``); with `options.threads` over one, the merge runs on a thread of its
   /// own beside `body` (``ChosenRecordPipeline``), in the same order.
-  private func forEachChosen(
+  func forEachChosen(
     _ sorters: [ExternalSorter], report: inout CompileReport,
     _ body: (SortRecordView) throws -> Void
   ) throws {
@@ -317,7 +175,7 @@ public final class Compiler {
 
   /// True when `bytes` hold `array`'s bytes (memcmp: the generic `elementsEqual` went byte by
   /// byte through an iterator).
-  private static func equal(_ bytes: UnsafeRawBufferPointer, _ array: [UInt8]) -> Bool {
+  static func equal(_ bytes: UnsafeRawBufferPointer, _ array: [UInt8]) -> Bool {
     bytes.count == array.count
       && (bytes.count == 0
         || array.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 })
