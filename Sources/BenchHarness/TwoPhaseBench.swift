@@ -82,169 +82,21 @@ public struct TwoPhaseBench {
     var records: [RunRecord] = []
     for repeatIndex in 1...configuration.repeats {
       let host = scratch.appendingPathComponent("host-\(repeatIndex)").path
-      let container = dataset.container
-      try? FileManager.default.removeItem(atPath: container + "/" + "manifest.cdm")
-      try FileManager.default.copyItem(
-        atPath: container + "/manifest.pristine", toPath: container + "/manifest.cdm")
-      let system = try SimulatedSystem(hostDirectory: host)
-      system.limits.memoryLimitBytes = configuration.memoryLimitBytes
-      system.limits.timeoutSeconds = configuration.timeoutSeconds
-      system.allocator = configuration.allocator
-      system.contract.maximumAllowedEntries = configuration.maximumAllowedEntries
-      system.contract.capScope = capScope
-      let app = ContainerApp(container: container)
-      // Each repeat starts with no parts and no journal from the one before.
-      try? FileManager.default.removeItem(atPath: container + "/" + ContainerApp.partsFolder)
-      try? FileManager.default.removeItem(atPath: container + "/" + ExtensionJournal.fileName)
-      let targets: [(app: ContainerApp, bundleID: String)] =
-        try extensions.map { count in
-          try app.split(into: count).enumerated().map { ($1, Self.bundleID + ".\($0 + 1)") }
-        } ?? [(app, Self.bundleID)]
-      var requests = 0
-      var installed: [String: Int] = [:]
-      var deviceClock = 0.0
-
-      func record(_ phase: String, _ result: RequestResult, _ bundleID: String) -> RunRecord {
-        requests += 1
-        var row = RunRecord(environment: environment, configuration: configuration)
-        row.strategy = strategyName(regions: regions)
-        row.binary = BenchStrategy.extensionBinary
-        row.repeatIndex = repeatIndex
-        row.phase = phase
-        row.entries = result.entries
-        row.wallSeconds = result.wallSeconds
-        row.loadSeconds = result.wallSeconds
-        row.entriesPerSecond =
-          result.wallSeconds > 0 ? Double(result.entries) / result.wallSeconds : 0
-        row.peakRSSBytes = result.peakRSSBytes
-        row.idleRSSBytes = idle
-        row.footprintPeakBytes = result.footprintPeakBytes
-        row.sampledFootprintPeakBytes = result.footprintPeakBytes
-        row.hostIngestPerSecond = result.ingestRate
-        row.status =
-          result.succeeded
-          ? .ok : (result.killedFor == .memory ? .killedMemory : .failed)
-        row.errorCode = result.error?.code
-        row.detail = result.detail
-        row.requests = requests
-        row.capScope = capScope.rawValue
-        // What the store holds after this request (every extension together), from what each
-        // request did: the rows are written once a sync's requests are all done.
-        if result.succeeded {
-          let held = installed[bundleID, default: 0]
-          installed[bundleID] =
-            result.incremental ? held + result.entries - result.removals : result.entries
-        }
-        row.installedEntries = installed.values.reduce(0, +)
-        if let device {
-          // Removals have no published rate: counted at the blocking rate, the faster one.
-          let projected = device.projectedSeconds(
-            identification: result.identificationEntries,
-            blocking: result.blockingEntries + result.removals)
-          deviceClock += projected
-          row.device = device.name
-          row.deviceProjectedSeconds = projected
-        }
-        return row
-      }
-
-      // Phase one: each extension turned on (several extensions: one after the other).
-      let started = Date()
-      var seedRows: [RunRecord] = []
-      for target in targets {
-        let seed = try target.app.enable(
-          system: system, bundleID: target.bundleID, executable: executable)
-        seedRows.append(record("seed", seed, target.bundleID))
-      }
-      let answered = try system.lookup(dataset.seedNumber)
-      let timeToEnabled = Date().timeIntervalSince(started)
-      if case .unknown = answered, seedRows.allSatisfy({ $0.status == .ok }) {
-        seedRows[0].status = .failed
-        seedRows[0].detail = "the seed number is unknown after enabling"
-      }
-      for index in seedRows.indices {
-        seedRows[index].timeToEnabledSeconds = timeToEnabled
-        if device != nil { seedRows[index].deviceTimeToEnabledSeconds = deviceClock }
-      }
-      records += seedRows
-
-      // Phase two (a complete request up to the cap), then the chunks past it, per extension.
-      var fullRows: [RunRecord] = []
-      var phaseTwoCommits: [Date] = []
-      var lastCommit = started
-      var phaseTwoRuns: [RequestResult] = []
-      for target in targets {
-        let full = try target.app.sync(
-          system: system, bundleID: target.bundleID, executable: executable)
-        guard let first = full.first else {
-          var row = record(
-            "full", RequestResult(refused: .unknown, detail: "", incremental: false),
-            target.bundleID)
-          row.status = .failed
-          row.detail = "phase two did not run"
-          fullRows.append(row)
-          continue
-        }
-        phaseTwoRuns.append(first)
-        phaseTwoCommits.append(first.committedAt ?? Date())
-        fullRows.append(record("full", first, target.bundleID))
-        for chunk in full.dropFirst() {
-          var row = record("chunk", chunk, target.bundleID)
-          // A chunk the system killed and the app retried smaller, or the cap reached (error
-          // 5), is the plan working: the row keeps its error code, and the run goes on.
-          if chunk.error?.code == 2 || chunk.error?.code == 5 { row.status = .ok }
-          fullRows.append(row)
-        }
-        lastCommit = max(lastCommit, full.last { $0.succeeded }?.committedAt ?? lastCommit)
-      }
-      // Enable → every extension's phase two committed (COMMIT returned), not counting the
-      // store's checkpoint and the app's bookkeeping that follow it.
-      let timeToFull = (phaseTwoCommits.max() ?? Date()).timeIntervalSince(started)
-      for index in fullRows.indices where fullRows[index].phase == "full" {
-        fullRows[index].timeToEnabledSeconds = timeToEnabled
-        fullRows[index].timeToFullSeconds = timeToFull
-      }
-      fullRows[fullRows.count - 1].timeToAllSeconds = lastCommit.timeIntervalSince(started)
-      if device != nil { fullRows[fullRows.count - 1].deviceTimeToAllSeconds = deviceClock }
-      records += fullRows
-
-      // A new version of one region, synced incrementally by the extensions whose part changed.
-      try app.stage(
-        file: dataset.updatedRegionFile, name: dataset.updatedRegion.name, role: .region,
-        region: dataset.updatedRegion.code, priority: dataset.updatedRegion.priority, version: 2)
-      if let extensions { try app.split(into: extensions) }
-      var updateRows: [RunRecord] = []
-      for target in targets {
-        let update = try target.app.sync(
-          system: system, bundleID: target.bundleID, executable: executable)
-        guard let first = update.first else { continue }
-        var row = record("incremental", first, target.bundleID)
-        if update.count > 1 {
-          row.status = .failed
-          row.detail = "the update took \(update.count) requests"
-        }
-        if !first.incremental {
-          row.status = .failed
-          row.detail = "the update was not incremental"
-        }
-        updateRows.append(row)
-      }
-      if updateRows.isEmpty {
-        var row = record(
-          "incremental", RequestResult(refused: .unknown, detail: "", incremental: true), "")
-        row.status = .failed
-        row.detail = "no extension synced the update"
-        updateRows.append(row)
-      }
-      records += updateRows
+      let run = try TwoPhaseRepeat(
+        bench: self, index: repeatIndex, host: host, dataset: dataset, regions: regions,
+        executable: executable, environment: environment, idle: idle)
+      let seedRows = try run.enable()
+      let (fullRows, phaseTwo) = try run.syncFullSet()
+      let updateRows = try run.syncUpdate()
+      records += seedRows + fullRows + updateRows
       log(
         String(
           format:
             "run %d/%d: enabled in %.3f s, full (%d entries) in %.3f s (ingest %.3f s, commit %.3f s), all (%d requests, %d entries) in %.3f s, incremental %.3f s; footprint %@ / %@ / %@",
-          repeatIndex, configuration.repeats, timeToEnabled,
-          phaseTwoRuns.map(\.entries).reduce(0, +), timeToFull,
-          phaseTwoRuns.map(\.ingestSeconds).reduce(0, +),
-          phaseTwoRuns.map(\.commitSeconds).reduce(0, +), requests - updateRows.count,
+          repeatIndex, configuration.repeats, run.timeToEnabled,
+          phaseTwo.runs.map(\.entries).reduce(0, +), phaseTwo.timeToFull,
+          phaseTwo.runs.map(\.ingestSeconds).reduce(0, +),
+          phaseTwo.runs.map(\.commitSeconds).reduce(0, +), run.requests - updateRows.count,
           fullRows.last?.installedEntries ?? 0, fullRows.last?.timeToAllSeconds ?? 0,
           updateRows.map(\.wallSeconds).reduce(0, +),
           ByteCount.format(seedRows.map(\.footprintPeakBytes).max() ?? 0),
