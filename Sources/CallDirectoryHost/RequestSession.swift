@@ -1,0 +1,154 @@
+import CallDirectoryCore
+import Foundation
+import ProcessSpawning
+import SystemChannel
+
+/// The system's side of one request, frame by frame: each frame the extension sends is
+/// received here and answered (or not) with the ack CallKit's synchronous flush would give, and
+/// the request's end is read off once the process is gone (``result(outcome:wallSeconds:timeoutSeconds:)``).
+/// The state the pump kept in a dozen local variables lives here, in one place.
+final class RequestSession {
+  let ingest: RequestIngest
+  /// The simulated watchdog: more entries than this and the request is killed (nil: never).
+  let watchdogEntries: Int?
+  private(set) var completed = false
+  private(set) var cancelledReason: String?
+  private(set) var storeError: (any Error)?
+  private var toldStoreFailure = false
+  private(set) var watchdogFired = false
+  private(set) var ingestSeconds = 0.0
+  private(set) var commitSeconds = 0.0
+  private(set) var committedAt: Date?
+
+  init(ingest: RequestIngest, watchdogEntries: Int?) {
+    self.ingest = ingest
+    self.watchdogEntries = watchdogEntries
+  }
+
+  /// Takes one frame: checks and writes a batch, commits on completion, notes a cancel; calls
+  /// `answer` with the ack to send back, at most once, and not at all after the request ended
+  /// or when the watchdog fired. A batch is answered once checked, before it is written, so the
+  /// extension gathers its next batch while the store writes this one.
+  func receive(_ frame: ChannelFrame, answer: (ChannelAck) -> Void) {
+    if completed || cancelledReason != nil || watchdogFired { return }
+    if storeError != nil {
+      // A batch is answered before it is written, so a store failure is told on the frame
+      // that follows (a batch or the completion), once: the extension then stops.
+      if !toldStoreFailure { answer(ChannelAck(failed: true, code: 0)) }
+      toldStoreFailure = true
+      return
+    }
+    switch frame.kind {
+    case .complete: answer(complete())
+    case .cancel:
+      cancelledReason = String(decoding: frame.payload, as: UTF8.self)
+      answer(ChannelAck(failed: true, code: 0))
+    default: batch(frame, answer: answer)
+    }
+  }
+
+  private func complete() -> ChannelAck {
+    if let failure = ingest.failure { return ChannelAck(failed: true, code: Int32(failure.code)) }
+    do {
+      let clock = Date()
+      try ingest.transaction.commit()
+      let now = Date()
+      committedAt = now
+      commitSeconds = now.timeIntervalSince(clock)
+      completed = true
+      return ChannelAck(failed: false, code: 0)
+    } catch {
+      storeError = error
+      toldStoreFailure = true
+      return ChannelAck(failed: true, code: 0)
+    }
+  }
+
+  private func batch(_ frame: ChannelFrame, answer: (ChannelAck) -> Void) {
+    let clock = Date()
+    defer { ingestSeconds += Date().timeIntervalSince(clock) }
+    var admitted = 0
+    do {
+      admitted = try ingest.check(frame)
+    } catch {
+      storeError = error
+    }
+    // The watchdog fires between batches, before a completion queued behind them commits.
+    let changes = ingest.checker.entryCount + ingest.checker.removalCount
+    if let watchdogEntries, changes > watchdogEntries {
+      watchdogFired = true
+      return
+    }
+    if let failure = ingest.failure {
+      answer(ChannelAck(failed: true, code: Int32(failure.code)))
+      return
+    }
+    answer(ChannelAck(failed: storeError != nil, code: 0))
+    // Answered once checked, written while the extension gathers its next batch.
+    guard storeError == nil else {
+      toldStoreFailure = true
+      return
+    }
+    do {
+      try ingest.write(frame, admitted: admitted)
+    } catch {
+      storeError = error
+    }
+  }
+
+  /// The request's result once the extension's process is gone: committed, or rolled back with
+  /// the reason (the kill, the contract's failure, the store's error, the cancel, the crash).
+  func result(outcome: ChildProcess.Outcome, wallSeconds: Double, timeoutSeconds: Double)
+    -> RequestResult
+  {
+    var result = RequestResult(
+      error: nil, detail: "", entries: ingest.entryCount,
+      incremental: ingest.transaction.incremental, wallSeconds: wallSeconds,
+      ingestSeconds: ingestSeconds, footprintPeakBytes: outcome.sampledFootprintPeakBytes,
+      peakRSSBytes: outcome.sampledPeakResidentBytes)
+    result.commitSeconds = commitSeconds
+    result.committedAt = committedAt
+    result.removals = ingest.removalCount
+    result.identificationEntries = ingest.checker.identificationCount
+    if completed { return result }
+    ingest.transaction.rollback()
+    result.killedFor = outcome.killedFor
+    let stderrLine = outcome.standardError.split(separator: "\n").last.map(String.init) ?? ""
+    switch outcome.killedFor {
+    case .memory?:
+      result.error = .loadingInterrupted
+      result.detail = "killed: footprint passed the memory limit"
+    case .timeout?:
+      result.error = .loadingInterrupted
+      result.detail = String(format: "killed: still loading after %.1f s", timeoutSeconds)
+    case .requested? where watchdogFired:
+      result.error = .loadingInterrupted
+      result.detail =
+        "killed: the request sent more than \(watchdogEntries ?? 0) entries (the watchdog)"
+    case .requested?:
+      result.error = .unknown
+      result.detail = outcome.requestedKillReason ?? "killed"
+    case nil:
+      if let failure = ingest.failure {
+        result.error = failure
+        result.detail = failure.description
+      } else if let storeError {
+        result.error = .unknown
+        result.detail = "\(storeError)"
+      } else if let cancelledReason {
+        result.error = .unknown
+        result.detail = "cancelled by the extension: \(cancelledReason)"
+      } else if let signal = outcome.signal {
+        result.error = .loadingInterrupted
+        result.detail =
+          "the extension crashed (signal \(signal))" + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
+      } else {
+        result.error = .unknown
+        result.detail =
+          "the extension exited (status \(outcome.exitCode ?? -1)) without completing"
+          + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
+      }
+    }
+    return result
+  }
+}
