@@ -84,6 +84,28 @@ struct ChangePointTests {
     #expect(changes.first?.place.hasPrefix("between") == true)
   }
 
+  /// A footprint moves in 4 KiB pages, so most commits repeat the one before exactly: a page
+  /// gained or lost is no change (the real 30-commit history reported 50 of them), a 3.5% step
+  /// is one, at its commit.
+  @Test func aFootprintThatFlipsByAPageIsNoChangeAndAStepIsOne() {
+    let commits = Self.commits(30)
+    let page = 4096.0
+    // Flips of one or two pages around 1.16 MB, then the step at commit 19 (+40 KiB).
+    let flips: [Double] = [0, 0, 1, 0, 0, 2, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0]
+    let before = flips.map { 1_159_168 + $0 * page }
+    let after: [Double] = (19...30).map { 1_200_128 + ($0 % 4 == 0 ? page : 0) }
+    let values = before + after
+    let changes = ChangePointDetector.changes(
+      in: [Self.series(values, metric: "footprint_bytes", commits: commits)], commits: commits)
+    #expect(changes.count == 1, "\(changes.map(\.commit.position))")
+    #expect(changes.first?.commit.position == 19)
+    #expect(changes.first?.isRegression == true)
+    let flat = ChangePointDetector.changes(
+      in: [Self.series(before, metric: "footprint_bytes", commits: Array(commits.prefix(18)))],
+      commits: Array(commits.prefix(18)))
+    #expect(flat.isEmpty, "\(flat.map(\.commit.position))")
+  }
+
   @Test func anEnvironmentChangeIsNamed() {
     var commits = Self.commits(12)
     for index in 6..<12 { commits[index].environment = "new runner" }
