@@ -247,6 +247,8 @@ let package = Package(
         "TestSupport", "calldir-extension",
       ]),
     .testTarget(
+      name: "ProcessSpawningTests", dependencies: ["ProcessSpawning", "SystemCalls", "TestSupport"]),
+    .testTarget(
       name: "DirectoryContainerTests",
       dependencies: ["DirectoryContainer", "BaseFormat", "TestSupport"]),
     .testTarget(

@@ -106,8 +106,8 @@ public enum ChildProcess {
     public var standardError: String
     /// Why ``IO/onTick`` asked for the kill, if it did.
     public var requestedKillReason: String?
-    /// When the child was spawned: the parent's monotonic clock (`DispatchTime` uptime)
-    /// just before `posix_spawn`, in nanoseconds.
+    /// When the child was spawned: the machine's monotonic clock
+    /// (``SystemCalls/MonotonicTime``) just before `posix_spawn`, in nanoseconds.
     public var spawnedAtNanoseconds: UInt64 = 0
 
     /// Samples per second of wall time.
@@ -158,6 +158,8 @@ public enum ChildProcess {
     defer { for variable in envp ?? [] { free(variable) } }
     var processID: pid_t = 0
     let started = DispatchTime.now().uptimeNanoseconds
+    // Read on the clock the child reads when its load starts (`startup_s`), not Dispatch's.
+    let spawnedAt = MonotonicTime.nanoseconds()
     // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample
     // below reads the child's own image, never the parent's copy before exec.
     let spawnStatus =
@@ -173,7 +175,7 @@ public enum ChildProcess {
       exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
       maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
       sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
-    outcome.spawnedAtNanoseconds = started
+    outcome.spawnedAtNanoseconds = spawnedAt
     let statusReader = MemoryStatusReader(processID: processID)
     // A limit from a flag may be huge or infinite: past about 300 years it is no limit, and the
     // conversion to nanoseconds must not trap.

@@ -1,0 +1,79 @@
+import Foundation
+import ProcessSpawning
+import SystemCalls
+import TestSupport
+import Testing
+
+/// `ChildProcess.run` on its own (issue 28, item 6): the limits it enforces and what it reports
+/// of a child's end, with real child processes and no bench around them.
+@Suite("A child process: its limits, its end, its spawn time")
+struct ChildProcessLimitsTests {
+  @Test func aHangingChildIsKilledAtTheTimeout() throws {
+    var limits = ChildProcess.Limits(memoryLimitBytes: nil, timeoutSeconds: 0.3)
+    limits.clock = SteppingClock(step: 100_000_000).clock  // 0.1 s a sample
+    let outcome = try ChildProcess.run(
+      executable: "/bin/sleep", arguments: ["infinity"], limits: limits)
+    #expect(outcome.killedFor == .timeout)
+    #expect(outcome.signal == SIGKILL)
+    #expect(outcome.exitCode == nil)
+  }
+
+  /// A shell holding 64 MiB in a variable passes a 4 MiB limit and is killed for it, long
+  /// before its `sleep` ends.
+  @Test func aChildOverTheMemoryLimitIsKilled() throws {
+    let limit = 4 << 20
+    let outcome = try ChildProcess.run(
+      executable: "/bin/sh",
+      arguments: [
+        "-c", "held=$(head -c 67108864 /dev/zero | tr '\\0' x); sleep 60; echo ${#held}",
+      ],
+      limits: .init(memoryLimitBytes: limit, timeoutSeconds: 120))
+    #expect(outcome.killedFor == .memory)
+    #expect(outcome.signal == SIGKILL)
+    #expect(outcome.sampledFootprintPeakBytes > limit)
+  }
+
+  @Test(arguments: [Double.infinity, 1e300])
+  func anEndlessTimeoutIsNoLimitNotATrap(seconds: Double) throws {
+    let outcome = try ChildProcess.run(
+      executable: "/bin/true", arguments: [],
+      limits: .init(memoryLimitBytes: nil, timeoutSeconds: seconds))
+    #expect(outcome.exitCode == 0)
+    #expect(outcome.killedFor == nil)
+  }
+
+  @Test func aCrashIsReportedWithItsSignalAndAnExitWithItsStatus() throws {
+    let crashed = try ChildProcess.run(
+      executable: "/bin/sh", arguments: ["-c", "kill -SEGV $$"],
+      limits: .init(memoryLimitBytes: nil, timeoutSeconds: 10))
+    #expect(crashed.signal == SIGSEGV)
+    #expect(crashed.exitCode == nil)
+    let exited = try ChildProcess.run(
+      executable: "/bin/sh", arguments: ["-c", "echo why >&2; exit 3"],
+      limits: .init(memoryLimitBytes: nil, timeoutSeconds: 10))
+    #expect(exited.exitCode == 3)
+    #expect(exited.signal == nil)
+    #expect(exited.standardError.contains("why"))
+  }
+
+  @Test func aMissingExecutableIsAnErrorNotACrash() {
+    #expect(throws: ChildProcess.SpawnError.self) {
+      try ChildProcess.run(
+        executable: "/nonexistent/calldir-extension", arguments: [],
+        limits: .init(memoryLimitBytes: nil, timeoutSeconds: 1))
+    }
+  }
+
+  /// The spawn time is the parent's reading of the machine's monotonic clock just before the
+  /// spawn (`startup_s` subtracts it from the child's own reading): after a reading taken
+  /// before the call, before one taken after it.
+  @Test func theSpawnTimeIsReadOnTheSharedMonotonicClock() throws {
+    let before = MonotonicTime.nanoseconds()
+    let outcome = try ChildProcess.run(
+      executable: "/bin/true", arguments: [],
+      limits: .init(memoryLimitBytes: nil, timeoutSeconds: 10))
+    let after = MonotonicTime.nanoseconds()
+    #expect(outcome.spawnedAtNanoseconds >= before)
+    #expect(outcome.spawnedAtNanoseconds <= after)
+  }
+}
