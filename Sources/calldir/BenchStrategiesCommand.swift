@@ -127,30 +127,9 @@ struct BenchStrategiesCommand: ParsableCommand {
     help: "Where the summary links the chart (an artifact URL); default: the chart's path.")
   var chartLink: String?
 
-  func validate() throws { _ = try nonEmptyPath(out) }
-
-  func run() throws {
-    var (name, configuration) = try options.configuration(
-      defaultProfile: "regional-2m", sweeping: true)
-    configuration.strategies = try BenchStrategy.parseList(strategies)
-    configuration.rssBudgetBytes = rssBudget.bytes
-    configuration.minimumEntriesPerSecond = minEntriesPerS
+  func validate() throws {
+    _ = try nonEmptyPath(out)
     guard maxStartup > 0 else { throw ValidationError("--max-startup must be positive") }
-    configuration.maximumStartupSeconds = maxStartup
-    configuration.baseVersion = baseVersion
-    configuration.instructionCounting = instructions
-    configuration.againstDirectory = against
-    if let base {
-      configuration.baseFile = base
-      // The default list names the articles' readers, which cannot read a base.
-      if strategies == Self.allStrategies {
-        configuration.strategies = BenchStrategy.allCases.filter { !$0.isBaseline }
-      }
-      name = (base as NSString).lastPathComponent
-      // The rows describe the base, not the default profile nobody generated.
-      configuration.profileName = "base:" + name
-    }
-    try configuration.validate()
     guard maxRegression > 0, maxRegression < 100 else {
       throw ValidationError(
         "--max-regression must be between 0 and 100 percent, got \(maxRegression)")
@@ -159,6 +138,10 @@ struct BenchStrategiesCommand: ParsableCommand {
       throw ValidationError(
         "--max-count-regression must be between 0 and 100 percent, got \(maxCountRegression)")
     }
+  }
+
+  func run() throws {
+    let (name, configuration) = try configure()
     let baselineFile = try baseline.map { path throws(BenchError) in try BenchBaseline.read(path) }
     let sizes = options.dataset.entries?.values ?? [configuration.parameters.entries]
     if sizes.count > 1 {
@@ -177,6 +160,57 @@ struct BenchStrategiesCommand: ParsableCommand {
     options.noticeAllocator(configuration)
 
     let records = try BenchRunner(configuration: configuration, log: options.log).run()
+    let written = try writeResults(records, name: name, configuration: configuration)
+    let verdict = try evaluate(
+      records, summaries: written.summaries, name: name, configuration: configuration,
+      baselineFile: baselineFile)
+    if let saveBaseline {
+      try save(records, name: name, configuration: configuration, to: saveBaseline)
+    }
+    if let summary {
+      let markdown = BenchSummary.markdown(
+        title: written.title, summaries: written.summaries,
+        failures: options.gate ? verdict.failures : [], gated: options.gate,
+        baselineNotes: verdict.baselineNotes, comparison: verdict.comparison,
+        chartLink: chartLink ?? written.chartPath)
+      try BenchSummary.append(markdown, to: summary)
+      print("appended the summary to \(summary)")
+    }
+    try options.finishGate(
+      failures: verdict.failures,
+      passed:
+        "gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
+  }
+
+  /// The run's name (the profile's, or the base's) and configuration, from the options.
+  private func configure() throws -> (String, BenchConfiguration) {
+    var (name, configuration) = try options.configuration(
+      defaultProfile: "regional-2m", sweeping: true)
+    configuration.strategies = try BenchStrategy.parseList(strategies)
+    configuration.rssBudgetBytes = rssBudget.bytes
+    configuration.minimumEntriesPerSecond = minEntriesPerS
+    configuration.maximumStartupSeconds = maxStartup
+    configuration.baseVersion = baseVersion
+    configuration.instructionCounting = instructions
+    configuration.againstDirectory = against
+    if let base {
+      configuration.baseFile = base
+      // The default list names the articles' readers, which cannot read a base.
+      if strategies == Self.allStrategies {
+        configuration.strategies = BenchStrategy.allCases.filter { !$0.isBaseline }
+      }
+      name = (base as NSString).lastPathComponent
+      // The rows describe the base, not the default profile nobody generated.
+      configuration.profileName = "base:" + name
+    }
+    try configuration.validate()
+    return (name, configuration)
+  }
+
+  /// Writes the CSV, the chart and (with `--json`) the dashboard files, and prints the table.
+  private func writeResults(_ records: [RunRecord], name: String, configuration: BenchConfiguration)
+    throws -> (summaries: [StrategySummary], title: String, chartPath: String)
+  {
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
     let chartPath = chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
     let summaries = StrategySummary.all(records)
@@ -202,6 +236,15 @@ struct BenchStrategiesCommand: ParsableCommand {
       try ResultFiles.writeAtomically(bigger, to: throughput)
       print("wrote \(json) and \(throughput)")
     }
+    return (summaries, title + unlike, chartPath)
+  }
+
+  /// Every check of a run: the gate's floors and budgets, the committed baseline's counts (with
+  /// `--baseline`), and the A/B comparison (with `--against`), each printed as it is made.
+  private func evaluate(
+    _ records: [RunRecord], summaries: [StrategySummary], name: String,
+    configuration: BenchConfiguration, baselineFile: BenchBaseline?
+  ) throws -> (failures: [String], baselineNotes: [String], comparison: ABComparison?) {
     var failures = BenchGate(
       rssBudgetBytes: configuration.rssBudgetBytes,
       minimumEntriesPerSecond: configuration.minimumEntriesPerSecond,
@@ -230,29 +273,25 @@ struct BenchStrategiesCommand: ParsableCommand {
         maximumRegression: maxRegression / 100, maximumCountRegression: maxCountRegression / 100)
       comparisonForSummary = comparison
     }
-    if let saveBaseline {
-      var file = BenchBaseline(toolchain: toolchain, allocator: allocator)
-      if let existing = try? BenchBaseline.read(saveBaseline), existing.toolchain == toolchain,
-        existing.allocator == allocator
-      {
-        file = existing
-      }
-      file.record(records, profile: name)
-      try ResultFiles.writeAtomically(try file.encoded(), to: saveBaseline)
-      print("wrote the baseline \(saveBaseline)")
+    return (failures, baselineNotes, comparisonForSummary)
+  }
+
+  /// Records this run's deterministic figures in the baseline file at `path`, keeping its other
+  /// profiles when the toolchain and allocator are the same.
+  private func save(
+    _ records: [RunRecord], name: String, configuration: BenchConfiguration, to path: String
+  ) throws {
+    let toolchain = BenchBaseline.currentToolchain()
+    let allocator = configuration.allocator.description
+    var file = BenchBaseline(toolchain: toolchain, allocator: allocator)
+    if let existing = try? BenchBaseline.read(path), existing.toolchain == toolchain,
+      existing.allocator == allocator
+    {
+      file = existing
     }
-    if let summary {
-      let markdown = BenchSummary.markdown(
-        title: title + unlike, summaries: summaries, failures: options.gate ? failures : [],
-        gated: options.gate, baselineNotes: baselineNotes, comparison: comparisonForSummary,
-        chartLink: chartLink ?? chartPath)
-      try BenchSummary.append(markdown, to: summary)
-      print("appended the summary to \(summary)")
-    }
-    try options.finishGate(
-      failures: failures,
-      passed:
-        "gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
+    file.record(records, profile: name)
+    try ResultFiles.writeAtomically(try file.encoded(), to: path)
+    print("wrote the baseline \(path)")
   }
 
   /// Runs the bench at each size in turn, then fits how each strategy's cost grows with N.
