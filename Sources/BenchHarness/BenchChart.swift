@@ -40,8 +40,19 @@ public enum BenchChart {
       x: width - 330, y: 46,
       items: [("calldir strategy", ourColor), ("article baseline", baselineColor)])
 
-    // Panel 1: throughput, log scale.
-    var top = 90.0
+    // Panel 1: throughput, log scale; panel 2: footprint against the memory limit.
+    let throughputBottom = throughputPanel(
+      &svg, summaries: summaries, top: 90, plotWidth: plotWidth)
+    footprintPanel(&svg, summaries: summaries, top: throughputBottom + 60, plotWidth: plotWidth)
+    return svg.finish()
+  }
+
+  /// The throughput panel from `top` down: each strategy's median rate as a bar with its
+  /// min–max whisker on a log scale, and the articles' rates as dashed lines.
+  /// - Returns: the panel's axis bottom.
+  private static func throughputPanel(
+    _ svg: inout SVGWriter, summaries: [StrategySummary], top: Double, plotWidth: Double
+  ) -> Double {
     svg.text(
       20, top, "Throughput: entries/s (median, bar; min–max, whisker; log scale)", size: 14,
       weight: "bold")
@@ -99,8 +110,14 @@ public enum BenchChart {
       svg.text(x + 4, labelY, label, size: 11, color: "#9a6700")
     }
 
-    // Panel 2: footprint against the memory limit, linear scale.
-    top = axisBottom + 60
+    return axisBottom
+  }
+
+  /// The footprint panel from `top` down: each strategy's median footprint peak as a bar with
+  /// its min–max whisker, against the memory limit, on a linear scale.
+  private static func footprintPanel(
+    _ svg: inout SVGWriter, summaries: [StrategySummary], top: Double, plotWidth: Double
+  ) {
     svg.text(
       20, top,
       "Footprint peak: RssAnon + RssShmem (median, bar; min–max, whisker) vs the memory limit",
@@ -151,7 +168,6 @@ public enum BenchChart {
         x + 4, footprintTop - 8, "memory limit \(ByteCount.format(Int(limit)))", size: 11,
         color: limitColor)
     }
-    return svg.finish()
   }
 
   /// 1, 2 or 5 times a power of two's worth of bytes (256 KiB, 512 KiB, 1 MiB, …).
