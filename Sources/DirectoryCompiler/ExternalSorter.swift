@@ -65,15 +65,16 @@ final class ExternalSorter {
   /// The radix sort's second buffer, as long as the index (counted in the budget with it).
   @exclusivity(unchecked) private var radixScratch: [IndexRadixSort.Entry] = []
   private(set) var runPaths: [String] = []
-  /// An index entry's bytes (number, sequence, offset), twice: the entry and its place in the radix sort's scratch.
+  /// An index entry's bytes (number, sequence, offset), twice: the entry and its place in the
+  /// radix sort's scratch.
   private static let indexEntryByteCount = 48
+  /// What this sorter's run files' names start with: sorters sharing a folder differ by it.
+  private let runPrefix: String
 
   /// - Parameters:
   ///   - budget: bytes the arena and index may use together.
   ///   - directory: where run files go (removed by ``removeRuns()``).
-  /// What this sorter's run files' names start with: sorters sharing a folder differ by it.
-  private let runPrefix: String
-
+  ///   - runPrefix: what its run files' names start with.
   init(budget: Int, directory: String, runPrefix: String = "") {
     self.budget = max(budget, 64 * 1024)
     self.directory = directory

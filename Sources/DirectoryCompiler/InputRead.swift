@@ -68,10 +68,7 @@ struct InputRead {
         outcomes[index].error = error
       }
     }
-    let threads = ranges.indices.dropFirst().map { index in JoinableThread { read(index) } }
-    for thread in threads { thread.start() }
-    read(0)
-    for thread in threads { thread.join() }
+    JoinableThread.forkJoin(ranges.count, read)
     if let error = outcomes.compactMap(\.error).first { throw error }
     return outcomes.map(\.lines)
   }

@@ -17,10 +17,7 @@ enum ParallelDigests {
         results.digests[index] = SHA256.hexDigest(ofFile: paths[index])
       }
     }
-    let others = (1..<workers).map { worker in JoinableThread { hash(worker: worker) } }
-    for thread in others { thread.start() }
-    hash(worker: 0)
-    for thread in others { thread.join() }
+    JoinableThread.forkJoin(workers) { hash(worker: $0) }
     return results.digests
   }
 }

@@ -39,10 +39,7 @@ extension PatchApplier {
     throws(ReleaseError)
   {
     let lanes = lanes(for: chains, threads: max(1, threads)).map(LaneWork.init)
-    let workers = lanes.dropFirst().map { lane in JoinableThread { lane.run(chains) } }
-    for worker in workers { worker.start() }
-    lanes.first?.run(chains)
-    for worker in workers { worker.join() }
+    JoinableThread.forkJoin(lanes.count) { lanes[$0].run(chains) }
     let failures = lanes.flatMap(\.failures).sorted { $0.index < $1.index }
     if let failure = failures.first { throw failure.error }
   }

@@ -16,6 +16,18 @@ public final class JoinableThread: @unchecked Sendable {
   private var started = false
   private var finished = false
 
+  /// Runs `body(0)` on the calling thread and `body(1)` … `body(count − 1)` each on a thread of
+  /// its own (or on this one, after, when no thread can be made), and returns once every one
+  /// has returned. The fork-join the compiler's parts and digests and an update's patch chains
+  /// share; what each call writes is read after this returns (the joins order it).
+  public static func forkJoin(_ count: Int, _ body: @escaping (Int) -> Void) {
+    guard count > 0 else { return }
+    let others = (1..<count).map { index in JoinableThread { body(index) } }
+    for thread in others { thread.start() }
+    body(0)
+    for thread in others { thread.join() }
+  }
+
   /// Work to run once, on a thread ``start()`` makes or on ``join()``'s caller.
   public init(_ work: @escaping () -> Void) { self.work = work }
 
