@@ -63,3 +63,20 @@ struct OpenedBase {
     }
   }
 }
+
+extension BaseHeader {
+  /// Reads and validates only the header of the base at `path` (one `pread` of
+  /// ``byteCount`` bytes): what a merge needs to know before it opens the base whole.
+  /// - Throws: ``BaseFormatError`` for a missing, non-regular, foreign or truncated file, or a
+  ///   header that is inconsistent.
+  public static func read(path: String) throws(BaseFormatError) -> BaseHeader {
+    let descriptor = try FileHandleIO.openForReading(path)
+    defer { try? descriptor.close() }
+    return try withUnsafeTemporaryAllocation(
+      byteCount: byteCount, alignment: MemoryLayout<UInt64>.alignment
+    ) { bytes throws(BaseFormatError) in
+      let read = try FileHandleIO.readFully(descriptor, at: 0, into: bytes, path: path)
+      return try decode(UnsafeRawBufferPointer(rebasing: bytes[..<read]), path: path)
+    }
+  }
+}

@@ -155,85 +155,10 @@ public struct DirectoryLoader {
       ? (walked, walked) : (plan.identification.admittedCount, plan.total)
   }
 
-  // MARK: Verification
-
-  func path(_ file: String) -> String { container + "/" + file }
-
   // MARK: Streams
 
-  /// The windows of all readers open at once share this many bytes, so merging 108 bases maps
-  /// about as much as merging a few.
-  static let mappedBytesPerMerge = 1024 * 1024
-  /// The readers of one merge share this many bytes of label strings made once (each reader's
-  /// dictionary cache its share), so the footprint does not grow with the number of bases: a
-  /// cache is private memory, unlike a window. One reader alone gets all of it.
-  static let labelCacheBytesPerMerge = MappedBaseReader.defaultLabelCacheByteBudget
-  /// A reader whose share would be smaller keeps none: a few dozen labels save little, and
-  /// hundreds of small caches whose strings outlive the per-entry ones fragment the heap (108
-  /// regions' incremental update measured 0.2 MiB more footprint with 1.2 KiB shares).
-  static let minimumLabelCacheShare = 8 * 1024
-
-  private func open(
-    _ base: Manifest.Base, installed: Bool, labels: Bool = true, window: Int, labelCache: Int
-  ) throws(LoaderError) -> any BaseReader {
-    let file = installed ? (base.installedFile ?? base.file) : base.file
-    do {
-      // mmap readers: their windows are file-backed, so the footprint stays flat however many
-      // bases are merged (8 KiB buffers would add 8 KiB of private memory per base).
-      let reader = try MappedBaseReader(
-        path: path(file), windowByteCount: window, labelCacheByteBudget: labelCache)
-      reader.skipsLabels = !labels
-      guard reader.header.kind == base.kind else {
-        throw LoaderError.kindMismatch(
-          base: base.name, manifest: base.kind, file: reader.header.kind)
-      }
-      // The manifest's count is the current file's (an installed older version has its own).
-      if file == base.file, reader.header.entryCount != base.entries {
-        throw LoaderError.countMismatch(
-          base: base.name, field: "entries", manifest: base.entries,
-          file: reader.header.entryCount)
-      }
-      return reader
-    } catch let error as LoaderError {
-      throw error
-    } catch let error as BaseFormatError {
-      throw .format(base: base.name, error)
-    } catch {
-      throw .unreadable(base: base.name, path: path(file))
-    }
-  }
-
-  /// A merged stream over the bases of one kind.
-  func merged(
-    _ bases: [Manifest.Base], kind: BaseKind, installed: Bool, labels: Bool = true
-  ) throws(LoaderError) -> MergedList {
-    // No filtered copy of the bases and no array grown by doubling: every pass over 108
-    // regions opens a merge, and the allocator keeps freed blocks of 1-32 KiB in its thread
-    // cache, where a 20 KiB copy per pass showed in an incremental update's footprint.
-    let memberCount = bases.reduce(0) { $1.kind == kind ? $0 + 1 : $0 }
-    var readers: [(reader: any BaseReader, priority: Int)] = []
-    readers.reserveCapacity(memberCount)
-    let window = Self.mappedBytesPerMerge / max(1, memberCount)
-    // Numbers-only passes make no labels; a merge's readers share one budget.
-    let share = Self.labelCacheBytesPerMerge / max(1, memberCount)
-    let labelCache = labels && share >= Self.minimumLabelCacheShare ? share : 0
-    for base in bases where base.kind == kind {
-      let reader = try open(
-        base, installed: installed, labels: labels, window: window, labelCache: labelCache)
-      // One extension's part of a set split by number range: a base whose numbers all lie
-      // outside it (a region of another part) adds nothing, and merging it would read it
-      // through to the range's start. Its SHA-256 is still checked with the others.
-      if let numberRange, !reader.header.mayHold(numbersIn: numberRange) { continue }
-      readers.append((reader, base.priority))
-    }
-    do {
-      let list = try MergedList(readers)
-      list.range = numberRange
-      return list
-    } catch {
-      throw .format(base: "merge", error)
-    }
-  }
+  /// A file of the container, by its name in the manifest.
+  func path(_ file: String) -> String { container + "/" + file }
 
   /// Streams one kind's capped merge into `body`; returns how many entries were sent.
   func stream(

@@ -2,12 +2,21 @@ import BaseFormat
 import HeapModule
 
 /// One ascending stream over several sorted bases of one kind: a k-way merge through a binary
-/// heap, in O(k) memory. A number present in several bases comes out once, with the label of the
+/// heap. A number present in several bases comes out once, with the label of the
 /// highest-priority base (on equal priorities, the one listed first). The heap is
 /// swift-collections' `Heap`.
+///
+/// A merge may open its bases lazily (``init(pending:open:)``): each when the merge reaches its
+/// lowest number, and each is released when it ends. Regions are contiguous number ranges, as
+/// area codes are, so a merge of 300 regions holds two or three readers at once, not 300, and
+/// its footprint does not grow with the number of bases.
 public final class MergedList {
+  /// Opens the reader of the source at this index (an index into the `pending` list).
+  public typealias Opener = (Int) throws(BaseFormatError) -> any BaseReader
+
   private struct Source {
-    let reader: any BaseReader
+    /// Nil before the source is opened and after it ends (its reader is released then).
+    var reader: (any BaseReader)?
     let priority: Int
     var current: BaseEntry?
   }
@@ -29,26 +38,48 @@ public final class MergedList {
   // One merge runs on one thread; dynamic exclusivity checks on these took a seventh of the
   // extension's time in phase two, so they are off.
   @exclusivity(unchecked) private var sources: [Source]
-  @exclusivity(unchecked) private var heap = Heap<Key>()
+  @exclusivity(unchecked) private var heap: Heap<Key>
+  /// Sources not yet opened, by lowest number, with `nextPending` the first of them.
+  private var pendingOrder: [(lowestNumber: Int64, source: Int)] = []
+  private var nextPending = 0
+  private let opener: Opener?
 
-  /// Opens the merge.
+  /// Opens the merge over readers already open.
   /// - Parameter readers: each base's reader with its priority.
   /// - Throws: the first ``BaseFormat/BaseFormatError`` reading the first entries.
   public init(_ readers: [(reader: any BaseReader, priority: Int)]) throws(BaseFormatError) {
     sources = []
     sources.reserveCapacity(readers.count)
-    // The heap is built from one array reserved once, not grown insert by insert: each size it
-    // would grow through stays in the allocator's thread cache (the extension's footprint).
-    var keys: [Key] = []
-    keys.reserveCapacity(readers.count)
+    opener = nil
+    // Storage reserved once, not grown insert by insert: each size it would grow through stays
+    // in the allocator's thread cache (the extension's footprint).
+    heap = Heap(minimumCapacity: readers.count)
     for (index, item) in readers.enumerated() {
-      let first = try item.reader.next()
-      sources.append(Source(reader: item.reader, priority: item.priority, current: first))
-      if let first {
-        keys.append(Key(number: first.number, priority: item.priority, source: index))
-      }
+      sources.append(Source(reader: item.reader, priority: item.priority, current: nil))
+      try advance(index, priority: item.priority)
     }
-    heap = Heap(keys)
+  }
+
+  /// Opens a merge whose bases are opened when it reaches them and released when they end.
+  /// - Parameters:
+  ///   - pending: each base's lowest number (from its header; every entry is at or above it)
+  ///     and priority, in the order that breaks ties between equal priorities.
+  ///   - open: opens the base at an index of `pending`; its first entry must not lie below the
+  ///     lowest number given for it.
+  public init(
+    pending: [(lowestNumber: Int64, priority: Int)], open: @escaping Opener
+  ) {
+    sources = []
+    sources.reserveCapacity(pending.count)
+    opener = open
+    heap = Heap(minimumCapacity: pending.count)
+    pendingOrder.reserveCapacity(pending.count)
+    for (index, base) in pending.enumerated() {
+      sources.append(Source(reader: nil, priority: base.priority, current: nil))
+      pendingOrder.append((base.lowestNumber, index))
+    }
+    // Stable: equal lowest numbers keep the given order (the heap breaks ties anyway).
+    pendingOrder.sort { ($0.lowestNumber, $0.source) < ($1.lowestNumber, $1.source) }
   }
 
   /// Only numbers in this range come out (one extension's part of a set split by number
@@ -67,19 +98,46 @@ public final class MergedList {
     return nil
   }
 
+  @inline(__always)
   private func nextMerged() throws(BaseFormatError) -> (entry: BaseEntry, priority: Int)? {
+    if nextPending < pendingOrder.count { try openReached() }
     guard let top = heap.min else { return nil }
     let winner = (sources[top.source].current!, top.priority)
     while let key = heap.min, key.number == top.number {
-      let next = try sources[key.source].reader.next()
+      let next = try sources[key.source].reader!.next()
       sources[key.source].current = next
       if let next {
         _ = heap.replaceMin(
           with: Key(number: next.number, priority: key.priority, source: key.source))
       } else {
         _ = heap.removeMin()
+        sources[key.source].reader = nil
       }
     }
     return winner
+  }
+
+  /// Opens every pending source that may hold the heap's smallest number or one below it (all
+  /// of them at or under it must be open before that number comes out: one may hold it too,
+  /// with a higher priority), or the next one when the heap is empty.
+  private func openReached() throws(BaseFormatError) {
+    while nextPending < pendingOrder.count,
+      pendingOrder[nextPending].lowestNumber <= heap.min?.number ?? .max
+    {
+      let index = pendingOrder[nextPending].source
+      nextPending += 1
+      sources[index].reader = try opener!(index)
+      try advance(index, priority: sources[index].priority)
+    }
+  }
+
+  /// Reads a source's next entry into the heap, or releases the source at its end.
+  private func advance(_ index: Int, priority: Int) throws(BaseFormatError) {
+    if let first = try sources[index].reader!.next() {
+      sources[index].current = first
+      heap.insert(Key(number: first.number, priority: priority, source: index))
+    } else {
+      sources[index].reader = nil
+    }
   }
 }
