@@ -31,6 +31,17 @@ struct DigitString {
   }
 
   /// The number of digits.
+  /// The digits of ASCII text that holds only the digits 0-9, at most ``capacity`` of them, in
+  /// one pass over the storage (an append per digit copies the whole vector each time).
+  /// - Precondition: every byte is an ASCII digit, and there are at most ``capacity``.
+  init(asciiDigits text: UnsafeBufferPointer<UInt8>) {
+    precondition(text.count <= Self.capacity, "more digits than a DigitString holds")
+    withUnsafeMutableBytes(of: &storage) { digits in
+      for index in text.indices { digits[index] = text[index] &- UInt8(ascii: "0") }
+    }
+    end = text.count
+  }
+
   var count: Int { end - start }
 
   /// The digit at `index` (0 to 9), counted from this string's start.

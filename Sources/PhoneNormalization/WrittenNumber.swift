@@ -146,13 +146,9 @@ struct WrittenNumber {
     let startsWithPlus = !text.isEmpty && text[0] == UInt8(ascii: "+")
     let first = startsWithPlus ? 1 : 0
     guard first < text.count, text.count - first <= DigitString.capacity else { return false }
-    var read = DigitString()
-    for index in first..<text.count {
-      let value = text[index] &- UInt8(ascii: "0")
-      guard value < 10 else { return false }
-      _ = read.append(value)
-    }
-    (digits, plus) = (read, startsWithPlus)
+    for index in first..<text.count where text[index] &- UInt8(ascii: "0") >= 10 { return false }
+    let bare = UnsafeBufferPointer(rebasing: text[first...])
+    (digits, plus) = (DigitString(asciiDigits: bare), startsWithPlus)
     return true
   }
 
