@@ -12,13 +12,26 @@ public enum UTF8Validation {
   /// U+10FFFF), as `String(validating:as:)` decides.
   public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
     let units = bytes.assumingMemoryBound(to: UInt8.self)
-    // ASCII first: most numbers and many labels are, and it needs no decoding.
+    // ASCII and two-byte characters first (Latin, Cyrillic, Greek, Hebrew, Arabic: most
+    // labels are written in them); the general check from the first other lead byte. The
+    // standard library's validator took 450 instructions a Cyrillic row of a dump (callgrind).
     var index = 0
-    while index < units.count && units[index] < 0x80 { index += 1 }
+    while index < units.count {
+      let lead = units[index]
+      if lead < 0x80 {
+        index += 1
+      } else if lead >= 0xC2 && lead <= 0xDF && index + 1 < units.count
+        && units[index + 1] & 0xC0 == 0x80
+      {
+        index += 2
+      } else {
+        break
+      }
+    }
     if index == units.count { return true }
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       // The standard library's validator, without building the string (2.5 times faster), on
-      // the rest only: the ASCII prefix ends before a lead byte, so it is checked already.
+      // the rest only: the prefix checked above ends before a lead byte.
       return (try? UTF8Span(validating: units.extracting(index...).span)) != nil
     }
     // Before iOS 26 and macOS 26 the standard library validates only while it builds a string

@@ -20,6 +20,27 @@ struct ByteTextTests {
     #expect(bytes.withUnsafeBytes { UTF8Validation.isValid($0) } == expected)
   }
 
+  /// Every pair of bytes, alone and after text in each path of the check (ASCII, two-byte
+  /// characters, three-byte ones), and before a trailing byte: the two-byte shortcut and the
+  /// general check agree with the standard library on all of them.
+  @Test func everyBytePairMatchesTheStandardLibrary() {
+    var mismatches: [[UInt8]] = []
+    for prefix in [[], Array("ab".utf8), Array("Жё".utf8), Array("語".utf8)] as [[UInt8]] {
+      for first in 0...255 {
+        for second in 0...255 {
+          for suffix in [[], [0x80], [0x41]] as [[UInt8]] {
+            let bytes = prefix + [UInt8(first), UInt8(second)] + suffix
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            if bytes.withUnsafeBytes({ UTF8Validation.isValid($0) }) != expected {
+              mismatches.append(bytes)
+            }
+          }
+        }
+      }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+  }
+
   @Test(arguments: [
     "  Вкусвилл\t", "\u{A0}\u{2009}label\u{3000}", "   ", "", "no trim", "\u{202F}x\u{205F}",
     "tab\tinside", "\u{1680}ogham", "ends in é", "\u{200B}zero width is not Zs",
