@@ -141,6 +141,37 @@ public enum ChildProcess {
       NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
     defer { unlink(stderrPath) }
 
+    let (processID, started, spawnedAt) = try spawn(
+      executable: executable, arguments: arguments, environment: environment, io: io,
+      reportWrite: reportWrite, stderrPath: stderrPath)
+    var outcome = Outcome(
+      exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
+      maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
+      sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
+    outcome.spawnedAtNanoseconds = spawnedAt
+    let (waitStatus, usage) = supervise(processID, limits: limits, io: io, outcome: &outcome)
+    // A final pump: frames the child wrote just before exiting.
+    if outcome.killedFor == nil, let reason = io.onTick?() {
+      outcome.requestedKillReason = reason
+    }
+    outcome.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    record(waitStatus, usage, into: &outcome)
+    if reportRead >= 0 { outcome.report = readFirstLine(reportRead) }
+    if let data = FileManager.default.contents(atPath: stderrPath) {
+      outcome.standardError = String(decoding: data.prefix(4096), as: UTF8.self)
+    }
+    return outcome
+  }
+
+  /// Starts the child with its descriptors: stdin and stdout on /dev/null unless `io` gives
+  /// them, stderr into `stderrPath`, the report pipe's write end as descriptor 3.
+  /// - Returns: its process ID, and when it was spawned (Dispatch's uptime clock for the wall
+  ///   time, the monotonic clock the child's load start is read on).
+  /// - Throws: ``SpawnError`` when it cannot be started.
+  private static func spawn(
+    executable: String, arguments: [String], environment: [String]?, io: IO, reportWrite: Int32,
+    stderrPath: String
+  ) throws -> (processID: pid_t, started: UInt64, spawnedAt: UInt64) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -170,12 +201,16 @@ public enum ChildProcess {
       throw SpawnError(
         description: "cannot start \(executable): \(SystemErrorText.describe(spawnStatus))")
     }
+    return (processID, started, spawnedAt)
 
-    var outcome = Outcome(
-      exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
-      maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
-      sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
-    outcome.spawnedAtNanoseconds = spawnedAt
+  }
+
+  /// Samples the child until it exits, killing it at the memory limit, the timeout, or when
+  /// ``IO/onTick`` asks; records the samples and the kill in `outcome`.
+  /// - Returns: the status word and resource usage `wait4` reported.
+  private static func supervise(
+    _ processID: pid_t, limits: Limits, io: IO, outcome: inout Outcome
+  ) -> (waitStatus: Int32, usage: rusage) {
     let statusReader = MemoryStatusReader(processID: processID)
     // A limit from a flag may be huge or infinite: past about 300 years it is no limit, and the
     // conversion to nanoseconds must not trap.
@@ -224,11 +259,11 @@ public enum ChildProcess {
         usleep(limits.sampleIntervalMicroseconds)
       }
     }
-    // A final pump: frames the child wrote just before exiting.
-    if outcome.killedFor == nil, let reason = io.onTick?() {
-      outcome.requestedKillReason = reason
-    }
-    outcome.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    return (waitStatus, usage)
+  }
+
+  /// Records the exit: CPU times, peak RSS, and the exit code or terminating signal.
+  private static func record(_ waitStatus: Int32, _ usage: rusage, into outcome: inout Outcome) {
     outcome.userSeconds = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
     outcome.systemSeconds = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     #if os(Linux)
@@ -243,11 +278,6 @@ public enum ChildProcess {
     } else {
       outcome.signal = terminatingSignal
     }
-    if reportRead >= 0 { outcome.report = readFirstLine(reportRead) }
-    if let data = FileManager.default.contents(atPath: stderrPath) {
-      outcome.standardError = String(decoding: data.prefix(4096), as: UTF8.self)
-    }
-    return outcome
   }
 
   /// The first line on `descriptor`, read to EOF (the child has exited, so EOF comes at once);
