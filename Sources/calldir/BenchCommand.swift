@@ -88,11 +88,17 @@ struct BenchRunOptions: ParsableArguments {
     }
   }
 
-  /// Prints each failure on its own line and exits 2, or prints `passed`.
-  func finishGate(failures: [String], passed: String) throws {
-    guard gate else { return }
-    guard failures.isEmpty else {
-      for failure in failures {
+  /// With `--gate`: prints each failure on its own line and exits 2, or prints `passed`.
+  func finishGate(_ verdict: GateVerdict, passed: String) throws {
+    try Self.finish(verdict, gated: gate, passed: passed)
+  }
+
+  /// When `gated`: prints each of `verdict`'s failures on its own line and exits 2 (documented
+  /// in every bench command's help), or prints `passed`.
+  static func finish(_ verdict: GateVerdict, gated: Bool, passed: String) throws {
+    guard gated else { return }
+    guard verdict.passed else {
+      for failure in verdict.failures {
         FileHandle.standardError.write(Data("gate failed: \(failure)\n".utf8))
       }
       throw ExitStatus.gateFailed.exitCode

@@ -170,14 +170,14 @@ struct BenchStrategiesCommand: ParsableCommand {
     if let summary {
       let markdown = BenchSummary.markdown(
         title: written.title, summaries: written.summaries,
-        failures: options.gate ? verdict.failures : [], gated: options.gate,
+        failures: options.gate ? verdict.gate.failures : [], gated: options.gate,
         baselineNotes: verdict.baselineNotes, comparison: verdict.comparison,
         chartLink: chartLink ?? written.chartPath)
       try BenchSummary.append(markdown, to: summary)
       print("appended the summary to \(summary)")
     }
     try options.finishGate(
-      failures: verdict.failures,
+      verdict.gate,
       passed:
         "gate passed: every calldir strategy completed, stayed in memory and beat every baseline")
   }
@@ -244,36 +244,39 @@ struct BenchStrategiesCommand: ParsableCommand {
   private func evaluate(
     _ records: [RunRecord], summaries: [StrategySummary], name: String,
     configuration: BenchConfiguration, baselineFile: BenchBaseline?
-  ) throws -> (failures: [String], baselineNotes: [String], comparison: ABComparison?) {
-    var failures = BenchGate(
+  ) throws -> (gate: GateVerdict, baselineNotes: [String], comparison: ABComparison?) {
+    var verdict = BenchGate(
       rssBudgetBytes: configuration.rssBudgetBytes,
       minimumEntriesPerSecond: configuration.minimumEntriesPerSecond,
       maximumStartupSeconds: configuration.maximumStartupSeconds
-    ).failures(summaries)
+    ).evaluate(summaries)
     var baselineNotes: [String] = []
     var comparisonForSummary: ABComparison?
-    let toolchain = BenchBaseline.currentToolchain()
-    let allocator = configuration.allocator.description
     if let baselineFile, let baseline {
-      let (regressions, notes) = baselineFile.compare(
-        records, profile: name, toolchain: toolchain, allocator: allocator,
+      let againstBaseline = baselineFile.evaluate(
+        records, profile: name, toolchain: BenchBaseline.currentToolchain(),
+        allocator: configuration.allocator.description,
         maximumRegression: maxCountRegression / 100)
       print("\nagainst the baseline \(baseline):")
-      for line in regressions { print("  regression: \(line)") }
-      for line in notes { print("  \(line)") }
-      baselineNotes = notes.isEmpty && regressions.isEmpty ? ["no regression"] : notes
-      if regressions.isEmpty { print("  no regression") }
-      failures += regressions
+      for line in againstBaseline.failures { print("  regression: \(line)") }
+      for line in againstBaseline.notes { print("  \(line)") }
+      if againstBaseline.failures.isEmpty { print("  no regression") }
+      baselineNotes =
+        againstBaseline.notes.isEmpty && againstBaseline.passed
+        ? ["no regression"] : againstBaseline.notes
+      verdict = verdict + GateVerdict(failures: againstBaseline.failures)
     }
     if let against {
       let comparison = ABComparison(records)
       print("")
       print(comparison.render(against: against), terminator: "")
-      failures += comparison.failures(
-        maximumRegression: maxRegression / 100, maximumCountRegression: maxCountRegression / 100)
+      verdict =
+        verdict
+        + comparison.evaluate(
+          maximumRegression: maxRegression / 100, maximumCountRegression: maxCountRegression / 100)
       comparisonForSummary = comparison
     }
-    return (failures, baselineNotes, comparisonForSummary)
+    return (verdict, baselineNotes, comparisonForSummary)
   }
 
   /// Records this run's deterministic figures in the baseline file at `path`, keeping its other
@@ -297,7 +300,7 @@ struct BenchStrategiesCommand: ParsableCommand {
   /// Runs the bench at each size in turn, then fits how each strategy's cost grows with N.
   func sweep(_ sizes: [Int], name: String, configuration: BenchConfiguration) throws {
     var runs: [(size: Int, records: [RunRecord])] = []
-    var failures: [String] = []
+    var verdict = GateVerdict()
     for size in sizes.sorted() {
       var sized = configuration
       sized.parameters.entries = size
@@ -310,10 +313,12 @@ struct BenchStrategiesCommand: ParsableCommand {
         BenchReport.render(
           summaries, title: "\(name): \(size) entries, \(configuration.repeats) repeats"),
         terminator: "\n")
-      failures += BenchGate(
-        rssBudgetBytes: configuration.rssBudgetBytes,
-        minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
-      ).failures(summaries).map { "\(size) entries: \($0)" }
+      verdict =
+        verdict
+        + BenchGate(
+          rssBudgetBytes: configuration.rssBudgetBytes,
+          minimumEntriesPerSecond: configuration.minimumEntriesPerSecond
+        ).evaluate(summaries).prefixed("\(size) entries: ")
       runs.append((size, records))
     }
     try ResultFiles.writeAtomically(RunRecord.csv(runs.flatMap(\.records)), to: out)
@@ -325,7 +330,7 @@ struct BenchStrategiesCommand: ParsableCommand {
     print(analysis.render(), terminator: "")
     print("\nwrote \(out) and \(chartPath)")
     try options.finishGate(
-      failures: failures + analysis.failures(),
+      verdict + analysis.evaluate(),
       passed:
         "gate passed: at every size every calldir strategy completed and beat every baseline; memory flat in N, time at most linear"
     )

@@ -51,12 +51,12 @@ struct ABComparisonTests {
   @Test func theGateFailsOnlyAWholeIntervalPastTheThresholdOrACountThatRose() {
     let a = [0.020, 0.021, 0.019, 0.020, 0.022, 0.018]
     let noise = ABComparison(rows("A", a) + rows("B", a.reversed()))
-    #expect(noise.failures(maximumRegression: 0.02).isEmpty)
+    #expect(noise.evaluate(maximumRegression: 0.02).passed)
     let slower = ABComparison(rows("A", a) + rows("B", a.map { $0 * 1.5 }))
-    let timeFailures = slower.failures(maximumRegression: 0.02)
+    let timeFailures = slower.evaluate(maximumRegression: 0.02).failures
     #expect(timeFailures.count == 1 && timeFailures[0].contains("wholly above 1.020"))
     let heavier = ABComparison(rows("A", a) + rows("B", a, instructions: 630))
-    #expect(heavier.failures(maximumRegression: 0.02).first?.contains("+5.00%") == true)
+    #expect(heavier.evaluate(maximumRegression: 0.02).failures.first?.contains("+5.00%") == true)
     #expect(heavier.render(against: "base").contains("600.0 → 630.0"))
   }
 

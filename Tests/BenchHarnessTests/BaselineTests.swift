@@ -41,9 +41,10 @@ struct BaselineTests {
   func compare(_ baseline: BenchBaseline, _ records: [RunRecord], toolchain: String = "Swift 6.3.1")
     -> (failures: [String], notes: [String])
   {
-    baseline.compare(
+    let verdict = baseline.evaluate(
       records, profile: "ci-smoke", toolchain: toolchain, allocator: "jemalloc",
       maximumRegression: 0.02)
+    return (verdict.failures, verdict.notes)
   }
 
   @Test func theSameFiguresPassAndRoundTrip() throws {

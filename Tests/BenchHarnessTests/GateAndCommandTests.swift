@@ -36,7 +36,7 @@ struct GateAndCommandTests {
     let records = [
       run("mmap", rate: 2e7), run("mmap", rate: 1.5e7), run("baseline-2gis", rate: 1e6),
     ]
-    #expect(gate.failures(StrategySummary.all(records)).isEmpty)
+    #expect(gate.evaluate(StrategySummary.all(records)).passed)
   }
 
   @Test func eachRegressionFailsWithItsOwnLine() {
@@ -46,7 +46,7 @@ struct GateAndCommandTests {
       run("buffered", rate: 1e7, status: .killedMemory),
       run("baseline-2gis", rate: 5e5),
     ]
-    let failures = gate.failures(StrategySummary.all(records))
+    let failures = gate.evaluate(StrategySummary.all(records)).failures
     #expect(failures.contains { $0.hasPrefix("mmap: median") && $0.contains("under the floor") })
     #expect(failures.contains { $0.hasPrefix("mmap:") && $0.contains("slower than baseline-2gis") })
     #expect(failures.contains { $0.hasPrefix("buffered: 1 of 2 runs completed") })
@@ -61,7 +61,7 @@ struct GateAndCommandTests {
     idle.allocator = "system"
     var load = run("mmap", rate: 2e7, overIdle: 2 << 20)
     load.allocator = "jemalloc"
-    let failures = gate.failures(StrategySummary.all([idle, load]))
+    let failures = gate.evaluate(StrategySummary.all([idle, load])).failures
     #expect(failures.count == 1)
     #expect(failures.first?.contains("different allocators (jemalloc, system)") == true)
     #expect(failures.first?.contains("RSS over idle") == true)

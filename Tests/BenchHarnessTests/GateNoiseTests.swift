@@ -31,12 +31,13 @@ struct GateNoiseTests {
     }
     let row = try #require(SweepAnalysis(runs).rows.first)
     #expect(abs(try #require(row.loadTime) - 1) < 1e-9)
-    #expect(SweepAnalysis(runs).failures().isEmpty)
+    #expect(SweepAnalysis(runs).evaluate().passed)
     // A real superlinear cost still fails: every run at 4M is slower.
     let superlinear = [100_000, 500_000, 1_000_000, 4_000_000].map { size in
       (size, records(size: size, slowdown: 3, slowRepeats: size == 4_000_000 ? [1, 2, 3] : []))
     }
-    #expect(SweepAnalysis(superlinear).failures().contains { $0.contains("load time grows") })
+    #expect(
+      SweepAnalysis(superlinear).evaluate().failures.contains { $0.contains("load time grows") })
   }
 
   @Test func aProjectedTimeToEnabledOverTheTargetFailsTheTwoPhaseGate() {
@@ -47,11 +48,11 @@ struct GateNoiseTests {
     record.timeToEnabledSeconds = 0.3
     record.device = "iphone-se-2"
     record.deviceTimeToEnabledSeconds = 2.5
-    let failures = TwoPhaseReport.gateFailures([record], maximumTimeToEnabled: 1)
+    let failures = TwoPhaseReport.evaluate([record], maximumTimeToEnabled: 1).failures
     #expect(
       failures == ["time to enabled projected on iphone-se-2: median 2.500 s is over 1.000 s"])
     record.deviceTimeToEnabledSeconds = 0.8
-    #expect(TwoPhaseReport.gateFailures([record], maximumTimeToEnabled: 1).isEmpty)
+    #expect(TwoPhaseReport.evaluate([record], maximumTimeToEnabled: 1).passed)
   }
 
   @Test func aSlowStartFailsTheGate() {
@@ -72,8 +73,8 @@ struct GateNoiseTests {
     let gate = BenchGate(
       rssBudgetBytes: 1 << 20, minimumEntriesPerSecond: 1,
       maximumStartupSeconds: BenchGate.defaultMaximumStartupSeconds)
-    #expect(gate.failures(StrategySummary.all(records(startup: 0.004))).isEmpty)
-    let slow = gate.failures(StrategySummary.all(records(startup: 0.012)))
+    #expect(gate.evaluate(StrategySummary.all(records(startup: 0.004))).passed)
+    let slow = gate.evaluate(StrategySummary.all(records(startup: 0.012))).failures
     #expect(slow == ["mmap: median startup 12.2 ms (spawn to load start) is over 10.0 ms"])
     // The column round-trips through the CSV.
     let parsed = try? RunRecord.records(fromCSV: RunRecord.csv(records(startup: 0.004)))
@@ -94,9 +95,10 @@ struct GateNoiseTests {
     for (rise, fails) in [(1.004, false), (1.006, true)] {
       var now = record
       now.instructionsPerEntry = 380 * rise
-      let (failures, _) = baseline.compare(
+      let failures = baseline.evaluate(
         [now], profile: "p", toolchain: "t", allocator: "jemalloc",
-        maximumRegression: BenchBaseline.defaultMaximumCountRegression)
+        maximumRegression: BenchBaseline.defaultMaximumCountRegression
+      ).failures
       #expect(failures.isEmpty == !fails, "\(rise): \(failures)")
     }
   }

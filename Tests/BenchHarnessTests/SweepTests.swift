@@ -42,10 +42,10 @@ struct SweepTests {
   }
 
   @Test func memoryGrowingWithNOrSuperlinearTimeFailsTheGate() {
-    #expect(analysis(time: 1, memory: 0).failures().isEmpty)
-    let growing = analysis(time: 1, memory: 0.1).failures()
+    #expect(analysis(time: 1, memory: 0).evaluate().passed)
+    let growing = analysis(time: 1, memory: 0.1).evaluate().failures
     #expect(growing.count == 1 && growing[0].contains("footprint grows as N^0.100"))
-    let quadratic = analysis(time: 1.5, memory: 0).failures()
+    let quadratic = analysis(time: 1.5, memory: 0).evaluate().failures
     #expect(quadratic.count == 1 && quadratic[0].contains("load time grows as N^1.500"))
     #expect(analysis(time: 1, memory: 0).render().contains("over 100k, 500k, 1M, 4M:"))
   }

@@ -26,8 +26,8 @@ public struct BenchGate: Sendable {
     self.maximumStartupSeconds = maximumStartupSeconds
   }
 
-  /// One line per failed check; empty when the gate passes.
-  public func failures(_ summaries: [StrategySummary]) -> [String] {
+  /// The strategies' checks: one failure per failed check; passed when there are none.
+  public func evaluate(_ summaries: [StrategySummary]) -> GateVerdict {
     var failures: [String] = []
     let baselines = summaries.filter(\.isBaseline)
     let gated = summaries.filter { !$0.isBaseline }
@@ -79,6 +79,6 @@ public struct BenchGate: Sendable {
         }
       }
     }
-    return failures
+    return GateVerdict(failures: failures)
   }
 }

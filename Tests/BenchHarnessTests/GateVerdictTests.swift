@@ -1,0 +1,40 @@
+import BenchHarness
+import Testing
+
+/// The gate's verdicts add up, and the compile gate decides from the same run's medians.
+@Suite("Gate verdicts")
+struct GateVerdictTests {
+  @Test func verdictsAddUpInOrderAndTakeAPrefix() {
+    let first = GateVerdict(failures: ["a"], notes: ["n"])
+    let second = GateVerdict(failures: ["b"])
+    let both = first + second
+    #expect(both.failures == ["a", "b"] && both.notes == ["n"] && !both.passed)
+    #expect((GateVerdict() + GateVerdict(notes: ["only a note"])).passed)
+    #expect(first.prefixed("1000 entries: ").failures == ["1000 entries: a"])
+  }
+
+  func runs(compile: Double, sort: Double, normalize: Double?) -> [CompileBench.Run] {
+    var runs: [CompileBench.Run] = []
+    for index in 1...3 {
+      // The medians are the middle repeat's: the others straddle it.
+      let spread = Double(index - 2) * 0.1
+      runs.append(.init(tool: "compile", repeatIndex: index, wallSeconds: compile + spread))
+      runs.append(.init(tool: "sort -u", repeatIndex: index, wallSeconds: sort + spread))
+      if let normalize {
+        runs.append(.init(tool: "normalize", repeatIndex: index, wallSeconds: normalize))
+      }
+    }
+    return runs
+  }
+
+  @Test func compileIsGatedAgainstSortOfTheSameRun() {
+    let bar = CompileBench.maximumCompileToSortRatio
+    #expect(CompileBench.evaluate(runs(compile: 2 * bar - 0.1, sort: 2, normalize: 1)).passed)
+    let slow = CompileBench.evaluate(runs(compile: 2 * bar + 0.1, sort: 2, normalize: 1))
+    #expect(slow.failures.count == 1 && slow.failures[0].hasPrefix("compile takes"))
+    // 1,000,000 rows a second is under the normalize floor; a missing tool fails too.
+    let slowNormalize = CompileBench.evaluate(runs(compile: 2, sort: 2, normalize: 4))
+    #expect(slowNormalize.failures.count == 1 && slowNormalize.failures[0].hasPrefix("normalize"))
+    #expect(!CompileBench.evaluate(runs(compile: 2, sort: 2, normalize: nil)).passed)
+  }
+}
