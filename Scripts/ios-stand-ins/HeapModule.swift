@@ -6,6 +6,8 @@
 public struct Heap<Element: Comparable> {
   public init() {}
   public init<S: Sequence>(_ elements: S) where S.Element == Element {}
+  public init(minimumCapacity: Int) {}
+  public mutating func reserveCapacity(_ minimumCapacity: Int) {}
   public var count: Int { 0 }
   public var isEmpty: Bool { true }
   public var min: Element? { nil }

@@ -19,7 +19,10 @@ public struct BenchConfiguration: Sendable {
   /// The system's memory limit: a child whose footprint passes it is killed (`killed-memory`).
   public var memoryLimitBytes = SystemLimits.defaultMemoryLimitBytes
   /// The most a gated strategy's peak RSS may exceed its binary's idle peak, in bytes.
-  public var rssBudgetBytes = 1024 * 1024
+  public var rssBudgetBytes = Self.defaultRSSBudgetBytes
+  /// 1 MiB of RSS over the same binary's idle peak: what a load may add to a process that is
+  /// mostly shared libraries at rest (BRIEF.md §6 compares memory this way).
+  public static let defaultRSSBudgetBytes = 1024 * 1024
   /// Wall-time limit per run, in seconds (`timed-out`).
   public var timeoutSeconds = 120.0
   /// The system's `maximumAllowedEntries` (raise it to read a base over the cap in one load).

@@ -102,3 +102,22 @@ func bundleIdentifier(_ text: String) throws -> String {
   }
   return text
 }
+
+/// `--strategies`: bench strategies, named once each, in the order given.
+struct StrategyList: Equatable, CustomStringConvertible {
+  let strategies: [BenchStrategy]
+
+  /// Every strategy, calldir's first (the default).
+  static let all = StrategyList(strategies: BenchStrategy.allCases)
+
+  private init(strategies: [BenchStrategy]) { self.strategies = strategies }
+
+  /// A comma-separated list (`mmap,buffered`); a name given twice counts once.
+  /// - Throws: ``BenchHarness/BenchError`` naming an unknown strategy, or an empty list.
+  init(parsing text: String) throws {
+    strategies = try BenchStrategy.parseList(text)
+  }
+
+  /// The list as it is written on the command line (what help shows as the default).
+  var description: String { strategies.map(\.rawValue).joined(separator: ",") }
+}

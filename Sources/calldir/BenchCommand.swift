@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchHarness
+import CallDirectoryCore
 import Foundation
 import ProcessMetrics
 import ProcessSpawning
@@ -30,7 +31,7 @@ struct BenchRunOptions: ParsableArguments {
   var repeats: Int = 5
 
   @Option(name: .long, help: "Kill a child whose footprint passes this size (like the system).")
-  var memoryLimit = ByteSize(bytes: 5 << 20)
+  var memoryLimit = ByteSize(bytes: SystemLimits.defaultMemoryLimitBytes)
 
   @Option(name: .long, help: "Kill a child that runs longer than this many seconds.")
   var timeout: Double = 120
@@ -38,7 +39,7 @@ struct BenchRunOptions: ParsableArguments {
   @Option(
     name: .long,
     help: "The system's maximumAllowedEntries; raise it to read a base over the 1,999,999 cap.")
-  var maxEntries: Int = 2_000_000
+  var maxEntries: Int = SystemLimits.maximumAllowedEntries
 
   @Option(
     name: .long,

@@ -25,13 +25,12 @@ struct BenchStrategiesCommand: ParsableCommand {
   @Option(
     name: .long,
     help:
-      "Comma-separated strategies: mmap, buffered, baseline-2gis, baseline-jsonl, baseline-text.")
-  var strategies: String = Self.allStrategies
-
-  static let allStrategies = BenchStrategy.allCases.map(\.rawValue).joined(separator: ",")
+      "Comma-separated strategies: mmap, buffered, baseline-2gis, baseline-jsonl, baseline-text (default: all; calldir's two with --base).",
+    transform: StrategyList.init(parsing:))
+  var strategies = StrategyList.all
 
   @Option(name: .long, help: "The gate's limit on peak RSS over the binary's idle peak.")
-  var rssBudget = ByteSize(bytes: 1 << 20)
+  var rssBudget = ByteSize(bytes: BenchConfiguration.defaultRSSBudgetBytes)
 
   @Option(name: .long, help: "The gate's median throughput floor, in entries per second.")
   var minEntriesPerS: Double = 200_000
@@ -186,7 +185,7 @@ struct BenchStrategiesCommand: ParsableCommand {
   private func configure() throws -> (String, BenchConfiguration) {
     var (name, configuration) = try options.configuration(
       defaultProfile: "regional-2m", sweeping: true)
-    configuration.strategies = try BenchStrategy.parseList(strategies)
+    configuration.strategies = strategies.strategies
     configuration.rssBudgetBytes = rssBudget.bytes
     configuration.minimumEntriesPerSecond = minEntriesPerS
     configuration.maximumStartupSeconds = maxStartup
@@ -196,7 +195,7 @@ struct BenchStrategiesCommand: ParsableCommand {
     if let base {
       configuration.baseFile = base
       // The default list names the articles' readers, which cannot read a base.
-      if strategies == Self.allStrategies {
+      if strategies == .all {
         configuration.strategies = BenchStrategy.allCases.filter { !$0.isBaseline }
       }
       name = (base as NSString).lastPathComponent

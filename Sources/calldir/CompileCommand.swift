@@ -70,7 +70,8 @@ struct CompileCommand: ParsableCommand {
       "How the seed set is chosen: auto (rank when the inputs have a rank column, else spread), rank (top by rank), spread (every k-th entry)."
   )
   var seedBy: SeedChoice = .auto
-  @Option(name: .long, help: "Entries in the seed set (0 for none).") var seedSize: Int = 100_000
+  @Option(name: .long, help: "Entries in the seed set (0 for none).") var seedSize: Int =
+    CompileOptions.defaultSeedSize
   @Option(
     name: .long, help: "Category values that go to blocking lists (comma-separated; default: spam)."
   )

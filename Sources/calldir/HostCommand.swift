@@ -16,7 +16,7 @@ struct HostOptions: ParsableArguments {
   func validate() throws { _ = try nonEmptyPath(hostDir) }
 
   @Option(name: .long, help: "Kill an extension whose footprint passes this size (error 2).")
-  var memoryLimit = ByteSize(bytes: 5 << 20)
+  var memoryLimit = ByteSize(bytes: SystemLimits.defaultMemoryLimitBytes)
 
   @Option(name: .long, help: "Kill an extension still loading after this many seconds (error 2).")
   var timeout: Double = SimulatedSystem.defaultTimeoutSeconds
