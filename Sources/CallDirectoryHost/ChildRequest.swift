@@ -31,7 +31,7 @@ struct ChildRequest {
   }
 
   func run(ingest: RequestIngest) throws -> RequestResult {
-    let started = Date()
+    let started = limits.clock.nanoseconds()
     let (frameRead, frameWrite): (Int32, Int32)
     let (answerRead, answerWrite): (Int32, Int32)
     do {
@@ -56,7 +56,8 @@ struct ChildRequest {
     signal(SIGPIPE, SIG_IGN)
 
     var decoder = ChannelFrameDecoder()
-    let session = RequestSession(ingest: ingest, watchdogEntries: watchdogEntries)
+    let session = RequestSession(
+      ingest: ingest, watchdogEntries: watchdogEntries, clock: limits.clock)
     func pump() -> String? {
       decoder.readAvailable(from: FileDescriptor(rawValue: frameRead))
       while let frame = decoder.nextFrame() {
@@ -91,7 +92,7 @@ struct ChildRequest {
     _ = pump()
 
     return session.result(
-      outcome: outcome, wallSeconds: Date().timeIntervalSince(started),
-      timeoutSeconds: limits.timeoutSeconds)
+      .process(outcome, timeoutSeconds: limits.timeoutSeconds),
+      wallSeconds: session.seconds(since: started))
   }
 }

@@ -24,58 +24,6 @@ final class RequestIngest {
 
   var failure: CallDirectoryError? { checker.failure }
 
-  func addIdentification(_ number: Int64, label: String) throws {
-    var copy = label
-    try copy.withUTF8 { try addIdentification(number, labelUTF8: UnsafeRawBufferPointer($0)) }
-  }
-
-  /// An identification entry whose label is valid UTF-8 bytes (checked by the caller).
-  func addIdentification(_ number: Int64, labelUTF8: UnsafeRawBufferPointer) throws {
-    guard checker.admitIdentificationEntry(number, labelByteCount: labelUTF8.count) else { return }
-    try transaction.addIdentification(number, labelUTF8: labelUTF8)
-    entryCount += 1
-  }
-
-  func addBlocking(_ number: Int64) throws {
-    checker.addBlockingEntry(withNextSequentialPhoneNumber: number)
-    guard checker.failure == nil else { return }
-    try transaction.addBlocking(number)
-    entryCount += 1
-  }
-
-  func removeIdentification(_ number: Int64) throws {
-    checker.removeIdentificationEntry(withPhoneNumber: number)
-    guard checker.failure == nil else { return }
-    try transaction.removeIdentification(number)
-    removalCount += 1
-  }
-
-  func removeBlocking(_ number: Int64) throws {
-    checker.removeBlockingEntry(withPhoneNumber: number)
-    guard checker.failure == nil else { return }
-    try transaction.removeBlocking(number)
-    removalCount += 1
-  }
-
-  func removeAllIdentification() throws {
-    checker.removeAllIdentificationEntries()
-    guard checker.failure == nil else { return }
-    try transaction.removeAllIdentificationEntries()
-  }
-
-  func removeAllBlocking() throws {
-    checker.removeAllBlockingEntries()
-    guard checker.failure == nil else { return }
-    try transaction.removeAllBlockingEntries()
-  }
-
-  /// Applies one batch or remove-all frame (not complete or cancel): ``check(_:)``, then
-  /// ``write(_:admitted:)``.
-  /// - Throws: ``HostError`` for a malformed frame or a store failure.
-  func apply(_ frame: ChannelFrame) throws {
-    try write(frame, admitted: try check(frame))
-  }
-
   /// Checks one batch or remove-all frame against the contract, in order, and writes nothing.
   /// The system answers a batch once it is checked and writes it while the extension gathers the
   /// next, so the extension's reading and the store's writing overlap on two cores instead of

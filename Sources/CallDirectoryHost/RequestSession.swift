@@ -3,14 +3,17 @@ import Foundation
 import ProcessSpawning
 import SystemChannel
 
-/// The system's side of one request, frame by frame: each frame the extension sends is
-/// received here and answered (or not) with the ack CallKit's synchronous flush would give, and
-/// the request's end is read off once the process is gone (``result(outcome:wallSeconds:timeoutSeconds:)``).
-/// The state the pump kept in a dozen local variables lives here, in one place.
+/// The system's side of one request, frame by frame, for a spawned extension and an in-process
+/// one alike: each frame the extension sends is received here and answered (or not) with the ack
+/// CallKit's synchronous flush would give, and the request's end is mapped to its result once,
+/// here (``result(_:wallSeconds:)``).
 final class RequestSession {
   let ingest: RequestIngest
   /// The simulated watchdog: more entries than this and the request is killed (nil: never).
   let watchdogEntries: Int?
+  /// The clock the ingest and commit times are read on: the host's one clock, the one a
+  /// spawned child's timeout is kept on.
+  let clock: MonotonicClock
   private(set) var completed = false
   private(set) var cancelledReason: String?
   private(set) var storeError: (any Error)?
@@ -20,10 +23,14 @@ final class RequestSession {
   private(set) var commitSeconds = 0.0
   private(set) var committedAt: Date?
 
-  init(ingest: RequestIngest, watchdogEntries: Int?) {
+  init(ingest: RequestIngest, watchdogEntries: Int?, clock: MonotonicClock) {
     self.ingest = ingest
     self.watchdogEntries = watchdogEntries
+    self.clock = clock
   }
+
+  /// Seconds on ``clock`` since a reading of it.
+  func seconds(since start: UInt64) -> Double { Double(clock.nanoseconds() &- start) / 1e9 }
 
   /// Takes one frame: checks and writes a batch, commits on completion, notes a cancel; calls
   /// `answer` with the ack to send back, at most once, and not at all after the request ended
@@ -50,11 +57,11 @@ final class RequestSession {
   private func complete() -> ChannelAck {
     if let failure = ingest.failure { return ChannelAck(failed: true, code: Int32(failure.code)) }
     do {
-      let clock = Date()
+      let start = clock.nanoseconds()
       try ingest.transaction.commit()
-      let now = Date()
-      committedAt = now
-      commitSeconds = now.timeIntervalSince(clock)
+      commitSeconds = seconds(since: start)
+      // A timestamp, for time to enabled across requests: the wall clock's.
+      committedAt = Date()
       completed = true
       return ChannelAck(failed: false, code: 0)
     } catch {
@@ -65,8 +72,8 @@ final class RequestSession {
   }
 
   private func batch(_ frame: ChannelFrame, answer: (ChannelAck) -> Void) {
-    let clock = Date()
-    defer { ingestSeconds += Date().timeIntervalSince(clock) }
+    let start = clock.nanoseconds()
+    defer { ingestSeconds += seconds(since: start) }
     var admitted = 0
     do {
       admitted = try ingest.check(frame)
@@ -96,25 +103,36 @@ final class RequestSession {
     }
   }
 
+  /// How a request's extension ended: its process exited (or was killed), with the timeout it
+  /// was killed at; or, in process, the extension's code returned.
+  enum Ending {
+    case process(ChildProcess.Outcome, timeoutSeconds: Double)
+    case inProcess
+  }
+
   /// The request's result once the extension's process is gone: committed, or rolled back with
   /// the reason (the kill, the contract's failure, the store's error, the cancel, the crash).
-  func result(outcome: ChildProcess.Outcome, wallSeconds: Double, timeoutSeconds: Double)
-    -> RequestResult
-  {
+  func result(_ ending: Ending, wallSeconds: Double) -> RequestResult {
+    let outcome: ChildProcess.Outcome?
+    let timeoutSeconds: Double
+    switch ending {
+    case .process(let process, let timeout): (outcome, timeoutSeconds) = (process, timeout)
+    case .inProcess: (outcome, timeoutSeconds) = (nil, 0)
+    }
     var result = RequestResult(
       error: nil, detail: "", entries: ingest.entryCount,
       incremental: ingest.transaction.incremental, wallSeconds: wallSeconds,
-      ingestSeconds: ingestSeconds, footprintPeakBytes: outcome.sampledFootprintPeakBytes,
-      peakRSSBytes: outcome.sampledPeakResidentBytes)
+      ingestSeconds: ingestSeconds, footprintPeakBytes: outcome?.sampledFootprintPeakBytes ?? 0,
+      peakRSSBytes: outcome?.sampledPeakResidentBytes ?? 0)
     result.commitSeconds = commitSeconds
     result.committedAt = committedAt
     result.removals = ingest.removalCount
     result.identificationEntries = ingest.checker.identificationCount
     if completed { return result }
     ingest.transaction.rollback()
-    result.killedFor = outcome.killedFor
-    let stderrLine = outcome.standardError.split(separator: "\n").last.map(String.init) ?? ""
-    switch outcome.killedFor {
+    result.killedFor = outcome?.killedFor
+    let stderrLine = outcome?.standardError.split(separator: "\n").last.map(String.init) ?? ""
+    switch outcome?.killedFor {
     case .memory?:
       result.error = .loadingInterrupted
       result.detail = "killed: footprint passed the memory limit"
@@ -127,7 +145,7 @@ final class RequestSession {
         "killed: the request sent more than \(watchdogEntries ?? 0) entries (the watchdog)"
     case .requested?:
       result.error = .unknown
-      result.detail = outcome.requestedKillReason ?? "killed"
+      result.detail = outcome?.requestedKillReason ?? "killed"
     case nil:
       if let failure = ingest.failure {
         result.error = failure
@@ -138,15 +156,18 @@ final class RequestSession {
       } else if let cancelledReason {
         result.error = .unknown
         result.detail = "cancelled by the extension: \(cancelledReason)"
-      } else if let signal = outcome.signal {
+      } else if let signal = outcome?.signal {
         result.error = .loadingInterrupted
         result.detail =
           "the extension crashed (signal \(signal))" + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
-      } else {
+      } else if let outcome {
         result.error = .unknown
         result.detail =
           "the extension exited (status \(outcome.exitCode ?? -1)) without completing"
           + (stderrLine.isEmpty ? "" : ": \(stderrLine)")
+      } else {
+        result.error = .unknown
+        result.detail = "the extension returned without completing the request"
       }
     }
     return result

@@ -1,6 +1,7 @@
 import CallDirectoryCore
 import Foundation
 import ProcessSpawning
+import SystemChannel
 
 /// The simulated iOS call directory service: a store in a host folder, extensions with an enabled
 /// status, and requests that run an extension (spawned, or in-process for tests) under the
@@ -63,8 +64,9 @@ public final class SimulatedSystem {
     /// Spawn this executable with `--container DIR --request …` (the real path), then any extra
     /// arguments.
     case process(executable: String, container: String, extraArguments: [String] = [])
-    /// Call `body` in this process with the context (tests).
-    case inProcess((StoreContext) -> Void)
+    /// Call `body` in this process with the extension's own context, whose frames reach the
+    /// request's session in memory: every check, ack and outcome is the spawned path's (tests).
+    case inProcess((ChannelContext) -> Void)
   }
 
   /// Turns the extension on, as the Settings switch does, and runs the complete load that follows.
@@ -152,29 +154,12 @@ public final class SimulatedSystem {
       )
       .run(ingest: ingest)
     case .inProcess(let body):
-      let context = StoreContext(ingest: ingest)
-      let clock = Date()
-      body(context)
-      if context.outcome == .pending {
-        context.cancelRequest(withError: HostError.input("never completed"))
-      }
-      result = RequestResult(
-        error: nil, detail: "", entries: ingest.entryCount, incremental: incremental,
-        wallSeconds: Date().timeIntervalSince(started),
-        ingestSeconds: Date().timeIntervalSince(clock),
-        footprintPeakBytes: 0, peakRSSBytes: 0)
-      result.removals = ingest.removalCount
-      result.identificationEntries = ingest.checker.identificationCount
-      switch context.outcome {
-      case .completed: result.committedAt = Date()
-      case .failed(let error):
-        result.error = error
-        result.detail = context.storeError.map { "\($0)" } ?? error.description
-      case .cancelled(let reason):
-        result.error = .unknown
-        result.detail = "cancelled by the extension: \(reason)"
-      case .pending: break
-      }
+      // The spawned path without the process: the extension's own context, its frames carried
+      // in memory to the same session.
+      let start = limits.clock.nanoseconds()
+      let session = RequestSession(ingest: ingest, watchdogEntries: nil, clock: limits.clock)
+      body(ChannelContext(isIncremental: incremental, transport: InMemoryTransport(session)))
+      result = session.result(.inProcess, wallSeconds: session.seconds(since: start))
     }
     let id = try store.extensionID(bundleID)
     try store.logRequest(

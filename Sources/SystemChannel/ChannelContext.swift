@@ -13,8 +13,7 @@ import SystemPackage
 /// copies still counted by the allocator), and passed the 5 MiB limit on their own.
 public final class ChannelContext: CallDirectoryExtensionContext {
   public let isIncremental: Bool
-  private let output: FileDescriptor
-  private let input: FileDescriptor
+  private let transport: any ChannelTransport
   private var payload: [UInt8] = []
   /// A batch flushes early when its payload reaches this many bytes: 128 KiB is about 3,500
   /// entries with 27-byte labels (the field's average), about three frames per CallKit batch of
@@ -40,14 +39,20 @@ public final class ChannelContext: CallDirectoryExtensionContext {
   /// Entries handed to this context.
   public private(set) var handedCount = 0
 
-  /// A context writing frames to `output` and reading answers from `input`.
-  public init(
+  /// A context writing frames to `output` and reading answers from `input` (the extension's
+  /// descriptors by default).
+  public convenience init(
     isIncremental: Bool, output: Int32 = ChannelLayout.frameDescriptor,
     input: Int32 = ChannelLayout.ackDescriptor
   ) {
+    self.init(
+      isIncremental: isIncremental, transport: DescriptorTransport(output: output, input: input))
+  }
+
+  /// A context sending its frames through `transport`.
+  public init(isIncremental: Bool, transport: any ChannelTransport) {
     self.isIncremental = isIncremental
-    self.output = FileDescriptor(rawValue: output)
-    self.input = FileDescriptor(rawValue: input)
+    self.transport = transport
     // Room for a full batch plus the longest label the wire carries: the buffer never grows.
     payload.reserveCapacity(Self.flushPayloadByteCount + 10 + Int(UInt16.max))
   }
@@ -153,23 +158,13 @@ public final class ChannelContext: CallDirectoryExtensionContext {
   private func send(_ kind: ChannelFrameKind, count: Int) {
     let header = ChannelFrame.encodedHeader(
       kind: kind, count: count, payloadByteCount: payload.count)
-    let sent =
-      header.withUnsafeBytes { DescriptorIO.writeAll(output, $0) }
-      && payload.withUnsafeBytes { DescriptorIO.writeAll(output, $0) }
+    let answer = header.withUnsafeBytes { header in
+      payload.withUnsafeBytes { transport.exchange(header: header, payload: $0) }
+    }
     payload.removeAll(keepingCapacity: true)
     pendingKind = nil
     pendingCount = 0
-    guard sent else {
-      disconnected = true
-      return
-    }
-    var answer = [UInt8](repeating: 0, count: ChannelLayout.ackByteCount)
-    let received = answer.withUnsafeMutableBytes { DescriptorIO.readExactly(input, $0) }
-    guard received == ChannelLayout.ackByteCount else {
-      disconnected = true
-      return
-    }
-    guard let ack = try? answer.withUnsafeBytes({ try ChannelAck(decoding: $0) }) else {
+    guard let ack = answer else {
       disconnected = true
       return
     }
