@@ -5,6 +5,7 @@ import Datasets
 import DirectoryContainer
 import Foundation
 import ProcessMetrics
+import ProcessSpawning
 
 /// One repeat of ``TwoPhaseBench``: a fresh simulated system over the pristine container, then
 /// its three phases in order (``enable()``, ``syncFullSet()``, ``syncUpdate()``), each
@@ -24,7 +25,8 @@ final class TwoPhaseRepeat {
   private(set) var requests = 0
   private var installed: [String: Int] = [:]
   private var deviceClock = 0.0
-  private var started = Date()
+  /// When enabling began, on the host's clock (the one its requests' commits are read on).
+  private var started = MonotonicClock.system.nanoseconds()
   /// Enable → the seed set committed and the seed number answered, seconds.
   private(set) var timeToEnabled = 0.0
 
@@ -118,7 +120,7 @@ final class TwoPhaseRepeat {
   /// Phase one: each extension turned on (several extensions: one after the other), then the
   /// seed number looked up.
   func enable() throws -> [RunRecord] {
-    started = Date()
+    started = MonotonicClock.system.nanoseconds()
     var seedRows: [RunRecord] = []
     for target in targets {
       let seed = try target.app.enable(
@@ -126,7 +128,7 @@ final class TwoPhaseRepeat {
       seedRows.append(record("seed", seed, target.bundleID))
     }
     let answered = try system.lookup(dataset.seedNumber)
-    timeToEnabled = Date().timeIntervalSince(started)
+    timeToEnabled = seconds(since: started, to: MonotonicClock.system.nanoseconds())
     if case .unknown = answered, seedRows.allSatisfy({ $0.status == .ok }) {
       seedRows[0].status = .failed
       seedRows[0].detail = "the seed number is unknown after enabling"
@@ -144,7 +146,7 @@ final class TwoPhaseRepeat {
     rows: [RunRecord], phaseTwo: (runs: [RequestResult], timeToFull: Double)
   ) {
     var fullRows: [RunRecord] = []
-    var phaseTwoCommits: [Date] = []
+    var phaseTwoCommits: [UInt64] = []
     var lastCommit = started
     var phaseTwoRuns: [RequestResult] = []
     for target in targets {
@@ -160,7 +162,7 @@ final class TwoPhaseRepeat {
         continue
       }
       phaseTwoRuns.append(first)
-      phaseTwoCommits.append(first.committedAt ?? Date())
+      phaseTwoCommits.append(first.committedAtNanoseconds ?? MonotonicClock.system.nanoseconds())
       fullRows.append(record("full", first, target.bundleID))
       for chunk in full.dropFirst() {
         var row = record("chunk", chunk, target.bundleID)
@@ -169,16 +171,18 @@ final class TwoPhaseRepeat {
         if chunk.error?.code == 2 || chunk.error?.code == 5 { row.status = .ok }
         fullRows.append(row)
       }
-      lastCommit = max(lastCommit, full.last { $0.succeeded }?.committedAt ?? lastCommit)
+      lastCommit = max(
+        lastCommit, full.last { $0.succeeded }?.committedAtNanoseconds ?? lastCommit)
     }
     // Enable → every extension's phase two committed (COMMIT returned), not counting the
     // store's checkpoint and the app's bookkeeping that follow it.
-    let timeToFull = (phaseTwoCommits.max() ?? Date()).timeIntervalSince(started)
+    let timeToFull = seconds(
+      since: started, to: phaseTwoCommits.max() ?? MonotonicClock.system.nanoseconds())
     for index in fullRows.indices where fullRows[index].phase == "full" {
       fullRows[index].timeToEnabledSeconds = timeToEnabled
       fullRows[index].timeToFullSeconds = timeToFull
     }
-    fullRows[fullRows.count - 1].timeToAllSeconds = lastCommit.timeIntervalSince(started)
+    fullRows[fullRows.count - 1].timeToAllSeconds = seconds(since: started, to: lastCommit)
     if bench.device != nil { fullRows[fullRows.count - 1].deviceTimeToAllSeconds = deviceClock }
     return (fullRows, (phaseTwoRuns, timeToFull))
 
@@ -214,5 +218,10 @@ final class TwoPhaseRepeat {
       updateRows.append(row)
     }
     return updateRows
+  }
+
+  /// Seconds between two readings of the host's clock.
+  private func seconds(since start: UInt64, to end: UInt64) -> Double {
+    Double(end &- start) / 1e9
   }
 }

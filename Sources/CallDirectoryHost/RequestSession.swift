@@ -21,7 +21,8 @@ final class RequestSession {
   private(set) var watchdogFired = false
   private(set) var ingestSeconds = 0.0
   private(set) var commitSeconds = 0.0
-  private(set) var committedAt: Date?
+  /// When the commit returned, on ``clock``.
+  private(set) var committedAtNanoseconds: UInt64?
 
   init(ingest: RequestIngest, watchdogEntries: Int?, clock: MonotonicClock) {
     self.ingest = ingest
@@ -59,9 +60,9 @@ final class RequestSession {
     do {
       let start = clock.nanoseconds()
       try ingest.transaction.commit()
-      commitSeconds = seconds(since: start)
-      // A timestamp, for time to enabled across requests: the wall clock's.
-      committedAt = Date()
+      let committed = clock.nanoseconds()
+      commitSeconds = Double(committed &- start) / 1e9
+      committedAtNanoseconds = committed
       completed = true
       return ChannelAck(failed: false, code: 0)
     } catch {
@@ -125,7 +126,7 @@ final class RequestSession {
       ingestSeconds: ingestSeconds, footprintPeakBytes: outcome?.sampledFootprintPeakBytes ?? 0,
       peakRSSBytes: outcome?.sampledPeakResidentBytes ?? 0)
     result.commitSeconds = commitSeconds
-    result.committedAt = committedAt
+    result.committedAtNanoseconds = committedAtNanoseconds
     result.removals = ingest.removalCount
     result.identificationEntries = ingest.checker.identificationCount
     if completed { return result }

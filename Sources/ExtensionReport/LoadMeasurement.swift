@@ -5,8 +5,6 @@ import SystemCalls
 /// Measures one load from inside the extension process: a monotonic clock around it, the heap
 /// high-water mark of the loading thread, and the process's memory status at the end.
 public struct LoadMeasurement {
-  private let clock = SuspendingClock()
-  private var start: SuspendingClock.Instant
   /// jemalloc's allocation count when the load started.
   private let allocationsAtStart: Int?
   /// The machine's monotonic clock when the load started (``SystemCalls/MonotonicTime``).
@@ -17,18 +15,16 @@ public struct LoadMeasurement {
     HeapProbe.resetThreadPeak()
     allocationsAtStart = HeapProbe.allocationCount()
     startMonotonicNanoseconds = MonotonicTime.nanoseconds()
-    start = clock.now
   }
 
   /// Stops measuring and fills in the timing and memory fields of a report.
   /// - Parameter entries: entries handed to the context.
   public func finish(entries: Int) -> LoadReport {
-    let elapsed = clock.now - start
     var report = LoadReport()
     report.entries = entries
     report.startMonotonicNanoseconds = startMonotonicNanoseconds
-    let (seconds, attoseconds) = elapsed.components
-    report.loadNanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    // The machine's monotonic clock, the one the host reads the spawn time on.
+    report.loadNanoseconds = MonotonicTime.nanoseconds() &- startMonotonicNanoseconds
     report.heapPeakBytes = HeapProbe.threadPeakBytes()
     if let allocationsAtStart, let now = HeapProbe.allocationCount() {
       report.allocations = now - allocationsAtStart

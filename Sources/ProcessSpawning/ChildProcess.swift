@@ -143,7 +143,7 @@ public enum ChildProcess {
 
     let (processID, started, spawnedAt) = try spawn(
       executable: executable, arguments: arguments, environment: environment, io: io,
-      reportWrite: reportWrite, stderrPath: stderrPath)
+      reportWrite: reportWrite, stderrPath: stderrPath, clock: limits.clock)
     var outcome = Outcome(
       exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
       maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
@@ -154,7 +154,7 @@ public enum ChildProcess {
     if outcome.killedFor == nil, let reason = io.onTick?() {
       outcome.requestedKillReason = reason
     }
-    outcome.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    outcome.wallSeconds = Double(limits.clock.nanoseconds() &- started) / 1e9
     record(waitStatus, usage, into: &outcome)
     if reportRead >= 0 { outcome.report = readFirstLine(reportRead) }
     if let data = FileManager.default.contents(atPath: stderrPath) {
@@ -165,12 +165,13 @@ public enum ChildProcess {
 
   /// Starts the child with its descriptors: stdin and stdout on /dev/null unless `io` gives
   /// them, stderr into `stderrPath`, the report pipe's write end as descriptor 3.
-  /// - Returns: its process ID, and when it was spawned (Dispatch's uptime clock for the wall
-  ///   time, the monotonic clock the child's load start is read on).
+  /// - Returns: its process ID, and when it was spawned: on `clock` (the limits' clock, for the
+  ///   wall time and the timeout) and on the machine's monotonic clock the child reads its load
+  ///   start on.
   /// - Throws: ``SpawnError`` when it cannot be started.
   private static func spawn(
     executable: String, arguments: [String], environment: [String]?, io: IO, reportWrite: Int32,
-    stderrPath: String
+    stderrPath: String, clock: MonotonicClock
   ) throws -> (processID: pid_t, started: UInt64, spawnedAt: UInt64) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -188,7 +189,7 @@ public enum ChildProcess {
     let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
     defer { for variable in envp ?? [] { free(variable) } }
     var processID: pid_t = 0
-    let started = DispatchTime.now().uptimeNanoseconds
+    let started = clock.nanoseconds()
     // Read on the clock the child reads when its load starts (`startup_s`), not Dispatch's.
     let spawnedAt = MonotonicTime.nanoseconds()
     // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample

@@ -1,4 +1,4 @@
-import Foundation
+import SystemCalls
 
 /// A monotonic clock in nanoseconds: the system's uptime clock, or one a test drives.
 public struct MonotonicClock: Sendable {
@@ -10,6 +10,7 @@ public struct MonotonicClock: Sendable {
     self.nanoseconds = nanoseconds
   }
 
-  /// The system's monotonic clock (`DispatchTime`, uptime).
-  public static let system = MonotonicClock { DispatchTime.now().uptimeNanoseconds }
+  /// The machine's monotonic clock (``SystemCalls/MonotonicTime``): the one clock the host,
+  /// the bench and the extension's own load measurement read, so their readings compare.
+  public static let system = MonotonicClock { MonotonicTime.nanoseconds() }
 }
