@@ -48,7 +48,7 @@ import PackageDescription
 //   BaseFormat, ByteCoding, CZlib, DirectoryContainer, PhoneNormalization, ProcessMetrics,
 //     SystemCalls ← DirectoryCompiler
 //   BaseFormat, ByteCoding, CZlib, DirectoryContainer, SystemCalls ← ReleaseFormat
-//   CallDirectoryCore, ExtensionReport ← calldir-baselines
+//   ByteCoding, CallDirectoryCore, ExtensionReport ← calldir-baselines
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
 //     SystemCalls ← CallDirectoryApp
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
@@ -157,7 +157,7 @@ let package = Package(
       ]),
     .executableTarget(
       name: "calldir-baselines",
-      dependencies: ["CallDirectoryCore", "ExtensionReport"]),
+      dependencies: ["CallDirectoryCore", "ExtensionReport", "ByteCoding"]),
 
     // MARK: The simulated system (Foundation allowed)
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

@@ -3,7 +3,7 @@ import SystemPackage
 /// Reads a base through one 8 KiB buffer with `pread()`: constant memory whatever the file size.
 /// Blocks (and the records in them) that straddle the end of the buffer are moved to its front
 /// before the next read; a block is verified whole before its first entry is returned.
-public final class BufferedBaseReader: BaseReader {
+public final class BufferedBaseReader: BaseReader, BlockSource {
   /// The buffer size: 8 KiB, the block size the 2GIS article says a careful reader would use
   /// ("read in 8 KB block"), and the format's largest block.
   public static let bufferByteCount = BaseHeader.maximumBlockByteCount
@@ -19,8 +19,8 @@ public final class BufferedBaseReader: BaseReader {
   /// File offset of `buffer[0]`.
   @exclusivity(unchecked) private var bufferFileOffset: Int = BaseHeader.byteCount
   @exclusivity(unchecked) private var unreadFileBytes: Int
-  @exclusivity(unchecked) private var decoder: BlockDecoder
-  @exclusivity(unchecked) private var finished = false
+  @exclusivity(unchecked) var decoder: BlockDecoder
+  @exclusivity(unchecked) var finished = false
 
   /// Opens a base and validates its header and size.
   /// - Parameters:
@@ -66,24 +66,25 @@ public final class BufferedBaseReader: BaseReader {
     return try nextBlock()
   }
 
-  /// Verifies the next block (reading more when it is not whole in the buffer) and returns its
-  /// first entry, or finishes.
-  private func nextBlock() throws(BaseFormatError) -> BaseEntry? {
-    if finished { return nil }
-    if decoder.isComplete {
-      try finish()
-      return nil
-    }
-    while true {
-      if let size = try decoder.beginBlock(
-        at: buffer + cursor, available: filled - cursor, reachesPayloadEnd: unreadFileBytes == 0,
-        fileOffset: bufferFileOffset + cursor)
-      {
-        cursor += size
-        return try decoder.nextEntry()
-      }
-      try refill()
-    }
+  // MARK: The block loop's bytes (BlockLoop.swift)
+
+  var blockSourcePath: String { path }
+
+  func window() -> (
+    bytes: UnsafeRawPointer, available: Int, reachesPayloadEnd: Bool, fileOffset: Int
+  ) {
+    (
+      UnsafeRawPointer(buffer + cursor), filled - cursor, unreadFileBytes == 0,
+      bufferFileOffset + cursor
+    )
+  }
+
+  func consume(_ byteCount: Int) { cursor += byteCount }
+
+  func moreBytes() throws(BaseFormatError) { try refill() }
+
+  func endOfBlocks() -> (unread: Int, fileOffset: Int) {
+    ((filled - cursor) + unreadFileBytes, bufferFileOffset + cursor)
   }
 
   /// Moves the unread tail to the front and reads until the buffer is full or the payload ends.
@@ -112,15 +113,5 @@ public final class BufferedBaseReader: BaseReader {
     }
     filled += read
     unreadFileBytes -= read
-  }
-
-  private func finish() throws(BaseFormatError) {
-    finished = true
-    let leftover = (filled - cursor) + unreadFileBytes
-    guard leftover == 0 else {
-      throw BaseFormatError(
-        path: path, offset: bufferFileOffset + cursor, problem: .trailingBytes(count: leftover))
-    }
-    try decoder.verifyEnd(atFileOffset: bufferFileOffset + cursor)
   }
 }

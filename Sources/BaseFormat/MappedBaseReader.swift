@@ -8,7 +8,7 @@ import SystemPackage
 /// A window maps ``windowByteCount`` bytes plus room for the largest block, so a block that
 /// starts inside the window always ends inside the mapping; each block is verified whole before
 /// its first entry is returned.
-public final class MappedBaseReader: BaseReader {
+public final class MappedBaseReader: BaseReader, BlockSource {
   /// Bytes consumed per window: 256 KiB keeps the resident file pages of the process well under
   /// the 1 MiB RSS-over-idle budget while amortizing the `mmap`/`munmap` calls over thousands of
   /// records.
@@ -34,8 +34,8 @@ public final class MappedBaseReader: BaseReader {
   @exclusivity(unchecked) private var mappingStart = 0
   @exclusivity(unchecked) private var mappingEnd = 0
   @exclusivity(unchecked) private var position = BaseHeader.byteCount
-  @exclusivity(unchecked) private var decoder: BlockDecoder
-  @exclusivity(unchecked) private var finished = false
+  @exclusivity(unchecked) var decoder: BlockDecoder
+  @exclusivity(unchecked) var finished = false
 
   /// Opens a base and validates its header and size.
   /// - Parameters:
@@ -80,33 +80,37 @@ public final class MappedBaseReader: BaseReader {
     return try nextBlock()
   }
 
-  /// Verifies the next block (moving the window when the block may not be whole in it) and
-  /// returns its first entry, or finishes.
-  private func nextBlock() throws(BaseFormatError) -> BaseEntry? {
-    if finished { return nil }
-    if decoder.isComplete {
-      try finish()
-      return nil
-    }
-    if mapping == nil
-      || (position + BaseHeader.maximumBlockByteCount > mappingEnd && mappingEnd < payloadEnd)
-    {
-      try remap()
-    }
+  // MARK: The block loop's bytes (BlockLoop.swift)
+
+  var blockSourcePath: String { path }
+
+  func window() throws(BaseFormatError) -> (
+    bytes: UnsafeRawPointer, available: Int, reachesPayloadEnd: Bool, fileOffset: Int
+  ) {
+    if mapping == nil { try remap() }
     guard let mapping else {
       throw BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
     }
-    // A window holds a whole block unless it reaches the payload's end, where a short block
-    // throws; so nil cannot come back here.
-    guard
-      let size = try decoder.beginBlock(
-        at: mapping + (position - mappingStart), available: mappingEnd - position,
-        reachesPayloadEnd: mappingEnd == payloadEnd, fileOffset: position)
-    else {
+    return (
+      UnsafeRawPointer(mapping + (position - mappingStart)), mappingEnd - position,
+      mappingEnd == payloadEnd, position
+    )
+  }
+
+  func consume(_ byteCount: Int) { position += byteCount }
+
+  /// The next window, from the page holding the position; a window that already reaches the
+  /// payload's end holds a short block, which is corrupt.
+  func moreBytes() throws(BaseFormatError) {
+    guard mappingEnd < payloadEnd else {
       throw BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
     }
-    position += size
-    return try decoder.nextEntry()
+    try remap()
+  }
+
+  func endOfBlocks() -> (unread: Int, fileOffset: Int) {
+    unmap()
+    return (payloadEnd - position, position)
   }
 
   private func unmap() {
@@ -134,15 +138,5 @@ public final class MappedBaseReader: BaseReader {
     mapping = region.address
     mappingStart = start
     mappingEnd = end
-  }
-
-  private func finish() throws(BaseFormatError) {
-    finished = true
-    unmap()
-    guard position == payloadEnd else {
-      throw BaseFormatError(
-        path: path, offset: position, problem: .trailingBytes(count: payloadEnd - position))
-    }
-    try decoder.verifyEnd(atFileOffset: position)
   }
 }

@@ -89,7 +89,7 @@ extension DatasetGenerator {
     case .text:
       let file = try AtomicFileWriter(path: path)
       for (index, number) in numbers.enumerated() {
-        try file.write("\(number)\u{D7FF}\(label(at: index))\n".utf8)
+        try file.write("\(number)\(ArticleFormats.russianSeparator)\(label(at: index))\n".utf8)
         if index % progressStep == 0 { progress(Double(index) / Double(numbers.count)) }
       }
       try file.commit()

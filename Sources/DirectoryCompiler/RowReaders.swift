@@ -28,7 +28,7 @@ final class RowReader {
   /// Bytes of the current row when they are not the line's own: quoted fields without their
   /// quotes, or a row read as strings.
   @exclusivity(unchecked) private var scratch: [UInt8] = []
-  static let russianSeparator = "\u{D7FF}"
+  static let russianSeparator = ArticleFormats.russianSeparator
 
   /// True when a JSON number was not written as a whole number (`1e3`, `2.5`) or is a boolean:
   /// JSONSerialization keeps the kind it read as the number's type.

@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Foundation
 /// `Int64(components[0]) ?? 0`, `components[1]`, and a skip when the number repeats the last one.
 struct RussianTextLineReader {
   /// The guide's separator: a character a user is very unlikely to type.
-  static let separator = "\u{D7FF}"
+  static let separator = ArticleFormats.russianSeparator
 
   /// Calls `body` with each entry the guide would add, in file order.
   static func forEachEntry(path: String, _ body: (Int64, String) -> Void) throws {
