@@ -6,7 +6,7 @@
 # noise or does more work. When $GITHUB_STEP_SUMMARY is set (GitHub Actions, forks included: it
 # needs no token), the run's Markdown summary is appended to it.
 #
-# usage: Scripts/ab-gate.sh BASE_REV [calldir bench flags...]
+# usage: Scripts/ab-gate.sh BASE_REV [calldir bench ab flags...]
 #   BASE_REV: a branch (origin/main) or a commit; its merge base with HEAD is measured
 #   default flags: --profile ci-smoke --strategies mmap,buffered --repeat 10
 # Exit status: 0 no regression; 2 a regression (one line each); 1 usage, build or git error.
@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if (($# < 1)); then
-  echo "usage: Scripts/ab-gate.sh BASE_REV [calldir bench flags...]" >&2
+  echo "usage: Scripts/ab-gate.sh BASE_REV [calldir bench ab flags...]" >&2
   exit 1
 fi
 base=$1
@@ -43,5 +43,5 @@ fi
 if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
   flags+=(--summary "$GITHUB_STEP_SUMMARY")
 fi
-exec swift run -c release calldir bench "${flags[@]}" --against "$worktree/.build/release" \
+exec swift run -c release calldir bench ab "${flags[@]}" --against "$worktree/.build/release" \
   --gate --out .build/ab-gate.csv

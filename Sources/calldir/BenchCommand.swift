@@ -12,12 +12,14 @@ struct BenchCommand: ParsableCommand {
     abstract: "Measure how fast and in how little memory each strategy feeds the extension.",
     discussion: """
       `calldir bench` alone runs `calldir bench strategies`: the regional-2m profile, every \
-      strategy, Results/latest.csv and Results/latest.svg. `calldir bench two-phase` measures \
-      two-phase loading through the simulated system.
+      strategy, Results/latest.csv and Results/latest.svg. `calldir bench sweep` runs it at \
+      several sizes and fits how cost grows; `calldir bench ab` compares this build with \
+      another; `calldir bench two-phase` measures two-phase loading through the simulated \
+      system.
       """,
     subcommands: [
-      BenchStrategiesCommand.self, BenchTwoPhaseCommand.self, BenchCompileCommand.self,
-      BenchUpdateCommand.self,
+      BenchStrategiesCommand.self, BenchSweepCommand.self, BenchABCommand.self,
+      BenchTwoPhaseCommand.self, BenchCompileCommand.self, BenchUpdateCommand.self,
     ],
     defaultSubcommand: BenchStrategiesCommand.self)
 }

@@ -14,7 +14,7 @@ struct DatasetOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "Entries in the dataset (overrides the profile): 2000000, 100k, 1.5M; bench strategies takes a list to sweep (100k,1M,4M).",
+      "Entries in the dataset (overrides the profile): 2000000, 100k, 1.5M; bench sweep takes a list (100k,1M,4M).",
     completion: nil)
   var entries: EntryCounts?
 

@@ -56,7 +56,7 @@ struct SweepTests {
     let result = try runProcess(
       try builtExecutable("calldir"),
       [
-        "bench", "--profile", "ci-smoke", "--entries", "2k,8k,32k", "--strategies", "mmap",
+        "bench", "sweep", "--profile", "ci-smoke", "--entries", "2k,8k,32k", "--strategies", "mmap",
         "--repeat", "2", "--instructions", "off", "--cache", folder.path("cache"), "--out", csv,
         "--quiet",
       ])
@@ -84,10 +84,11 @@ struct SweepTests {
   @Test(arguments: [
     (["generate", "--profile", "ci-smoke", "--entries", "1k,2k", "--out", "x"], "takes one count"),
     (["bench", "--profile", "ci-smoke", "--entries", "1k,x"], "--entries"),
-    (
-      ["bench", "--profile", "ci-smoke", "--entries", "1k,2k", "--against", "."],
-      "a sweep"
-    ),
+    (["bench", "--profile", "ci-smoke", "--entries", "1k,2k"], "calldir bench sweep"),
+    (["bench", "sweep", "--profile", "ci-smoke", "--entries", "1k"], "two sizes or more"),
+    (["bench", "sweep", "--entries", "1k,2k", "--against", "."], "--against"),
+    (["bench", "ab", "--entries", "1k,2k", "--against", "."], "one size"),
+    (["bench", "ab", "--entries", "1k"], "--against"),
   ])
   func aListWhereOneCountBelongsIsAUsageError(arguments: [String], message: String) throws {
     let folder = try TemporaryFolder()

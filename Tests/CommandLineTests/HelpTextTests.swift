@@ -9,7 +9,8 @@ import Testing
 @Suite("Help text of every command")
 struct HelpTextTests {
   static let commands: [[String]] = [
-    [], ["bench"], ["bench", "strategies"], ["bench", "two-phase"], ["bench", "compile"],
+    [], ["bench"], ["bench", "strategies"], ["bench", "sweep"], ["bench", "ab"],
+    ["bench", "two-phase"], ["bench", "compile"],
     ["bench", "update"], ["chart"],
     ["generate"],
     ["host"], ["host", "enable"], ["host", "disable"], ["host", "reload"], ["host", "lookup"],
