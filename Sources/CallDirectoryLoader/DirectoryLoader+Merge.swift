@@ -29,8 +29,11 @@ extension DirectoryLoader {
   /// readers open at once share one mapping and one label-cache budget, split by how many
   /// bases' number ranges overlap at most (2 or 3 for regions, which are contiguous ranges), so
   /// the footprint stays flat however many bases there are.
+  /// - Parameter labelCacheBytes: the label-cache budget of this merge's open readers; an
+  ///   incremental request's old and new merges run at once and take half each.
   func merged(
-    _ bases: [Manifest.Base], kind: BaseKind, installed: Bool, labels: Bool = true
+    _ bases: [Manifest.Base], kind: BaseKind, installed: Bool, labels: Bool = true,
+    labelCacheBytes: Int = DirectoryLoader.labelCacheBytesPerMerge
   ) throws(LoaderError) -> MergedList {
     // No filtered copy of the bases and no array grown by doubling: every pass over 300
     // regions opens a merge, and the allocator keeps freed blocks of 1-32 KiB in its thread
@@ -49,7 +52,7 @@ extension DirectoryLoader {
     let atOnce = Self.mostOverlapping(members.map { $0.header })
     let window = Self.mappedBytesPerMerge / max(1, atOnce)
     // Numbers-only passes make no labels; the readers open at once share one budget.
-    let share = Self.labelCacheBytesPerMerge / max(1, atOnce)
+    let share = labelCacheBytes / max(1, atOnce)
     let labelCache = labels && share >= Self.minimumLabelCacheShare ? share : 0
     let list = MergedList(
       pending: members.map { ($0.header.lowestNumber, bases[$0.index].priority) }

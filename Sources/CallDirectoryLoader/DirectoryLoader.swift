@@ -291,8 +291,11 @@ public struct DirectoryLoader {
     old: [Manifest.Base], new: [Manifest.Base], kind: BaseKind, oldCap: CapPlan, newCap: CapPlan,
     _ body: (Change) -> Void
   ) throws(LoaderError) {
-    let oldList = try merged(old, kind: kind, installed: true)
-    let newList = try merged(new, kind: kind, installed: false)
+    // Both merges run at once: they share one merge's label-cache budget, so an incremental
+    // request holds no more label strings than a complete one.
+    let half = Self.labelCacheBytesPerMerge / 2
+    let oldList = try merged(old, kind: kind, installed: true, labelCacheBytes: half)
+    let newList = try merged(new, kind: kind, installed: false, labelCacheBytes: half)
     var oldFilter = CapFilter(oldCap)
     var newFilter = CapFilter(newCap)
     do {
