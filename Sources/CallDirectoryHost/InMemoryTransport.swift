@@ -11,9 +11,9 @@ final class InMemoryTransport: ChannelTransport {
 
   init(_ session: RequestSession) { self.session = session }
 
-  func exchange(header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> ChannelAck? {
-    decoder.append(header)
-    decoder.append(payload)
+  func exchange(header: [UInt8], payload: [UInt8]) -> ChannelAck? {
+    header.withUnsafeBytes { decoder.append($0) }
+    payload.withUnsafeBytes { decoder.append($0) }
     // A malformed frame is a broken pipe to the extension: the system stops listening.
     guard let frame = decoder.nextFrame() else { return nil }
     var answer: [UInt8]?

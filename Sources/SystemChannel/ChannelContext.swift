@@ -158,9 +158,7 @@ public final class ChannelContext: CallDirectoryExtensionContext {
   private func send(_ kind: ChannelFrameKind, count: Int) {
     let header = ChannelFrame.encodedHeader(
       kind: kind, count: count, payloadByteCount: payload.count)
-    let answer = header.withUnsafeBytes { header in
-      payload.withUnsafeBytes { transport.exchange(header: header, payload: $0) }
-    }
+    let answer = transport.exchange(header: header, payload: payload)
     payload.removeAll(keepingCapacity: true)
     pendingKind = nil
     pendingCount = 0

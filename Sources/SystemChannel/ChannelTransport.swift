@@ -6,7 +6,7 @@ import SystemPackage
 public protocol ChannelTransport: AnyObject {
   /// Sends one frame as the wire carries it (its header, then its payload) and waits for the
   /// answer; nil when the system is gone or sent none (it ended the request).
-  func exchange(header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> ChannelAck?
+  func exchange(header: [UInt8], payload: [UInt8]) -> ChannelAck?
 }
 
 /// The wire between the extension and the system: frames written to one descriptor, acks read
@@ -21,12 +21,11 @@ public final class DescriptorTransport: ChannelTransport {
     self.input = FileDescriptor(rawValue: input)
   }
 
-  public func exchange(header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer)
-    -> ChannelAck?
-  {
-    guard DescriptorIO.writeAll(output, header) && DescriptorIO.writeAll(output, payload) else {
-      return nil
-    }
+  public func exchange(header: [UInt8], payload: [UInt8]) -> ChannelAck? {
+    guard
+      header.withUnsafeBytes({ DescriptorIO.writeAll(output, $0) })
+        && payload.withUnsafeBytes({ DescriptorIO.writeAll(output, $0) })
+    else { return nil }
     var answer = [UInt8](repeating: 0, count: ChannelLayout.ackByteCount)
     let received = answer.withUnsafeMutableBytes { DescriptorIO.readExactly(input, $0) }
     guard received == ChannelLayout.ackByteCount else { return nil }
