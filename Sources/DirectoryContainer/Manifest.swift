@@ -226,7 +226,10 @@ public struct Manifest: Equatable, Sendable {
       guard isSHA256(fields[13]) else {
         throw ManifestError(line: line, problem: "installed sha256 must be 64 lowercase hex digits")
       }
-      installedSHA256 = fields[13]
+      // The same hash as the current file's shares its string (below, the installed file
+      // too): after a sync most bases' installed file is the current one, and two fewer heap
+      // strings per base is 45 KiB less in the extension at 300 regions.
+      installedSHA256 = fields[13] == fields[8] ? fields[8] : fields[13]
     }
     guard let role = Role(rawValue: fields[2]) else {
       throw ManifestError(line: line, problem: "unknown role '\(fields[2])'")
@@ -254,7 +257,9 @@ public struct Manifest: Equatable, Sendable {
       name: try ManifestField.unescaped(fields[1], line: line), role: role, kind: kind,
       region: fields[4] == "-" ? nil : try ManifestField.unescaped(fields[4], line: line),
       priority: priority, version: version, entries: entries, sha256: fields[8], state: state,
-      file: fields[10], installedFile: fields[11] == "-" ? nil : fields[11], byteCount: byteCount,
+      file: fields[10],
+      installedFile: fields[11] == "-" ? nil : fields[11] == fields[10] ? fields[10] : fields[11],
+      byteCount: byteCount,
       installedSHA256: installedSHA256)
   }
 
