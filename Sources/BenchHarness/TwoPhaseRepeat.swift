@@ -128,7 +128,7 @@ final class TwoPhaseRepeat {
       seedRows.append(record("seed", seed, target.bundleID))
     }
     let answered = try system.lookup(dataset.seedNumber)
-    timeToEnabled = seconds(since: started, to: MonotonicClock.system.nanoseconds())
+    timeToEnabled = MonotonicClock.system.seconds(since: started)
     if case .unknown = answered, seedRows.allSatisfy({ $0.status == .ok }) {
       seedRows[0].status = .failed
       seedRows[0].detail = "the seed number is unknown after enabling"
@@ -176,13 +176,14 @@ final class TwoPhaseRepeat {
     }
     // Enable → every extension's phase two committed (COMMIT returned), not counting the
     // store's checkpoint and the app's bookkeeping that follow it.
-    let timeToFull = seconds(
-      since: started, to: phaseTwoCommits.max() ?? MonotonicClock.system.nanoseconds())
+    let timeToFull = MonotonicClock.seconds(
+      from: started, to: phaseTwoCommits.max() ?? MonotonicClock.system.nanoseconds())
     for index in fullRows.indices where fullRows[index].phase == "full" {
       fullRows[index].timeToEnabledSeconds = timeToEnabled
       fullRows[index].timeToFullSeconds = timeToFull
     }
-    fullRows[fullRows.count - 1].timeToAllSeconds = seconds(since: started, to: lastCommit)
+    fullRows[fullRows.count - 1].timeToAllSeconds = MonotonicClock.seconds(
+      from: started, to: lastCommit)
     if bench.device != nil { fullRows[fullRows.count - 1].deviceTimeToAllSeconds = deviceClock }
     return (fullRows, (phaseTwoRuns, timeToFull))
 
@@ -218,10 +219,5 @@ final class TwoPhaseRepeat {
       updateRows.append(row)
     }
     return updateRows
-  }
-
-  /// Seconds between two readings of the host's clock.
-  private func seconds(since start: UInt64, to end: UInt64) -> Double {
-    Double(end &- start) / 1e9
   }
 }

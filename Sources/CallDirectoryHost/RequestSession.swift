@@ -31,7 +31,7 @@ final class RequestSession {
   }
 
   /// Seconds on ``clock`` since a reading of it.
-  func seconds(since start: UInt64) -> Double { Double(clock.nanoseconds() &- start) / 1e9 }
+  func seconds(since start: UInt64) -> Double { clock.seconds(since: start) }
 
   /// Takes one frame: checks and writes a batch, commits on completion, notes a cancel; calls
   /// `answer` with the ack to send back, at most once, and not at all after the request ended
@@ -61,7 +61,7 @@ final class RequestSession {
       let start = clock.nanoseconds()
       try ingest.transaction.commit()
       let committed = clock.nanoseconds()
-      commitSeconds = Double(committed &- start) / 1e9
+      commitSeconds = MonotonicClock.seconds(from: start, to: committed)
       committedAtNanoseconds = committed
       completed = true
       return ChannelAck(failed: false, code: 0)

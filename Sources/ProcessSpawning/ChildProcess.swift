@@ -154,7 +154,7 @@ public enum ChildProcess {
     if outcome.killedFor == nil, let reason = io.onTick?() {
       outcome.requestedKillReason = reason
     }
-    outcome.wallSeconds = Double(limits.clock.nanoseconds() &- started) / 1e9
+    outcome.wallSeconds = limits.clock.seconds(since: started)
     record(waitStatus, usage, into: &outcome)
     if reportRead >= 0 { outcome.report = readFirstLine(reportRead) }
     if let data = FileManager.default.contents(atPath: stderrPath) {

@@ -55,7 +55,8 @@ struct BenchRecordingOptions: ParsableArguments {
   /// `--baseline`), and the A/B comparison (with `--against`), each printed as it is made.
   func evaluate(
     _ records: [RunRecord], summaries: [StrategySummary], name: String,
-    configuration: BenchConfiguration, against: (folder: String, maxRegression: Double)?
+    configuration: BenchConfiguration, baselineFile: BenchBaseline?,
+    against: (folder: String, maxRegression: Double)?
   ) throws -> (gate: GateVerdict, baselineNotes: [String], comparison: ABComparison?) {
     var verdict = BenchGate(
       rssBudgetBytes: configuration.rssBudgetBytes,
@@ -64,8 +65,7 @@ struct BenchRecordingOptions: ParsableArguments {
     ).evaluate(summaries)
     var baselineNotes: [String] = []
     var comparisonForSummary: ABComparison?
-    if let baseline {
-      let baselineFile = try BenchBaseline.read(baseline)
+    if let baseline, let baselineFile {
       let againstBaseline = baselineFile.evaluate(
         records, profile: name, toolchain: BenchBaseline.currentToolchain(),
         allocator: configuration.allocator.description,

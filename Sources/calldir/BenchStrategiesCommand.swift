@@ -42,13 +42,17 @@ struct BenchStrategiesCommand: ParsableCommand {
     against: (folder: String, maxRegression: Double)?
   ) throws {
     let (name, configuration) = try bench.configure(against: against?.folder)
+    // Read before the runs: a baseline that cannot be read fails at once, not after minutes.
+    let baselineFile = try recording.baseline.map { path throws(BenchError) in
+      try BenchBaseline.read(path)
+    }
     bench.run.noticeAllocator(configuration)
     let records = try BenchRunner(configuration: configuration, log: bench.run.log).run()
     let written = try bench.writeResults(
       records, name: name, configuration: configuration, json: recording.json)
     let verdict = try recording.evaluate(
       records, summaries: written.summaries, name: name, configuration: configuration,
-      against: against)
+      baselineFile: baselineFile, against: against)
     if let saveBaseline = recording.saveBaseline {
       try recording.save(records, name: name, configuration: configuration, to: saveBaseline)
     }
