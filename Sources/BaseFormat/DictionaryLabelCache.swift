@@ -24,15 +24,21 @@ struct DictionaryLabelCache {
   /// Strings by dictionary index ("" not made yet: a dictionary label is never empty); made on
   /// first use, so a numbers-only pass allocates nothing.
   private var strings: [String] = []
+  /// The labels that may be kept: the first `slotCount` of the dictionary.
   private let slotCount: Int
+  /// The slots allocated: as many as the budget can fill, whatever the dictionary's size.
+  private let allocatedSlotCount: Int
   private var bytesLeft: Int
 
   /// A cache for a dictionary of `dictionaryCount` labels within `byteBudget` bytes.
   init(dictionaryCount: Int, byteBudget: Int) {
     // Slots for the labels that can fit: at least a slot's and a small string's bytes each.
-    slotCount = max(
-      0, min(dictionaryCount, byteBudget / (Self.slotByteCount + Self.stringOverheadByteCount)))
-    bytesLeft = byteBudget - slotCount * Self.slotByteCount
+    allocatedSlotCount = max(0, byteBudget / (Self.slotByteCount + Self.stringOverheadByteCount))
+    slotCount = min(dictionaryCount, allocatedSlotCount)
+    // The table is sized by the budget, not by the dictionary: a merge of 300 regions opens
+    // readers one after another, and tables of 300 different sizes each left a slab of their
+    // size class in the footprint; one size is one block, freed and taken again.
+    bytesLeft = byteBudget - allocatedSlotCount * Self.slotByteCount
   }
 
   /// The label at `index` of `dictionary` (which the caller has checked is in range).
@@ -62,7 +68,7 @@ struct DictionaryLabelCache {
     guard index < slotCount else { return made }
     let cost = bytes.count <= Self.inlineByteCount ? 0 : bytes.count + Self.stringOverheadByteCount
     guard cost <= bytesLeft else { return made }
-    if strings.isEmpty { strings = Array(repeating: "", count: slotCount) }
+    if strings.isEmpty { strings = Array(repeating: "", count: allocatedSlotCount) }
     strings[index] = made
     bytesLeft -= cost
     return made

@@ -141,6 +141,16 @@ extension String {
     self.init(decoding: bytes, as: UTF8.self)
   }
 
+  /// ``init(validatingUTF8Bytes:)-(UnsafeRawBufferPointer)`` over any bytes: in place when they
+  /// are contiguous (an array, a slice of a buffer), else through a copy.
+  public init?(validatingUTF8Bytes bytes: some Collection<UInt8>) {
+    let inPlace = bytes.withContiguousStorageIfAvailable {
+      String(validatingUTF8Bytes: UnsafeRawBufferPointer($0))
+    }
+    guard let text = inPlace ?? String(validatingUTF8Bytes: Array(bytes)) else { return nil }
+    self = text
+  }
+
   /// ``init(validatingUTF8Bytes:)-(UnsafeRawBufferPointer)`` over an array's bytes.
   public init?(validatingUTF8Bytes bytes: [UInt8]) {
     guard let text = bytes.withUnsafeBytes({ String(validatingUTF8Bytes: $0) }) else {

@@ -20,7 +20,9 @@ final class CountingMemo {
 
   private func readJournal() -> (sequence: Int, counts: PriorityCounts?) {
     if let lastJournal { return lastJournal }
-    let journal = container.flatMap { try? ExtensionJournal.read(container: $0) }
+    let journal = container.flatMap {
+      try? ExtensionJournal.read(container: $0, keepingFiles: false)
+    }
     let kept = (journal?.sequence ?? 0, journal?.counts)
     lastJournal = kept
     return kept
@@ -44,12 +46,14 @@ extension DirectoryLoader {
   /// The key of counting `bases` (their installed files, or their current ones) in this
   /// extension's range; nil when an installed file's hash was never recorded.
   func countingKey(_ bases: [Manifest.Base], installed: Bool) -> String? {
-    var counted: [PriorityCounts.CountedBase] = []
-    for base in bases {
-      let file = installed ? (base.installedFile ?? base.file) : base.file
-      let sha256 = installed ? base.expectedInstalledSHA256 : base.sha256
-      guard let sha256 else { return nil }
-      counted.append(.init(kind: base.kind, priority: base.priority, file: file, sha256: sha256))
+    // Hashed as the bases are walked, not gathered into an array first: one more array of
+    // every base is footprint at 300 regions.
+    if installed, bases.contains(where: { $0.expectedInstalledSHA256 == nil }) { return nil }
+    let counted = bases.lazy.map { base in
+      PriorityCounts.CountedBase(
+        kind: base.kind, priority: base.priority,
+        file: installed ? (base.installedFile ?? base.file) : base.file,
+        sha256: installed ? base.expectedInstalledSHA256! : base.sha256)
     }
     return PriorityCounts.key(of: counted, range: numberRange)
   }

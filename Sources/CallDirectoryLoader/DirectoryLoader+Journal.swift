@@ -23,10 +23,11 @@ extension DirectoryLoader {
     let journal = ExtensionJournal(
       sequence: next, incremental: incremental, entries: summary.installedEntries,
       totalEntries: summary.totalEntries,
-      files: bases.map { .init(name: $0.name, file: $0.file, sha256: $0.sha256) },
-      counts: countingKey(bases, installed: false).flatMap(counting.counts(forKey:)))
+      files: [], counts: countingKey(bases, installed: false).flatMap(counting.counts(forKey:)))
     do {
-      try journal.write(container: container)
+      try journal.write(
+        container: container,
+        files: bases.lazy.map { .init(name: $0.name, file: $0.file, sha256: $0.sha256) })
     } catch {
       throw .journal(error.description)
     }
@@ -40,22 +41,16 @@ extension DirectoryLoader {
   /// - Throws: ``LoaderError/journal(_:)`` when the journal cannot be read or written, or holds
   ///   another request now; it then stays pending, which only costs the app a complete reload.
   public func recordCommitted(_ summary: Summary) throws(LoaderError) {
-    let journal: ExtensionJournal?
+    let marked: Bool
     do {
-      journal = try ExtensionJournal.read(container: container)
+      marked = try ExtensionJournal.markCommitted(
+        container: container, sequence: summary.journalSequence)
     } catch {
       throw .journal(error.description)
     }
-    guard var journal, journal.sequence == summary.journalSequence else {
+    guard marked else {
       throw .journal(
         "the journal holds another request than \(summary.journalSequence): left as it is")
-    }
-    guard !journal.committed else { return }
-    journal.committed = true
-    do {
-      try journal.write(container: container)
-    } catch {
-      throw .journal(error.description)
     }
   }
 }

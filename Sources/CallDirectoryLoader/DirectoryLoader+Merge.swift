@@ -49,7 +49,7 @@ extension DirectoryLoader {
       if header.entryCount == 0 { continue }
       members.append(Member(index: index, header: header))
     }
-    let atOnce = Self.mostOverlapping(members.map { $0.header })
+    let atOnce = Self.mostOverlapping(members.lazy.map(\.header))
     let window = Self.mappedBytesPerMerge / max(1, atOnce)
     // Numbers-only passes make no labels; the readers open at once share one budget.
     let share = labelCacheBytes / max(1, atOnce)
@@ -99,7 +99,7 @@ extension DirectoryLoader {
 
   /// The most number ranges (`lowestNumber...highestNumber`) that overlap at one number: how
   /// many readers a lazy merge holds open at once, at most.
-  static func mostOverlapping(_ headers: [BaseHeader]) -> Int {
+  static func mostOverlapping(_ headers: some Collection<BaseHeader>) -> Int {
     let starts = headers.map(\.lowestNumber).sorted()
     let ends = headers.map(\.highestNumber).sorted()
     var (open, most, endIndex) = (0, 0, 0)

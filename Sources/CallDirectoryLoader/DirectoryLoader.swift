@@ -84,7 +84,7 @@ public struct DirectoryLoader {
         throw .countMismatch(base: base.name, field: "bytes", manifest: recorded, file: byteCount)
       }
     }
-    var verified = newSet.map { ($0.name, path($0.file), $0.sha256) }
+    var installedFiles: [BackgroundVerification.Item] = []
     if context.isIncremental {
       // The old side of a difference must be what the system holds: an installed file changed
       // in place would make the difference wrong, so it is hashed too.
@@ -94,10 +94,12 @@ public struct DirectoryLoader {
         guard let expected = base.expectedInstalledSHA256 else {
           throw .installedHashUnrecorded(base: base.name)
         }
-        verified.append((base.name + " (installed)", path(installed), expected))
+        installedFiles.append(
+          .init(name: base.name + " (installed)", file: installed, sha256: expected))
       }
     }
-    let verification = BackgroundVerification(verified)
+    let verification = BackgroundVerification(
+      container: container, bases: newSet, others: installedFiles)
     verification.start()
     var summary: Summary
     do throws(LoaderError) {
@@ -337,7 +339,9 @@ extension Array {
   /// `filter` into storage reserved once: `filter` grows its result by doubling, and each size
   /// it passed through stays in the allocator's thread cache, which is the extension's footprint
   /// (bases are some 200 bytes each, 108 regions a 21 KiB array).
+  /// When every element is kept, the array itself is returned, its storage shared.
   func keeping(_ isKept: (Element) -> Bool) -> [Element] {
+    guard !allSatisfy(isKept) else { return self }
     var kept: [Element] = []
     kept.reserveCapacity(count)
     for element in self where isKept(element) { kept.append(element) }

@@ -68,50 +68,71 @@ public struct ExtensionJournal: Equatable, Sendable {
 
   /// The journal as text.
   public func encoded() -> String {
-    var lines = [
-      Self.header,
-      "request\t\(sequence)\t\(incremental ? "incremental" : "complete")\t\(entries)\t\(totalEntries)\t\(committed ? "committed" : "pending")",
-    ]
+    var text = ""
+    encodedLines(files: files) { text += $0 + "\n" }
+    return text
+  }
+
+  /// The request line: sequence, kind, entries, total, pending or committed.
+  var requestLine: String {
+    "request\t\(sequence)\t\(incremental ? "incremental" : "complete")\t\(entries)\t\(totalEntries)\t\(committed ? "committed" : "pending")"
+  }
+
+  /// Hands `body` the journal's lines, in order, without their "\n".
+  /// - Throws: what `body` throws.
+  func encodedLines<Failure: Error>(
+    files: some Sequence<File>, _ body: (String) throws(Failure) -> Void
+  ) throws(Failure) {
+    try body(Self.header)
+    try body(requestLine)
     for file in files {
-      lines.append("file\t\(ManifestField.escaped(file.name))\t\(file.file)\t\(file.sha256)")
+      try body("file\t\(ManifestField.escaped(file.name))\t\(file.file)\t\(file.sha256)")
     }
-    lines += counts?.encodedLines() ?? []
-    return lines.joined(separator: "\n") + "\n"
+    for line in counts?.encodedLines() ?? [] { try body(line) }
   }
 
   /// Parses journal text.
   /// - Throws: ``ManifestError`` naming the line.
   public init(parsing text: String) throws(ManifestError) {
-    // Views of the text, not copies: the extension parses this inside its memory limit, and a
-    // string per line showed in its footprint.
-    let lines = text.utf8.split(separator: 0x0A).lazy.map { Substring($0) }
-    guard lines.first == Substring(Self.header) else {
-      throw ManifestError(line: 1, problem: "not a calldir journal (expected '\(Self.header)')")
-    }
-    guard lines.count >= 2 else { throw ManifestError(line: 2, problem: "no request line") }
-    let request = lines.dropFirst().first!.split(separator: "\t", omittingEmptySubsequences: false)
-    guard request.count == 5 || request.count == 6, request[0] == "request",
-      let sequence = Int(request[1]), request[2] == "complete" || request[2] == "incremental",
-      let entries = Int(request[3]), let total = Int(request[4]), sequence >= 0, entries >= 0,
-      total >= 0, request.count == 5 || request[5] == "pending" || request[5] == "committed"
-    else {
-      throw ManifestError(
-        line: 2,
-        problem:
-          "expected request, sequence, complete|incremental, entries, total, pending|committed")
-    }
-    var files: [File] = []
-    var counts: PriorityCounts?
-    for (index, line) in lines.dropFirst(2).enumerated() {
-      let number = index + 3
+    self = try Parser().parse(text)
+  }
+
+  /// Builds a journal from its lines, one at a time (empty lines skipped).
+  struct Parser: LineParser {
+    /// Whether the file lines are kept (else only checked).
+    private let keepsFiles: Bool
+    private var request: (sequence: Int, incremental: Bool, entries: Int, total: Int)?
+    private var committed = false
+    private var sawHeader = false
+    private var files: [File] = []
+    private var counts: PriorityCounts?
+
+    init(keepsFiles: Bool = true) { self.keepsFiles = keepsFiles }
+
+    /// Takes one line (without its "\n").
+    /// - Throws: ``ManifestError`` naming the line.
+    mutating func take(_ line: Substring, number: Int) throws(ManifestError) {
+      if line.isEmpty { return }
+      guard sawHeader else {
+        guard line == ExtensionJournal.header else {
+          throw ManifestError(
+            line: number, problem: "not a calldir journal (expected '\(ExtensionJournal.header)')")
+        }
+        sawHeader = true
+        return
+      }
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      guard request != nil else {
+        try takeRequest(fields, number: number)
+        return
+      }
       switch fields.first {
       case "counted" where counts == nil:
         counts = PriorityCounts(key: try PriorityCounts.parseKey(fields, line: number), counts: [:])
-        continue
+        return
       case "count" where counts != nil:
         try counts!.add(fields, line: number)
-        continue
+        return
       default: break
       }
       guard counts == nil, fields.count == 4, fields[0] == "file",
@@ -122,30 +143,111 @@ public struct ExtensionJournal: Equatable, Sendable {
           problem: "expected file, name, a path inside the container, sha256"
             + (counts == nil ? "" : " (before the counted line), or count"))
       }
-      files.append(
-        File(
-          name: try ManifestField.unescaped(String(fields[1]), line: number),
-          file: String(fields[2]), sha256: String(fields[3])))
+      let name = try ManifestField.unescaped(String(fields[1]), line: number)
+      if keepsFiles {
+        files.append(File(name: name, file: String(fields[2]), sha256: String(fields[3])))
+      }
     }
-    self.init(
-      sequence: sequence, incremental: request[2] == "incremental", entries: entries,
-      totalEntries: total, files: files, counts: counts,
-      committed: request.count == 6 && request[5] == "committed")
+
+    private mutating func takeRequest(_ request: [Substring], number: Int) throws(ManifestError) {
+      guard request.count == 5 || request.count == 6, request[0] == "request",
+        let sequence = Int(request[1]), request[2] == "complete" || request[2] == "incremental",
+        let entries = Int(request[3]), let total = Int(request[4]), sequence >= 0, entries >= 0,
+        total >= 0, request.count == 5 || request[5] == "pending" || request[5] == "committed"
+      else {
+        throw ManifestError(
+          line: number,
+          problem:
+            "expected request, sequence, complete|incremental, entries, total, pending|committed")
+      }
+      self.request = (sequence, request[2] == "incremental", entries, total)
+      committed = request.count == 6 && request[5] == "committed"
+    }
+
+    /// The journal the lines made.
+    /// - Throws: ``ManifestError`` when the header or the request line is missing.
+    func finished() throws(ManifestError) -> ExtensionJournal {
+      guard sawHeader else {
+        throw ManifestError(
+          line: 1, problem: "not a calldir journal (expected '\(ExtensionJournal.header)')")
+      }
+      guard let request else { throw ManifestError(line: 2, problem: "no request line") }
+      return ExtensionJournal(
+        sequence: request.sequence, incremental: request.incremental, entries: request.entries,
+        totalEntries: request.total, files: files, counts: counts, committed: committed)
+    }
   }
 
-  /// The container's journal; nil when there is none yet.
-  /// - Throws: ``ManifestError`` when it exists but cannot be read.
-  public static func read(container: String) throws(ManifestError) -> ExtensionJournal? {
+  /// The container's journal; nil when there is none yet. Read line by line through one small
+  /// buffer (the extension reads it inside its memory limit).
+  /// - Parameter keepingFiles: false to check the file lines but keep none (``files`` empty):
+  ///   the extension needs only the sequence and the counts.
+  /// - Throws: ``ManifestError`` when it exists but cannot be read; messages start with the path.
+  public static func read(container: String, keepingFiles: Bool = true) throws(ManifestError)
+    -> ExtensionJournal?
+  {
     let path = container + "/" + fileName
     guard FolderCalls.exists(path, followingLinks: true) else { return nil }
-    return try readContainerText(path, maximumByteCount: maximumByteCount) {
-      text throws(ManifestError) in try ExtensionJournal(parsing: text)
-    }
+    return try Parser(keepsFiles: keepingFiles).parse(
+      file: path, maximumByteCount: maximumByteCount)
   }
 
-  /// Writes the journal atomically (temporary file, fsync, rename, directory fsync).
+  /// Marks the journal's request committed, atomically: its other lines are copied as they are,
+  /// line by line, so the extension holds no list of its files to do it.
+  /// - Returns: false when the journal holds another request than `sequence` (left as it is).
+  /// - Throws: ``ManifestError`` when there is no journal, or it cannot be read or written.
+  public static func markCommitted(container: String, sequence: Int) throws(ManifestError) -> Bool {
+    guard let journal = try read(container: container, keepingFiles: false) else {
+      throw ManifestError(line: 0, problem: "\(container)/\(fileName): no journal")
+    }
+    guard journal.sequence == sequence else { return false }
+    guard !journal.committed else { return true }
+    var marked = journal
+    marked.committed = true
+    let path = container + "/" + fileName
+    let writer: AtomicFileWriter
+    do {
+      writer = try AtomicFileWriter(
+        path: path, bufferByteCount: AtomicFileWriter.textBufferByteCount)
+    } catch {
+      throw ManifestError(line: 0, problem: error.description)
+    }
+    try forEachLine(ofFile: path, maximumByteCount: maximumByteCount) {
+      line, _ throws(ManifestError) in
+      guard !line.isEmpty else { return }
+      do throws(BaseFormatError) {
+        // The request line is the only one so named; read checked the journal's shape.
+        try writer.write((line.hasPrefix("request\t") ? marked.requestLine : String(line)).utf8)
+        try writer.write(CollectionOfOne(0x0A))
+      } catch {
+        throw ManifestError(line: 0, problem: error.description)
+      }
+    }
+    do {
+      try writer.commit()
+    } catch {
+      throw ManifestError(line: 0, problem: error.description)
+    }
+    return true
+  }
+
+  /// Writes the journal atomically (temporary file, fsync, rename, directory fsync), a line at a
+  /// time through a small buffer.
   /// - Throws: ``BaseFormat/BaseFormatError`` when it cannot be written.
   public func write(container: String) throws(BaseFormatError) {
-    try writeContainerText(encoded(), to: container + "/" + Self.fileName)
+    try write(container: container, files: files)
+  }
+
+  /// Writes the journal with `files` in place of ``files``, as they are walked: the extension
+  /// records the bases it sent without gathering them into one more array.
+  /// - Throws: ``BaseFormat/BaseFormatError`` when it cannot be written.
+  public func write(container: String, files: some Sequence<File>) throws(BaseFormatError) {
+    let writer = try AtomicFileWriter(
+      path: container + "/" + Self.fileName, bufferByteCount: AtomicFileWriter.textBufferByteCount)
+    try encodedLines(files: files) { line throws(BaseFormatError) in
+      try writer.write(line.utf8)
+      try writer.write(CollectionOfOne(0x0A))
+    }
+    try writer.commit()
   }
 }

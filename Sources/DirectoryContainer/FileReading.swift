@@ -13,24 +13,30 @@ func systemCall<T>(_ body: () throws -> T) throws(Errno) -> T {
 }
 
 /// Calls `body` with each chunk of a regular file, in order, through one buffer of
-/// ``fileChunkByteCount`` bytes. swift-system's `read` retries interrupted calls.
+/// `chunkByteCount` bytes (``fileChunkByteCount`` unless given). swift-system's `read` retries
+/// interrupted calls.
 ///
 /// Container files are regular files: the file is opened without blocking (a FIFO put in a
 /// base's place would otherwise block the open until a writer came) and checked through its
 /// descriptor, so a FIFO, a device (a link to /dev/zero) or a folder is refused at once, and at
 /// most the size it had when opened is read (a file growing under the reader cannot keep it).
 /// - Throws: `Errno` when the file cannot be opened or read; `.invalidArgument` when it is not a
-///   regular file; `.fileTooLarge` when it grew while it was read.
-func forEachChunk(ofFile path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Errno) {
+///   regular file; `.fileTooLarge` when it grew while it was read, or is larger than
+///   `maximumByteCount`.
+func forEachChunk(
+  ofFile path: String, chunkByteCount: Int = fileChunkByteCount, maximumByteCount: Int = .max,
+  _ body: (UnsafeRawBufferPointer) -> Void
+) throws(Errno) {
   let descriptor = try systemCall {
     try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
   }
   defer { try? descriptor.close() }
   let status = try descriptor.stat()
   guard status.type == .regular else { throw Errno.invalidArgument }
+  guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
   let size = Int(status.size)
   let buffer = UnsafeMutableRawBufferPointer.allocate(
-    byteCount: fileChunkByteCount, alignment: 16)
+    byteCount: max(chunkByteCount, 1), alignment: 16)
   defer { buffer.deallocate() }
   var total = 0
   while true {

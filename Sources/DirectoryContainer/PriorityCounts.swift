@@ -41,7 +41,7 @@ public struct PriorityCounts: Equatable, Sendable {
   ///
   /// Hashed line by line: the extension's heap high-water mark is its footprint, and one string
   /// of every line (16 KiB for 108 regions) would raise it.
-  public static func key(of bases: [CountedBase], range: Range<Int64>?) -> String {
+  public static func key(of bases: some Sequence<CountedBase>, range: Range<Int64>?) -> String {
     var hash = SHA256()
     func add(_ line: String) {
       var line = line

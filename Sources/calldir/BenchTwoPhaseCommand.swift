@@ -47,6 +47,14 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   @Option(
     name: .long,
     help: """
+      The gate, when --regions sweeps several counts: the most the incremental update's median \
+      footprint may grow from the fewest regions to the most (256KiB: flat).
+      """)
+  var maxFootprintGrowth = ByteSize(bytes: TwoPhaseReport.defaultMaximumFootprintGrowth)
+
+  @Option(
+    name: .long,
+    help: """
       What the simulated system's cap counts: per-extension (the full set stops at the top \
       1,999,999 by priority) or per-request (incremental chunks install all of it).
       """)
@@ -148,7 +156,11 @@ struct BenchTwoPhaseCommand: ParsableCommand {
       to: chartPath)
     print("\nwrote \(out) and \(chartPath)")
     try options.finishGate(
-      TwoPhaseReport.evaluate(records, maximumTimeToEnabled: maxTimeToEnabled),
-      passed: "gate passed: every phase completed within the memory limit, enabled in time")
+      TwoPhaseReport.evaluate(
+        records, maximumTimeToEnabled: maxTimeToEnabled,
+        maximumFootprintGrowth: maxFootprintGrowth.bytes),
+      passed: "gate passed: every phase completed within the memory limit, enabled in time"
+        + (TwoPhaseReport.incrementalFootprintGrowth(records) == nil
+          ? "" : ", incremental footprint flat across regions"))
   }
 }

@@ -37,4 +37,39 @@ struct GateVerdictTests {
     #expect(slowNormalize.failures.count == 1 && slowNormalize.failures[0].hasPrefix("normalize"))
     #expect(!CompileBench.evaluate(runs(compile: 2, sort: 2, normalize: nil)).passed)
   }
+
+  /// Incremental rows of a region sweep: three repeats per region count around `footprints`.
+  func incrementalRuns(_ footprints: [Int: Int]) -> [RunRecord] {
+    var records: [RunRecord] = []
+    for (regions, footprint) in footprints.sorted(by: { $0.key < $1.key }) {
+      for offset in [-4096, 0, 4096] {
+        var record = RunRecord()
+        record.strategy = "two-phase-r\(regions)"
+        record.phase = "incremental"
+        record.footprintPeakBytes = footprint + offset
+        record.memoryLimitBytes = 5 << 20
+        records.append(record)
+      }
+    }
+    return records
+  }
+
+  /// The incremental footprint is gated flat across a region sweep: medians at the fewest and
+  /// the most regions, not the extremes, and no check without a sweep.
+  @Test func theIncrementalFootprintIsGatedFlatAcrossRegions() {
+    let bound = TwoPhaseReport.defaultMaximumFootprintGrowth
+    let flat = incrementalRuns([3: 1_400_000, 27: 1_900_000, 300: 1_400_000 + bound])
+    #expect(TwoPhaseReport.evaluate(flat, maximumTimeToEnabled: 1).passed)
+    let growth = TwoPhaseReport.incrementalFootprintGrowth(flat)
+    #expect(growth?.regions == 3...300 && growth?.bytes == bound)
+    let grown = TwoPhaseReport.evaluate(
+      incrementalRuns([3: 1_400_000, 300: 1_400_000 + bound + 1]), maximumTimeToEnabled: 1)
+    #expect(grown.failures.count == 1 && grown.failures[0].hasPrefix("incremental footprint"))
+    #expect(TwoPhaseReport.incrementalFootprintGrowth(incrementalRuns([3: 9_000_000])) == nil)
+    #expect(
+      !TwoPhaseReport.evaluate(
+        incrementalRuns([3: 1_000_000, 300: 1_200_000]), maximumTimeToEnabled: 1,
+        maximumFootprintGrowth: 100_000
+      ).passed)
+  }
 }

@@ -5,8 +5,19 @@ extension TwoPhaseReport {
   /// One line per failed check: every phase completed, footprint under the limit, median time
   /// to enabled under `maximumTimeToEnabled` — here, and on the device when the run projected
   /// one (`--device`): a phone that would take longer fails as this machine would.
-  public static func evaluate(_ records: [RunRecord], maximumTimeToEnabled: Double) -> GateVerdict {
+  /// - Parameter maximumFootprintGrowth: when the run swept several region counts, the most the
+  ///   incremental update's median footprint may grow from the fewest regions to the most, in
+  ///   bytes.
+  public static func evaluate(
+    _ records: [RunRecord], maximumTimeToEnabled: Double,
+    maximumFootprintGrowth: Int = defaultMaximumFootprintGrowth
+  ) -> GateVerdict {
     var failures: [String] = []
+    if let growth = incrementalFootprintGrowth(records), growth.bytes > maximumFootprintGrowth {
+      failures.append(
+        "incremental footprint: median \(ByteCount.format(growth.fewest)) at \(growth.regions.lowerBound) regions, \(ByteCount.format(growth.most)) at \(growth.regions.upperBound): grows \(growth.bytes / 1024) KiB, over \(maximumFootprintGrowth / 1024) KiB"
+      )
+    }
     for run in records where run.status != .ok {
       failures.append(
         "repeat \(run.repeatIndex) \(run.phase): \(run.status.rawValue) (\(run.detail))")
@@ -33,5 +44,30 @@ extension TwoPhaseReport {
           projected, maximumTimeToEnabled))
     }
     return GateVerdict(failures: failures)
+  }
+
+  /// The bound ``evaluate(_:maximumTimeToEnabled:maximumFootprintGrowth:)`` holds the
+  /// incremental footprint's growth to by default: 256 KiB from 3 to 300 regions, "flat" as
+  /// issue 30 asks, a twentieth of iOS's 5 MiB limit.
+  public static let defaultMaximumFootprintGrowth = 256 * 1024
+
+  /// The incremental update's median footprint at the fewest and the most regions the records
+  /// sweep (their `two-phase-rN` strategies, one extension each), and the growth between them
+  /// in bytes; nil unless they sweep two region counts or more.
+  public static func incrementalFootprintGrowth(_ records: [RunRecord]) -> (
+    regions: ClosedRange<Int>, fewest: Int, most: Int, bytes: Int
+  )? {
+    var footprints: [Int: [Int]] = [:]
+    for run in records where run.phase == "incremental" && run.status == .ok {
+      guard let regions = Int(run.strategy.dropFirst("two-phase-r".count)),
+        run.strategy.hasPrefix("two-phase-r")
+      else { continue }
+      footprints[regions, default: []].append(run.footprintPeakBytes)
+    }
+    guard let fewest = footprints.keys.min(), let most = footprints.keys.max(), fewest < most,
+      let low = Statistics.median(footprints[fewest]!.map(Double.init)),
+      let high = Statistics.median(footprints[most]!.map(Double.init))
+    else { return nil }
+    return (fewest...most, Int(low), Int(high), Int(high) - Int(low))
   }
 }
