@@ -308,7 +308,8 @@ public struct BenchRunner {
     let formatter = ISO8601DateFormatter()
     var hostBuffer = [CChar](repeating: 0, count: 256)
     gethostname(&hostBuffer, hostBuffer.count - 1)
-    let host = hostBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let host = String(
+      decoding: hostBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return ["timestamp": formatter.string(from: Date()), "commit": gitCommit(), "host": host]
   }
 

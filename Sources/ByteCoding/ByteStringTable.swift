@@ -63,6 +63,14 @@ public final class ByteStringTable {
     set { entryValues[entry] = newValue }
   }
 
+  /// Adds a string's UTF-8 bytes, which must not be in the table yet, with `value`; returns its
+  /// entry.
+  @discardableResult
+  public func insert(utf8 key: String, value: Int) -> Int {
+    var key = key
+    return key.withUTF8 { insert(UnsafeRawBufferPointer($0), value: value) }
+  }
+
   /// Adds `key`, which must not be in the table yet, with `value`; returns its entry.
   @discardableResult
   public func insert(_ key: UnsafeRawBufferPointer, value: Int) -> Int {

@@ -69,6 +69,14 @@ public enum UTF8Validation {
     return true
   }
 
+  /// ``trimmingWhitespace(_:)-(UnsafeRawBufferPointer)`` of a string's bytes, as a string.
+  public static func trimmingWhitespace(_ text: String) -> String {
+    var text = text
+    return text.withUTF8 {
+      String(decoding: trimmingWhitespace(UnsafeRawBufferPointer($0)), as: UTF8.self)
+    }
+  }
+
   /// `bytes` without leading and trailing whitespace: tab and Unicode's space separators
   /// (general category Zs, a set Unicode keeps stable: space, no-break space, the typographic
   /// spaces), as Foundation's `.whitespaces` means it. `bytes` must be valid UTF-8.

@@ -19,8 +19,8 @@ extension Compiler {
   ) throws -> ReadInputs {
     let fileManager = FileManager.default
     let blockingCategories = ByteStringTable()
-    for var category in options.blockingCategories {
-      _ = category.withUTF8 { blockingCategories.insert(UnsafeRawBufferPointer($0), value: 0) }
+    for category in options.blockingCategories {
+      blockingCategories.insert(utf8: category, value: 0)
     }
     // The row loop reads these, not `self`: capturing `self` copied the options (strings,
     // sets) for every row.

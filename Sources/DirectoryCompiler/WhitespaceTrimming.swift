@@ -6,9 +6,6 @@ extension String {
   /// one definition for rows read as bytes and as strings. Foundation's `trimmingCharacters(in:)`
   /// bridges through NSString and was over a third of a compile's instructions.
   func trimmingWhitespace() -> String {
-    var text = self
-    return text.withUTF8 {
-      String(decoding: UTF8Validation.trimmingWhitespace(UnsafeRawBufferPointer($0)), as: UTF8.self)
-    }
+    UTF8Validation.trimmingWhitespace(self)
   }
 }

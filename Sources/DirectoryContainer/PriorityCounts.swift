@@ -43,10 +43,7 @@ public struct PriorityCounts: Equatable, Sendable {
   /// of every line (16 KiB for 108 regions) would raise it.
   public static func key(of bases: some Sequence<CountedBase>, range: Range<Int64>?) -> String {
     var hash = SHA256()
-    func add(_ line: String) {
-      var line = line
-      line.withUTF8 { hash.update(UnsafeRawBufferPointer($0)) }
-    }
+    func add(_ line: String) { hash.update(utf8: line) }
     add("calldir-counts\t1\n")
     if let range { add("range\t\(range.lowerBound)\t\(range.upperBound)\n") }
     for base in bases {

@@ -95,6 +95,12 @@ public struct SHA256: Sendable {
     )
   }
 
+  /// Feeds a string's UTF-8 bytes, in place.
+  public mutating func update(utf8 text: String) {
+    var text = text
+    text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+  }
+
   /// Feeds bytes.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     totalByteCount &+= UInt64(bytes.count)

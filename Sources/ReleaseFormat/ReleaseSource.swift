@@ -43,9 +43,7 @@ public struct FolderReleaseSource: ReleaseSource {
         }
         if count == 0 { break }
         let kept = Int(min(Int64(count), limit - offset))
-        _ = try buffer.withUnsafeBytes {
-          try output.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<kept]))
-        }
+        _ = try output.writeAll(buffer[..<kept])
         offset += Int64(kept)
       }
     } catch let error as ReleaseError {

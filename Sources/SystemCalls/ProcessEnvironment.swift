@@ -9,7 +9,7 @@ public enum ProcessEnvironment {
   /// The value of the environment variable `name`, or nil when it is not set.
   public static func value(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
-    return String(cString: UnsafePointer(value))
+    return String(cString: value)
   }
 
   /// This process's ID (`getpid`), which names temporary files apart from other writers'.

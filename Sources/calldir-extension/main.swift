@@ -24,9 +24,7 @@ import SystemChannel
 
 func printError(_ message: String) {
   let line = "calldir-extension: " + message + "\n"
-  _ = line.utf8CString.withUnsafeBufferPointer {
-    write(STDERR_FILENO, $0.baseAddress, $0.count - 1)
-  }
+  _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
 }
 
 /// The system's request: load the container into the channel, complete or cancel.

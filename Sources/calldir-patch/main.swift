@@ -17,7 +17,7 @@ import ReleaseFormat
 
 func printError(_ message: String) {
   let line = "calldir-patch: " + message + "\n"
-  _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+  _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
 let usage = "usage: calldir-patch [--threads N] PATCH OLD-BASE OUTPUT [PATCH OLD-BASE OUTPUT ...]"
