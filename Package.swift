@@ -61,7 +61,7 @@ import PackageDescription
 //   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, Datasets,
 //     DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning,
 //     ReleaseFormat ← BenchHarness
-//   BaseFormat, BenchHarness, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
+//   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
 //     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
 //     ProcessMetrics, ProcessSpawning, ReleaseDownload, ReleaseFormat ← calldir
 
@@ -210,7 +210,8 @@ let package = Package(
     .executableTarget(
       name: "calldir",
       dependencies: [
-        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryApp",
+        "BenchHarness", "Datasets", "BaseFormat", "ByteCoding", "CallDirectoryHost",
+        "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
         "ReleaseDownload",
@@ -281,7 +282,8 @@ let package = Package(
     .testTarget(
       name: "DirectoryCompilerTests",
       dependencies: [
-        "DirectoryCompiler", "BaseFormat", "CallDirectoryLoader", "Datasets", "DirectoryContainer",
+        "DirectoryCompiler", "BaseFormat", "ByteCoding", "CallDirectoryLoader", "Datasets",
+        "DirectoryContainer",
         "PhoneNormalization", "TestSupport",
       ]),
     .testTarget(
@@ -289,7 +291,7 @@ let package = Package(
     .testTarget(
       name: "BaseFormatTests",
       dependencies: [
-        "BaseFormat", "CallDirectoryCore", "CallDirectoryLoader", "TestSupport",
+        "BaseFormat", "ByteCoding", "CallDirectoryCore", "CallDirectoryLoader", "TestSupport",
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
     .testTarget(

@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemCalls
 import SystemPackage
 
@@ -54,9 +55,10 @@ public final class AtomicFileWriter {
     if buffer.count >= bufferByteCount { try flush() }
   }
 
-  /// Appends raw bytes.
-  public func write(_ bytes: UnsafeRawBufferPointer) throws(BaseFormatError) {
-    buffer.append(contentsOf: bytes)
+  /// Appends the bytes a view shows.
+  public func write(_ bytes: ByteView) throws(BaseFormatError) {
+    // One copy of the whole run (a view's storage is contiguous), not a byte at a time.
+    _ = bytes.withContiguousStorageIfAvailable { buffer.append(contentsOf: $0) }
     if buffer.count >= bufferByteCount { try flush() }
   }
 

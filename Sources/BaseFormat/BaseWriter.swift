@@ -122,7 +122,7 @@ public final class BaseWriter {
     // Readers rely on labels being UTF-8 once a block's checksum matches; the compiler checks
     // its rows with the same rule and hands them over checked.
     if kind == .identification, !checked,
-      let problem = LabelRule.problem(label, checkUTF8: !knownUTF8)
+      let problem = LabelRule.problem(ByteView(label), checkUTF8: !knownUTF8)
     {
       throw failure(.invalidLabel("\(problem) for \(number)"))
     }

@@ -169,7 +169,7 @@ struct BlockDecoder {
     guard UTF8Validation.isValid(UnsafeRawBufferPointer(bytes)) else {
       throw fail(offset, .invalidUTF8Label)
     }
-    if let bad = LabelRule.controlCharacterOffset(UnsafeRawBufferPointer(bytes)) {
+    if let bad = LabelRule.controlCharacterOffset(ByteView(bytes)) {
       throw fail(offset + bad, .invalidLabel("a control character or line break"))
     }
     return LabelString.make(bytes, form: labelForm)

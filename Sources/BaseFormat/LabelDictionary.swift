@@ -141,7 +141,7 @@ public final class LabelDictionary {
             throw BaseFormatError(
               path: path, offset: body + tableByteCount + previousEnd, problem: .invalidUTF8Label)
           }
-          if let bad = LabelRule.controlCharacterOffset(UnsafeRawBufferPointer(label)) {
+          if let bad = LabelRule.controlCharacterOffset(ByteView(label)) {
             throw BaseFormatError(
               path: path, offset: body + tableByteCount + previousEnd + bad,
               problem: .invalidLabel("a control character or line break"))

@@ -9,7 +9,7 @@ import ByteCoding
 public enum LabelRule {
   /// Why `label` is not a label; nil when it is one.
   /// - Parameter checkUTF8: false when the bytes are known UTF-8 (taken from a `String`).
-  public static func problem(_ label: UnsafeRawBufferPointer, checkUTF8: Bool = true) -> String? {
+  public static func problem(_ label: ByteView, checkUTF8: Bool = true) -> String? {
     if label.isEmpty { return "empty label" }
     if label.count > BaseHeader.maximumLabelByteCount {
       return "\(label.count) bytes, over \(BaseHeader.maximumLabelByteCount)"
@@ -22,10 +22,11 @@ public enum LabelRule {
   }
 
   /// The byte offset of the first control character or line separator in valid UTF-8 bytes.
-  public static func controlCharacterOffset(_ label: UnsafeRawBufferPointer) -> Int? {
+  public static func controlCharacterOffset(_ label: ByteView) -> Int? {
+    // One pass over the bytes without a check each (most labels hold none of these); the
+    // lookahead below reads through the checked subscript.
     var index = 0
-    while index < label.count {
-      let byte = label[index]
+    for byte in label {
       switch byte {
       case 0x00...0x1F, 0x7F: return index
       case 0xC2 where index + 1 < label.count && (0x80...0x9F).contains(label[index + 1]):

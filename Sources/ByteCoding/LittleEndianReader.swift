@@ -19,6 +19,12 @@ public struct LittleEndianReader {
     self._offset = offset
   }
 
+  /// A reader at `offset` in the bytes `view` shows.
+  @inlinable
+  public init(_ view: ByteView, offset: Int = 0) {
+    self.init(UnsafeRawBufferPointer(start: view.base, count: view.count), offset: offset)
+  }
+
   /// Bytes left to read.
   @inlinable
   public var remainingCount: Int { bytes.count - offset }

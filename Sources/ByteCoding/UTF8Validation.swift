@@ -69,6 +69,11 @@ public enum UTF8Validation {
     return true
   }
 
+  /// ``isValid(_:)-(UnsafeRawBufferPointer)`` of the bytes a view shows.
+  public static func isValid(_ view: ByteView) -> Bool {
+    isValid(UnsafeRawBufferPointer(start: view.base, count: view.count))
+  }
+
   /// ``trimmingWhitespace(_:)-(UnsafeRawBufferPointer)`` of a string's bytes, as a string.
   public static func trimmingWhitespace(_ text: String) -> String {
     var text = text
@@ -131,6 +136,13 @@ public enum UTF8Validation {
   /// The index of the first `byte` in `bytes` at or after `start`, or nil: `memchr`, which reads
   /// a word or a vector at a time (the generic `firstIndex(of:)` went byte by byte, about ten
   /// instructions each, on every line and field of a dump).
+  public static func firstIndex(of byte: UInt8, in view: ByteView, from start: Int = 0) -> Int? {
+    // The view's own range: `memchr` below reads no byte outside it.
+    firstIndex(
+      of: byte, in: UnsafeRawBufferPointer(start: view.base, count: view.count), from: start)
+  }
+
+  /// ``firstIndex(of:in:from:)-(_,ByteView,_)`` over a raw buffer.
   public static func firstIndex(
     of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int = 0
   ) -> Int? {

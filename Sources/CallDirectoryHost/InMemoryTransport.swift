@@ -12,12 +12,12 @@ final class InMemoryTransport: ChannelTransport {
   init(_ session: RequestSession) { self.session = session }
 
   func exchange(header: [UInt8], payload: [UInt8]) -> ChannelAck? {
-    header.withUnsafeBytes { decoder.append($0) }
-    payload.withUnsafeBytes { decoder.append($0) }
+    decoder.append(header[...])
+    decoder.append(payload[...])
     // A malformed frame is a broken pipe to the extension: the system stops listening.
     guard let frame = decoder.nextFrame() else { return nil }
     var answer: [UInt8]?
     session.receive(frame) { answer = $0.encoded }
-    return answer.flatMap { bytes in try? bytes.withUnsafeBytes { try ChannelAck(decoding: $0) } }
+    return answer.flatMap { try? ChannelAck(decoding: $0) }
   }
 }

@@ -29,7 +29,7 @@ enum DelimitedFields {
 
   /// Splits `line` into `fields` (cleared first); `unquoted` receives the bytes of quoted lines.
   static func split(
-    _ line: UnsafeRawBufferPointer, delimiter: UInt8, quoting: Quoting,
+    _ line: ByteView, delimiter: UInt8, quoting: Quoting,
     fields: inout [Range<Int>], unquoted: inout [UInt8]
   ) -> Result {
     // Splitting at ASCII bytes and removing ASCII quotes keeps UTF-8 whole: one check per line.

@@ -65,8 +65,7 @@ final class RowIngest {
     let number: Int64
     do throws(NormalizationError) {
       let country = row.country.map { String(decoding: $0, as: UTF8.self) } ?? fileCountry
-      number = try normalizers.normalizer(country).normalize(
-        utf8: row.number.assumingMemoryBound(to: UInt8.self))
+      number = try normalizers.normalizer(country).normalize(utf8: ByteView(row.number))
     } catch {
       reject(.number(error.reason), line: row.line)
       return
@@ -85,7 +84,7 @@ final class RowIngest {
         return
       }
       // Lines are UTF-8 checked as they are read; the rest of the label rule here.
-      guard LabelRule.controlCharacterOffset(label) == nil else {
+      guard LabelRule.controlCharacterOffset(ByteView(label)) == nil else {
         reject(.labelControlCharacter, line: row.line)
         return
       }

@@ -216,7 +216,8 @@ final class RowReader {
     case .tsv, .csv:
       let delimiter = format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
       switch DelimitedFields.split(
-        bytes, delimiter: delimiter, quoting: quoting ?? (format == .tsv ? .none : .rfc4180),
+        ByteView(bytes), delimiter: delimiter,
+        quoting: quoting ?? (format == .tsv ? .none : .rfc4180),
         fields: &fieldRanges, unquoted: &scratch)
       {
       case .needsMore:

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Up to ``capacity`` decimal digits held in a value (no heap allocation per number: normalizing
 /// millions of numbers a second allocates nothing). Digits are stored as their values, 0 to 9,
 /// which is what the automata index by. A suffix shares the storage and moves its start, so
@@ -34,10 +36,10 @@ struct DigitString {
   /// The digits of ASCII text that holds only the digits 0-9, at most ``capacity`` of them, in
   /// one pass over the storage (an append per digit copies the whole vector each time).
   /// - Precondition: every byte is an ASCII digit, and there are at most ``capacity``.
-  init(asciiDigits text: UnsafeBufferPointer<UInt8>) {
+  init(asciiDigits text: ByteView) {
     precondition(text.count <= Self.capacity, "more digits than a DigitString holds")
     withUnsafeMutableBytes(of: &storage) { digits in
-      for index in text.indices { digits[index] = text[index] &- UInt8(ascii: "0") }
+      for (index, byte) in text.enumerated() { digits[index] = byte &- UInt8(ascii: "0") }
     }
     end = text.count
   }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Turns numbers as people write them into CallKit numbers, by libphonenumber's rules for every
 /// region (its metadata compiled into ``NumberingTables``): `8 (495) 123-45-67 доб. 12` with
 /// default country RU → `74951234567`; `0755-12345678` with CN → `8675512345678`.
@@ -80,13 +82,13 @@ public struct PhoneNormalizer: Sendable {
   /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
   public func normalize(_ text: some StringProtocol) throws(NormalizationError) -> Int64 {
     if let result = text.utf8.withContiguousStorageIfAvailable({ bytes in
-      Result { () throws(NormalizationError) in try normalize(utf8: bytes) }
+      Result { () throws(NormalizationError) in try normalize(utf8: ByteView(bytes)) }
     }) {
       return try result.get()
     }
     let bytes = Array(text.utf8)
     return try bytes.withUnsafeBufferPointer { bytes throws(NormalizationError) in
-      try normalize(utf8: bytes)
+      try normalize(utf8: ByteView(bytes))
     }
   }
 
@@ -96,20 +98,20 @@ public struct PhoneNormalizer: Sendable {
   public func normalize(_ text: String) throws(NormalizationError) -> Int64 {
     var text = text
     return try text.withUTF8 { bytes in
-      Result { () throws(NormalizationError) in try normalize(utf8: bytes) }
+      Result { () throws(NormalizationError) in try normalize(utf8: ByteView(bytes)) }
     }.get()
   }
 
   /// The CallKit number for a written number's UTF-8 bytes (a line of a dump, as read).
   /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
-  public func normalize(utf8: UnsafeBufferPointer<UInt8>) throws(NormalizationError) -> Int64 {
+  public func normalize(utf8: ByteView) throws(NormalizationError) -> Int64 {
     let written = try WrittenNumber(utf8: utf8)
     guard let letters = written.vanityLetters else { return try normalize(written) }
     do {
       return try normalize(written)
     } catch {
       throw .vanity(
-        letters: String(decoding: UnsafeBufferPointer(rebasing: utf8[letters]), as: UTF8.self),
+        letters: String(decoding: utf8.rebased(letters), as: UTF8.self),
         error)
     }
   }

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One character of a written number as the reader classes it: a digit of any script, a plus
 /// sign, a separator libphonenumber skips, an ASCII letter, or anything else. The classes come
 /// from ``GeneratedWrittenCharacters`` (Unicode's decimal digits, libphonenumber's punctuation),
@@ -18,7 +20,7 @@ enum WrittenCharacter: Equatable {
   /// The character starting at byte `index` of `text` and its length in bytes. Bytes that are
   /// not UTF-8 read as one `other` byte each, so a scan always moves on.
   @inline(__always)
-  static func read(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> (Self, Int) {
+  static func read(_ text: ByteView, at index: Int) -> (Self, Int) {
     let byte = text[index]
     if byte < 0x80 { return (ascii(byte), 1) }
     let (scalar, length) = decode(text, at: index)
@@ -75,7 +77,7 @@ enum WrittenCharacter: Equatable {
 
   /// The scalar starting at byte `index` and its length; (U+FFFD, 1) for a byte that does not
   /// start a well-formed, shortest-form sequence (so an overlong '5' is not a digit).
-  static func decode(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
+  static func decode(_ text: ByteView, at index: Int) -> (UInt32, Int) {
     let lead = text[index]
     let length: Int
     let minimum: UInt32

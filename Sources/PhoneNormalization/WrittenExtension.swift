@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// What may follow a written number and is not part of it: an extension, written as
 /// libphonenumber's parser accepts one (its EXTN_PATTERNS_FOR_PARSING), or RFC 3966 parameters
 /// (`;ext=12`, `;isub=…`, `;phone-context=+1-415`).
@@ -12,7 +14,7 @@
 ///   its digits were already read.
 enum WrittenExtension {
   /// True when the text from byte `start` on is an extension (and digit-free text after it).
-  static func follows(_ text: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+  static func follows(_ text: ByteView, at start: Int) -> Bool {
     if let end = literal(rfcPrefix, text, at: start) {
       return digitsThenComment(text, at: end, limit: 20, hash: false)
     }
@@ -46,7 +48,7 @@ enum WrittenExtension {
   /// of parameters (`;name=value`, the name letters, digits and dashes) naming one that starts
   /// with '+'; an empty string of digits for parameters without such a context; nil when the
   /// text is not a parameter list.
-  static func parameters(_ text: UnsafeBufferPointer<UInt8>, at start: Int) -> DigitString? {
+  static func parameters(_ text: ByteView, at start: Int) -> DigitString? {
     var context = DigitString()
     var sawContext = false
     var cursor = start
@@ -81,7 +83,7 @@ enum WrittenExtension {
   // MARK: - Pieces of the grammar
 
   /// After a label: an optional ':', '.' or '．', then spaces, commas or dashes, then the digits.
-  private static func afterLabel(_ text: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int)
+  private static func afterLabel(_ text: ByteView, at start: Int, limit: Int)
     -> Bool
   {
     var cursor = start
@@ -95,7 +97,7 @@ enum WrittenExtension {
 
   /// 1 to `limit` digits of any script, an optional '#' or '＃', then no digit to the end.
   private static func digitsThenComment(
-    _ text: UnsafeBufferPointer<UInt8>, at start: Int, limit: Int, hash: Bool
+    _ text: ByteView, at start: Int, limit: Int, hash: Bool
   ) -> Bool {
     var cursor = start
     var count = 0
@@ -112,7 +114,7 @@ enum WrittenExtension {
   }
 
   /// The end of `label` when the text at `start` spells it, letters compared case-insensitively.
-  private static func literal(_ label: [UInt32], _ text: UnsafeBufferPointer<UInt8>, at start: Int)
+  private static func literal(_ label: [UInt32], _ text: ByteView, at start: Int)
     -> Int?
   {
     var cursor = start
@@ -126,7 +128,7 @@ enum WrittenExtension {
   }
 
   private static func skip(
-    _ text: UnsafeBufferPointer<UInt8>, at start: Int, while accepted: (UInt32) -> Bool
+    _ text: ByteView, at start: Int, while accepted: (UInt32) -> Bool
   ) -> Int {
     var cursor = start
     while cursor < text.count {

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The digits of a number as people write it, and whether it was written with `+`: the grammar
 /// of `normalize`, `compile` and `host lookup` alike, libphonenumber's where it says what a
 /// number is.
@@ -32,7 +34,7 @@ struct WrittenNumber {
   /// every number of a dump, and a generic collection walk costs several times more).
   /// - Throws: ``NormalizationError/noDigits``, ``NormalizationError/unexpectedCharacter(_:position:)``
   ///   and ``NormalizationError/lettersInNumber(_:position:)``.
-  init(utf8 text: UnsafeBufferPointer<UInt8>) throws(NormalizationError) {
+  init(utf8 text: ByteView) throws(NormalizationError) {
     if readsPlainDigits(text) { return }
     var cursor = 0
     // 1. Leading text.
@@ -142,12 +144,12 @@ struct WrittenNumber {
   /// dump took a thousand instructions); false, reading nothing, for any other text. Both read
   /// such text alike (`WrittenNumberTests` checks it against the same numbers written with
   /// separators).
-  private mutating func readsPlainDigits(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+  private mutating func readsPlainDigits(_ text: ByteView) -> Bool {
     let startsWithPlus = !text.isEmpty && text[0] == UInt8(ascii: "+")
     let first = startsWithPlus ? 1 : 0
     guard first < text.count, text.count - first <= DigitString.capacity else { return false }
-    for index in first..<text.count where text[index] &- UInt8(ascii: "0") >= 10 { return false }
-    let bare = UnsafeBufferPointer(rebasing: text[first...])
+    let bare = text.rebased(from: first)
+    for byte in bare where byte &- UInt8(ascii: "0") >= 10 { return false }
     (digits, plus) = (DigitString(asciiDigits: bare), startsWithPlus)
     return true
   }
@@ -161,7 +163,7 @@ struct WrittenNumber {
   static let digitsBeforeVanityLetters = 3
 
   /// True when the text from byte `start` on holds a decimal digit of any script.
-  static func holdsDigit(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+  static func holdsDigit(_ text: ByteView, from start: Int) -> Bool {
     var cursor = start
     while cursor < text.count {
       let (character, length) = WrittenCharacter.read(text, at: cursor)
@@ -172,13 +174,13 @@ struct WrittenNumber {
   }
 
   /// The character at byte `index` as text, for messages.
-  static func character(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> String {
+  static func character(_ text: ByteView, at index: Int) -> String {
     let (scalar, _) = WrittenCharacter.decode(text, at: index)
     return Unicode.Scalar(scalar).map { String(Character($0)) } ?? "\u{FFFD}"
   }
 
   /// The 1-based character (scalar) position of byte `index`, for messages.
-  static func position(_ text: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int {
+  static func position(_ text: ByteView, _ index: Int) -> Int {
     var count = 1
     for offset in 0..<index where text[offset] & 0xC0 != 0x80 { count += 1 }
     return count

@@ -21,7 +21,7 @@ public enum PatchApplier {
         try descriptor.read(fromAbsoluteOffset: 0, into: $0)
       }
       return try bytes.withUnsafeBytes { (raw) throws(ReleaseError) in
-        try PatchHeader(decoding: UnsafeRawBufferPointer(rebasing: raw[..<read]), path: path)
+        try PatchHeader(decoding: ByteView(raw).rebased(0..<read), path: path)
       }
     } catch let error as ReleaseError {
       throw error
@@ -253,7 +253,8 @@ struct OperationDecoder {
           "\(path): operation \(read) spells a label that is empty or over \(BaseHeader.maximumLabelByteCount) bytes"
         )
       }
-      guard bytes.withUnsafeBytes({ LabelRule.problem($0, checkUTF8: true) }) == nil else {
+      guard bytes.withUnsafeBytes({ LabelRule.problem(ByteView($0), checkUTF8: true) }) == nil
+      else {
         throw ReleaseError("\(path): operation \(read) spells a label that is not one")
       }
       label = String(decoding: bytes, as: UTF8.self)

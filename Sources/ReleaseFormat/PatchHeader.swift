@@ -77,7 +77,7 @@ public struct PatchHeader: Equatable, Sendable {
 
   /// Decodes and checks a header.
   /// - Throws: ``ReleaseError`` naming `path` when the bytes are not a patch this code reads.
-  init(decoding raw: UnsafeRawBufferPointer, path: String) throws(ReleaseError) {
+  init(decoding raw: ByteView, path: String) throws(ReleaseError) {
     func bad(_ what: String) -> ReleaseError {
       ReleaseError("\(path): not a calldir patch (\(what))")
     }

@@ -86,7 +86,7 @@ public final class ChannelContext: CallDirectoryExtensionContext {
       var count = min(bytes.count, Int(UInt16.max))
       while count < bytes.count && count > 0 && (bytes[count] & 0xC0) == 0x80 { count -= 1 }
       payload.appendLittleEndian(UInt16(count))
-      payload.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<count]))
+      payload.append(contentsOf: bytes[..<count])
     }
   }
 

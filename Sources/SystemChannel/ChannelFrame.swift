@@ -52,10 +52,14 @@ public struct ChannelAck: Equatable, Sendable {
 
   /// Decodes the five bytes on the wire.
   /// - Throws: ``ByteCoding/ByteCodingError`` when fewer arrived.
-  public init(decoding bytes: UnsafeRawBufferPointer) throws(ByteCodingError) {
-    var reader = LittleEndianReader(bytes)
-    failed = try reader.read(UInt8.self) != 0
-    code = try reader.read(Int32.self)
+  public init(decoding bytes: [UInt8]) throws(ByteCodingError) {
+    let decoded = bytes.withUnsafeBytes { raw in
+      Result { () throws(ByteCodingError) in
+        var reader = LittleEndianReader(raw)
+        return (try reader.read(UInt8.self) != 0, try reader.read(Int32.self))
+      }
+    }
+    (failed, code) = try decoded.get()
   }
 }
 

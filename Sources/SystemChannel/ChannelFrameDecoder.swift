@@ -37,8 +37,8 @@ public struct ChannelFrameDecoder {
     }
   }
 
-  /// Adds bytes that arrived some other way.
-  public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+  /// Adds bytes that arrived some other way (an in-memory transport, a fuzzer's input).
+  public mutating func append(_ bytes: ArraySlice<UInt8>) {
     buffer.append(contentsOf: bytes)
   }
 

@@ -29,6 +29,6 @@ public final class DescriptorTransport: ChannelTransport {
     var answer = [UInt8](repeating: 0, count: ChannelLayout.ackByteCount)
     let received = answer.withUnsafeMutableBytes { DescriptorIO.readExactly(input, $0) }
     guard received == ChannelLayout.ackByteCount else { return nil }
-    return try? answer.withUnsafeBytes { try ChannelAck(decoding: $0) }
+    return try? ChannelAck(decoding: answer)
   }
 }

@@ -4,7 +4,7 @@ import BaseFormat
 enum BaseProperty {
   static let file = FuzzInputFile(extension: "cdb")
 
-  static func check(_ input: UnsafeRawBufferPointer) {
+  static func check(_ input: [UInt8]) {
     file.replaceContents(with: input)
     let path = file.path
     let mapped = read { () throws(BaseFormatError) in

@@ -3,11 +3,11 @@ import SystemChannel
 
 /// Any bytes as the extension → system frame stream, appended in two pieces.
 enum FrameProperty {
-  static func check(_ input: UnsafeRawBufferPointer) {
+  static func check(_ input: [UInt8]) {
     var decoder = ChannelFrameDecoder()
     let split = input.isEmpty ? 0 : Int(input[0]) % (input.count + 1)
-    decoder.append(UnsafeRawBufferPointer(rebasing: input[..<split]))
-    decoder.append(UnsafeRawBufferPointer(rebasing: input[split...]))
+    decoder.append(input[..<split])
+    decoder.append(input[split...])
     var payloadBytes = 0
     while let frame = decoder.nextFrame() {
       precondition(decoder.malformed == nil, "a frame after the stream was found malformed")

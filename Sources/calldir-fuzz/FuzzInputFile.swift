@@ -17,11 +17,11 @@ struct FuzzInputFile {
   }
 
   /// Replaces the file's contents with `input`.
-  func replaceContents(with input: UnsafeRawBufferPointer) {
+  func replaceContents(with input: [UInt8]) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     precondition(descriptor >= 0, "cannot write \(path)")
     if input.count > 0 {
-      precondition(write(descriptor, input.baseAddress, input.count) == input.count)
+      precondition(write(descriptor, input, input.count) == input.count)
     }
     close(descriptor)
   }

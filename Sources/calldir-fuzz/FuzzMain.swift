@@ -35,7 +35,8 @@ func printError(_ line: String) {
 
   @_cdecl("LLVMFuzzerTestOneInput")
   func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    fuzzedTarget.check(UnsafeRawBufferPointer(start: data, count: size))
+    // Copied once into an array: the properties then read it through bounds-checked arrays.
+    fuzzedTarget.check(Array(UnsafeRawBufferPointer(start: data, count: size)))
     return 0
   }
 
@@ -71,7 +72,7 @@ func printError(_ line: String) {
           printError("calldir-fuzz: cannot read \(path)")
           exit(FuzzExit.usage)
         }
-        bytes.withUnsafeBytes { target.check($0) }
+        target.check(bytes)
       }
     }
 

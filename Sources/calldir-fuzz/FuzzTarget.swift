@@ -20,7 +20,7 @@ enum FuzzTarget: String, CaseIterable {
   case index
 
   /// Checks the property on one input.
-  func check(_ input: UnsafeRawBufferPointer) {
+  func check(_ input: [UInt8]) {
     switch self {
     case .base: BaseProperty.check(input)
     case .manifest: ManifestProperty.check(input)

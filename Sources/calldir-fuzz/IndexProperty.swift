@@ -3,9 +3,8 @@ import ReleaseFormat
 /// Any bytes as a release index: the reader refuses them, or what it read encodes to JSON that
 /// reads back the same (and the reader never traps, however deep, long or malformed the text).
 enum IndexProperty {
-  static func check(_ input: UnsafeRawBufferPointer) {
-    let bytes = Array(input)
-    guard let index = try? ReleaseIndex(parsing: bytes, path: "fuzz") else { return }
+  static func check(_ input: [UInt8]) {
+    guard let index = try? ReleaseIndex(parsing: input, path: "fuzz") else { return }
     let again = try? ReleaseIndex(parsing: Array(index.json.utf8), path: "fuzz")
     precondition(again == index, "a parsed index does not survive encoding")
     // Choosing a download over any index stays within its patches.

@@ -4,7 +4,7 @@ import DirectoryContainer
 /// Any bytes as manifest text, and as the extension's journal (the container's other text file,
 /// parsed by the same field rules).
 enum ManifestProperty {
-  static func check(_ input: UnsafeRawBufferPointer) {
+  static func check(_ input: [UInt8]) {
     guard let text = String(validatingUTF8Bytes: input) else { return }
     if let journal = try? ExtensionJournal(parsing: text) {
       let again = try? ExtensionJournal(parsing: journal.encoded())

@@ -16,11 +16,12 @@ enum NormalizeProperty {
     }
   }
 
-  static func check(_ input: UnsafeRawBufferPointer) {
-    let bytes = input.assumingMemoryBound(to: UInt8.self)
+  static func check(_ input: [UInt8]) {
     let text = String(validatingUTF8Bytes: input)
     for normalizer in normalizers {
-      let fromBytes = try? normalizer.normalize(utf8: bytes)
+      let fromBytes = input.withUnsafeBufferPointer {
+        try? normalizer.normalize(utf8: ByteView($0))
+      }
       if let number = fromBytes {
         precondition(number > 0 && number <= 999_999_999_999_999_999, "\(number) out of range")
         precondition(CallingCode.split(number) != nil, "\(number) has no calling code")

@@ -7,7 +7,7 @@ enum RowsProperty {
   /// Short enough that inputs reach the overlong-line path often.
   static let maximumLineByteCount = 1024
 
-  static func check(_ input: UnsafeRawBufferPointer) {
+  static func check(_ input: [UInt8]) {
     file.replaceContents(with: input)
     let path = file.path
     // Every byte may end a line (LF, or CR alone); gzip may hold up to its expansion cap.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ByteCoding
 import DirectoryCompiler
 import Foundation
 import PhoneNormalization
@@ -69,7 +70,7 @@ struct NormalizeCommand: ParsableCommand {
           output.append(contentsOf: "error: line too long (over 64 KiB)\n".utf8)
           return
         }
-        let number = try normalizer.normalize(utf8: line.assumingMemoryBound(to: UInt8.self))
+        let number = try normalizer.normalize(utf8: ByteView(line))
         appendDigits(of: number, to: &output)
       } catch {
         output.append(contentsOf: "error: \(error)".utf8)

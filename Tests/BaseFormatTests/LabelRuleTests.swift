@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 import Foundation
 import TestSupport
 import Testing
@@ -26,14 +27,13 @@ struct LabelRuleTests {
       }
       writer.discard()
     }
-    #expect(
-      LabelRule.problem(UnsafeRawBufferPointer(Array(label.utf8).withUnsafeBytes { $0 })) != nil)
+    #expect(Array(label.utf8).withUnsafeBytes { LabelRule.problem(ByteView($0)) } != nil)
   }
 
   @Test func labelsOfEveryScriptAndSymbolPass() throws {
     for label in ["Аптека «Ригла»", "电话 诈骗", "☎ Pizza — 24/7", "مطعم", "Ἀθῆναι", "😀 x"] {
       let bytes = Array(label.utf8)
-      #expect(bytes.withUnsafeBytes { LabelRule.problem($0) } == nil, "\(label)")
+      #expect(bytes.withUnsafeBytes { LabelRule.problem(ByteView($0)) } == nil, "\(label)")
     }
   }
 

@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 import TestSupport
 import Testing
@@ -23,7 +24,7 @@ struct RowBytesTests {
       Array(line.utf8).withUnsafeBytes { bytes in
         guard
           case .fields(let inUnquoted) = DelimitedFields.split(
-            bytes, delimiter: UInt8(ascii: ","), quoting: quoting, fields: &ranges,
+            ByteView(bytes), delimiter: UInt8(ascii: ","), quoting: quoting, fields: &ranges,
             unquoted: &unquoted)
         else { return nil }
         let storage = inUnquoted ? unquoted : Array(bytes)
@@ -37,7 +38,8 @@ struct RowBytesTests {
     #expect(split(",", .none) == ["", ""])
     let open = Array("a,\"open".utf8).withUnsafeBytes {
       DelimitedFields.split(
-        $0, delimiter: UInt8(ascii: ","), quoting: .rfc4180, fields: &ranges, unquoted: &unquoted)
+        ByteView($0), delimiter: UInt8(ascii: ","), quoting: .rfc4180, fields: &ranges,
+        unquoted: &unquoted)
     }
     guard case .needsMore = open else {
       Issue.record("an open quote must ask for the next line")

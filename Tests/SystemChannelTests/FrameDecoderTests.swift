@@ -121,11 +121,11 @@ struct FrameDecoderTests {
 
   @Test func acksRoundTripAndAShortAckIsAnError() throws {
     for ack in [ChannelAck(failed: false, code: 0), ChannelAck(failed: true, code: 5)] {
-      let decoded = try ack.encoded.withUnsafeBytes { try ChannelAck(decoding: $0) }
+      let decoded = try ChannelAck(decoding: ack.encoded)
       #expect(decoded == ack)
     }
     #expect(throws: (any Error).self) {
-      try [UInt8(1), 5].withUnsafeBytes { try ChannelAck(decoding: $0) }
+      try ChannelAck(decoding: [UInt8(1), 5])
     }
   }
 }

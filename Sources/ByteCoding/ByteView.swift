@@ -1,0 +1,88 @@
+/// A read-only view of bytes someone else owns (a line in a reader's buffer, a string's UTF-8)
+/// whose every read is bounds-checked, in release builds too.
+///
+/// Code outside the rooms the README's layout table names reads bytes through this, not through
+/// a raw pointer: an index off by one traps at the read, naming it, instead of reading past the
+/// line. The check is one compare and a branch the processor predicts; on the compiler's hot
+/// path (every written number of a dump goes through ``PhoneNormalization``) it was within the
+/// run-to-run noise of instructions per row (see the commit that introduced it).
+///
+/// A view does not keep its bytes alive: make it inside the owner's `withUnsafeBytes` (or
+/// `withUTF8`) and do not let it escape, as with the buffer it wraps.
+@frozen
+public struct ByteView: RandomAccessCollection {
+  @usableFromInline let base: UnsafeRawPointer?
+  /// The number of bytes.
+  public let count: Int
+
+  /// A view of `bytes`.
+  @inlinable
+  public init(_ bytes: UnsafeRawBufferPointer) {
+    (base, count) = (bytes.baseAddress, bytes.count)
+  }
+
+  /// A view of `bytes`.
+  @inlinable
+  public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    (base, count) = (UnsafeRawPointer(bytes.baseAddress), bytes.count)
+  }
+
+  @inlinable
+  init(base: UnsafeRawPointer?, count: Int) { (self.base, self.count) = (base, count) }
+
+  @inlinable public var startIndex: Int { 0 }
+  @inlinable public var endIndex: Int { count }
+
+  /// The byte at `index`.
+  /// - Precondition: `0 <= index < count`.
+  @inlinable
+  public subscript(index: Int) -> UInt8 {
+    // One unsigned compare covers both ends.
+    precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "byte index out of range")
+    return base.unsafelyUnwrapped.load(fromByteOffset: index, as: UInt8.self)
+  }
+
+  /// Walks the bytes in order; the walk stays inside the view by construction, so it reads
+  /// without a check per byte (`for byte in view` costs what a raw buffer's loop does).
+  @frozen
+  public struct Iterator: IteratorProtocol {
+    @usableFromInline let view: ByteView
+    @usableFromInline var position = 0
+
+    @inlinable
+    init(_ view: ByteView) { self.view = view }
+
+    @inlinable
+    public mutating func next() -> UInt8? {
+      guard position < view.count else { return nil }
+      defer { position += 1 }
+      return view.base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
+    }
+  }
+
+  @inlinable
+  public func makeIterator() -> Iterator { Iterator(self) }
+
+  /// The bytes in `range` as a view of their own, indexed from 0.
+  /// - Precondition: `range` lies within `0..<count`.
+  @inlinable
+  public func rebased(_ range: Range<Int>) -> ByteView {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "byte range out of range")
+    return ByteView(
+      base: range.isEmpty ? nil : base.unsafelyUnwrapped + range.lowerBound, count: range.count)
+  }
+
+  /// The bytes from `start` to the end as a view of their own, indexed from 0.
+  /// - Precondition: `0 <= start <= count`.
+  @inlinable
+  public func rebased(from start: Int) -> ByteView { rebased(start..<count) }
+
+  /// The bytes as one buffer, for code that hands them on whole (`String(decoding:as:)`,
+  /// `Array(_:)`) without reading them one by one here.
+  @inlinable
+  public func withContiguousStorageIfAvailable<Result>(
+    _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result? {
+    try body(UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count))
+  }
+}
