@@ -57,8 +57,7 @@ public final class AtomicFileWriter {
 
   /// Appends the bytes a view shows.
   public func write(_ bytes: ByteView) throws(BaseFormatError) {
-    // One copy of the whole run (a view's storage is contiguous), not a byte at a time.
-    _ = bytes.withContiguousStorageIfAvailable { buffer.append(contentsOf: $0) }
+    buffer.append(contentsOf: bytes)
     if buffer.count >= bufferByteCount { try flush() }
   }
 

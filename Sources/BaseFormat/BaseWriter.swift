@@ -103,6 +103,14 @@ public final class BaseWriter {
     try append(number, labelBytes: labelBytes, knownUTF8: false, checked: false)
   }
 
+  /// ``append(_:checkedLabelBytes:)-(_,UnsafeRawBufferPointer)`` of the bytes a view shows.
+  package func append(_ number: Int64, checkedLabelBytes label: ByteView) throws(BaseFormatError) {
+    let appended = label.withUnsafeBytes { bytes in
+      Result { () throws(BaseFormatError) in try append(number, checkedLabelBytes: bytes) }
+    }
+    try appended.get()
+  }
+
   /// Appends a label the compiler has checked already with ``LabelRule`` (its rows are checked
   /// as they are read, then stay bytes): no second check per entry.
   package func append(_ number: Int64, checkedLabelBytes label: UnsafeRawBufferPointer)

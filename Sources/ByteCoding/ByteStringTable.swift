@@ -43,6 +43,9 @@ public final class ByteStringTable {
   /// The number of keys.
   public var count: Int { keyStarts.count }
 
+  /// The entry holding the bytes `key` shows, or nil.
+  public func find(_ key: ByteView) -> Int? { key.withUnsafeBytes { find($0) } }
+
   /// The entry holding `key`, or nil.
   public func find(_ key: UnsafeRawBufferPointer) -> Int? {
     let hash = Self.hash(key, seed: seed)
@@ -69,6 +72,13 @@ public final class ByteStringTable {
   public func insert(utf8 key: String, value: Int) -> Int {
     var key = key
     return key.withUTF8 { insert(UnsafeRawBufferPointer($0), value: value) }
+  }
+
+  /// Adds the bytes `key` shows, which must not be in the table yet, with `value`; returns its
+  /// entry.
+  @discardableResult
+  public func insert(_ key: ByteView, value: Int) -> Int {
+    key.withUnsafeBytes { insert($0, value: value) }
   }
 
   /// Adds `key`, which must not be in the table yet, with `value`; returns its entry.

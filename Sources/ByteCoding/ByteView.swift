@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A read-only view of bytes someone else owns (a line in a reader's buffer, a string's UTF-8)
 /// whose every read is bounds-checked, in release builds too.
 ///
@@ -77,6 +83,27 @@ public struct ByteView: RandomAccessCollection {
   @inlinable
   public func rebased(from start: Int) -> ByteView { rebased(start..<count) }
 
+  /// No bytes.
+  @inlinable public static var empty: ByteView { ByteView(base: nil, count: 0) }
+
+  /// Whether the view shows exactly `array`'s bytes (`memcmp`: the generic `elementsEqual` went
+  /// byte by byte through an iterator).
+  @inlinable
+  public func equals(_ array: [UInt8]) -> Bool {
+    count == array.count
+      && (count == 0
+        || array.withUnsafeBytes { memcmp(base.unsafelyUnwrapped, $0.baseAddress!, count) == 0 })
+  }
+
+  /// The bytes as a raw buffer, for the rooms that hand them to the system, a C library or a
+  /// measured loop (the README's layout table names them).
+  @inlinable
+  public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+    -> Result
+  {
+    try body(UnsafeRawBufferPointer(start: base, count: count))
+  }
+
   /// The bytes as one buffer, for code that hands them on whole (`String(decoding:as:)`,
   /// `Array(_:)`) without reading them one by one here.
   @inlinable
@@ -84,5 +111,14 @@ public struct ByteView: RandomAccessCollection {
     _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) rethrows -> Result? {
     try body(UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count))
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Appends the bytes a view shows in one copy (the generic `append(contentsOf:)` went through
+  /// the view's iterator, a byte at a time: 160 instructions a label in a compile).
+  @inlinable
+  public mutating func append(contentsOf view: ByteView) {
+    _ = view.withContiguousStorageIfAvailable { append(contentsOf: $0) }
   }
 }

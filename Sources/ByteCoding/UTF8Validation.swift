@@ -74,6 +74,11 @@ public enum UTF8Validation {
     isValid(UnsafeRawBufferPointer(start: view.base, count: view.count))
   }
 
+  /// ``trimmingWhitespace(_:)-(UnsafeRawBufferPointer)`` of the bytes a view shows.
+  public static func trimmingWhitespace(_ view: ByteView) -> ByteView {
+    ByteView(trimmingWhitespace(UnsafeRawBufferPointer(start: view.base, count: view.count)))
+  }
+
   /// ``trimmingWhitespace(_:)-(UnsafeRawBufferPointer)`` of a string's bytes, as a string.
   public static func trimmingWhitespace(_ text: String) -> String {
     var text = text

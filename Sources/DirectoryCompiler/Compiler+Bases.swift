@@ -35,8 +35,8 @@ extension Compiler {
     var lastOutput: Unmanaged<OutputBase>?
     try forEachChosen(sorters, report: &report) { record in
       let output: Unmanaged<OutputBase>
-      if let current = lastOutput, Self.equal(record.region, lastRegion),
-        Self.equal(record.category, lastCategory)
+      if let current = lastOutput, ByteView(record.region).equals(lastRegion),
+        ByteView(record.category).equals(lastCategory)
       {
         output = current
       } else {
@@ -66,7 +66,7 @@ extension Compiler {
       try output._withUnsafeGuaranteedRef { output in
         if output.kind == .identification {
           if seed.consider(number: record.number, rank: record.rank) {
-            try seedCandidates?.add(record.number, label: record.label)
+            try seedCandidates?.add(record.number, label: ByteView(record.label))
           }
           identificationEntries += 1
         }

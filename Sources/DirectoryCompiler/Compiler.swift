@@ -175,17 +175,6 @@ public final class Compiler {
     report.duplicatesDropped += dropper.dropped
   }
 
-  /// True when `bytes` hold `array`'s bytes (memcmp: the generic `elementsEqual` went byte by
-  /// byte through an iterator).
-  static func equal(_ bytes: UnsafeRawBufferPointer, _ array: [UInt8]) -> Bool {
-    bytes.count == array.count
-      && (bytes.count == 0
-        || array.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 })
-  }
-
-  /// No bytes: the label of a blocking entry, the category of an identification one.
-  static var noText: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
-
   /// The region of numbers no region column or `--regions-file` rule assigns.
   static let unassignedRegion = "all"
 

@@ -93,6 +93,23 @@ final class ExternalSorter {
 
   /// Adds one record; its texts are copied (each at most 65,535 bytes: longer ones are cut).
   func add(
+    number: Int64, rank: Int64, sequence: UInt64, label: ByteView, region: ByteView,
+    category: ByteView
+  ) throws {
+    try label.withUnsafeBytes { label in
+      try region.withUnsafeBytes { region in
+        try category.withUnsafeBytes { category in
+          try add(
+            number: number, rank: rank, sequence: sequence, label: label, region: region,
+            category: category)
+        }
+      }
+    }
+  }
+
+  /// ``add(number:rank:sequence:label:region:category:)-(_,_,_,ByteView,ByteView,ByteView)``
+  /// with the texts as raw buffers.
+  func add(
     number: Int64, rank: Int64, sequence: UInt64, label: UnsafeRawBufferPointer,
     region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer
   ) throws {

@@ -17,11 +17,11 @@ public final class FrequentLabels {
   /// Counts one use of `label`.
   public func add(_ label: String) {
     var label = label
-    label.withUTF8 { add(bytes: UnsafeRawBufferPointer($0)) }
+    label.withUTF8 { add(bytes: ByteView($0)) }
   }
 
   /// Counts one use of the label spelt by `bytes` (copied only when it gets a counter).
-  public func add(bytes label: UnsafeRawBufferPointer) {
+  public func add(bytes label: ByteView) {
     if let entry = counters.find(label) {
       counters[entry] += 1
     } else if counters.count < capacity {

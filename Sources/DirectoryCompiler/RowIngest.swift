@@ -65,7 +65,7 @@ final class RowIngest {
     let number: Int64
     do throws(NormalizationError) {
       let country = row.country.map { String(decoding: $0, as: UTF8.self) } ?? fileCountry
-      number = try normalizers.normalizer(country).normalize(utf8: ByteView(row.number))
+      number = try normalizers.normalizer(country).normalize(utf8: row.number)
     } catch {
       reject(.number(error.reason), line: row.line)
       return
@@ -84,33 +84,32 @@ final class RowIngest {
         return
       }
       // Lines are UTF-8 checked as they are read; the rest of the label rule here.
-      guard LabelRule.controlCharacterOffset(ByteView(label)) == nil else {
+      guard LabelRule.controlCharacterOffset(label) == nil else {
         reject(.labelControlCharacter, line: row.line)
         return
       }
     }
     if row.rank != nil { sawRank = true }
     // A blocking entry has no label; its category names its list.
-    let category: UnsafeRawBufferPointer? =
-      blocking ? (row.fromBlockingBase ? nil : row.category) : Compiler.noText
-    func add(region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer) throws {
+    let category: ByteView? = blocking ? (row.fromBlockingBase ? nil : row.category) : .empty
+    func add(region: ByteView, category: ByteView) throws {
       try sorter.add(
         number: number, rank: row.rank ?? 0, sequence: sequenceBase + sequence,
-        label: blocking ? Compiler.noText : label, region: region, category: category)
+        label: blocking ? .empty : label, region: region, category: category)
     }
-    func add(region: UnsafeRawBufferPointer) throws {
+    func add(region: ByteView) throws {
       if let category {
         try add(region: region, category: category)
       } else {
         var name = Compiler.blockingBaseCategory
-        try name.withUTF8 { try add(region: region, category: UnsafeRawBufferPointer($0)) }
+        try name.withUTF8 { try add(region: region, category: ByteView($0)) }
       }
     }
     if let region = row.region {
       try add(region: region)
     } else {
       var name = prefixes.region(for: number) ?? Compiler.unassignedRegion
-      try name.withUTF8 { try add(region: UnsafeRawBufferPointer($0)) }
+      try name.withUTF8 { try add(region: ByteView($0)) }
     }
     sequence += 1
     accepted += 1

@@ -153,9 +153,7 @@ final class RowReader {
     let category = add(row.category)
     let country = add(row.country?.trimmingWhitespace())
     try scratch.withUnsafeBytes { bytes in
-      func view(_ range: Range<Int>) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: bytes[range])
-      }
+      func view(_ range: Range<Int>) -> ByteView { ByteView(bytes).rebased(range) }
       try body(
         RowFields(
           number: view(number), label: view(label), region: region.map(view), rank: row.rank,
@@ -261,9 +259,7 @@ final class RowReader {
     _ fields: UnsafeBufferPointer<Range<Int>>, of storage: UnsafeRawBufferPointer, line: Int,
     _ body: (RowFields) throws -> Void
   ) throws -> Bool {
-    func field(_ index: Int) -> UnsafeRawBufferPointer {
-      UnsafeRawBufferPointer(rebasing: storage[fields[index]])
-    }
+    func field(_ index: Int) -> ByteView { ByteView(storage).rebased(fields[index]) }
     guard let columns else {
       columns = try selection.resolve(
         header: fields.indices.map { String(decoding: field($0), as: UTF8.self) }, path: path)
@@ -285,7 +281,7 @@ final class RowReader {
     try body(
       RowFields(
         number: field(columns.number),
-        label: columns.label.map(field) ?? .init(start: nil, count: 0),
+        label: columns.label.map(field) ?? .empty,
         region: columns.region.map(field).flatMap(RowFields.nonEmpty),
         rank: rank,
         category: columns.category.map(field).flatMap(RowFields.nonEmpty),

@@ -32,7 +32,7 @@ final class SeedCandidates {
   deinit { try? handle.close() }
 
   /// Adds an entry (numbers ascending; a label of at most 65,535 bytes).
-  func add(_ number: Int64, label: UnsafeRawBufferPointer) throws {
+  func add(_ number: Int64, label: ByteView) throws {
     buffer.appendLittleEndian(number)
     buffer.appendLittleEndian(UInt16(label.count))
     buffer.append(contentsOf: label)
@@ -46,7 +46,7 @@ final class SeedCandidates {
 
   /// Reads the entries back, in the order added.
   /// - Throws: ``CompileError`` when the file cannot be read or ends inside an entry.
-  func forEachCandidate(_ body: (Int64, UnsafeRawBufferPointer) throws -> Void) throws {
+  func forEachCandidate(_ body: (Int64, ByteView) throws -> Void) throws {
     try flush()
     try handle.seek(toOffset: 0)
     var pending: [UInt8] = []
@@ -59,7 +59,7 @@ final class SeedCandidates {
           let number = try reader.read(Int64.self)
           let count = Int(try reader.read(UInt16.self))
           guard reader.remainingCount >= count else { return start }
-          try body(number, try reader.readBytes(count))
+          try body(number, ByteView(try reader.readBytes(count)))
         }
         return reader.offset
       }

@@ -13,7 +13,7 @@ struct RowBytesTests {
   ])
   func aRankReadsAsTheStandardLibraryReadsItsTrimmedText(_ text: String) {
     let trimmed = text.trimmingWhitespace()
-    let parsed = Array(text.utf8).withUnsafeBytes { RowFields.integer($0) }
+    let parsed = Array(text.utf8).withUnsafeBytes { RowFields.integer(ByteView($0)) }
     #expect(parsed == Int64(trimmed))
   }
 
@@ -54,7 +54,9 @@ struct RowBytesTests {
     for index in 0..<60_000 {
       let label = String(repeating: "Ж", count: index % 40 + 1)
       written.append((Int64(70_000_000_000 + index), label))
-      try Array(label.utf8).withUnsafeBytes { try candidates.add(written.last!.0, label: $0) }
+      try Array(label.utf8).withUnsafeBytes {
+        try candidates.add(written.last!.0, label: ByteView($0))
+      }
     }
     var read: [(Int64, String)] = []
     try candidates.forEachCandidate { number, label in

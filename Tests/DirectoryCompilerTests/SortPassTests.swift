@@ -1,3 +1,4 @@
+import ByteCoding
 import TestSupport
 import Testing
 
@@ -83,7 +84,8 @@ struct SortPassTests {
       try record.label.withUnsafeBytes { label in
         let view = SortRecordView(
           number: record.number, rank: record.rank, sequence: UInt64(sequence), label: label,
-          region: Compiler.noText, category: Compiler.noText)
+          region: UnsafeRawBufferPointer(start: nil, count: 0),
+          category: UnsafeRawBufferPointer(start: nil, count: 0))
         // A small threshold: a batch is handed on every few records, between duplicates too.
         try dropper.add(view, to: &batch, threshold: 200) { full in
           handedOn += 1
@@ -110,8 +112,8 @@ struct SortPassTests {
       var label = "label \(sequence)"
       try label.withUTF8 {
         try sorter.add(
-          number: number, rank: 0, sequence: UInt64(sequence), label: UnsafeRawBufferPointer($0),
-          region: Compiler.noText, category: Compiler.noText)
+          number: number, rank: 0, sequence: UInt64(sequence), label: ByteView($0),
+          region: .empty, category: .empty)
       }
     }
     #expect(sorter.runPaths.count > 3)
