@@ -37,7 +37,7 @@ import PackageDescription
 //   ByteCoding, SystemCalls ← BaseFormat
 //   CallDirectoryCore ← CallKitAdapter
 //   ByteCoding ← PhoneNormalization
-//   SystemCalls ← ProcessMetrics
+//   ByteCoding, SystemCalls ← ProcessMetrics
 //   ByteCoding, CallDirectoryCore ← SystemChannel
 //   BaseFormat, ByteCoding, SystemCalls ← DirectoryContainer
 //   CallDirectoryCore, HeapProbe, ProcessMetrics, SystemCalls ← ExtensionReport
@@ -116,7 +116,7 @@ let package = Package(
         "CallDirectoryCore", "BaseFormat", "DirectoryContainer", "SystemCalls",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
-    .target(name: "ProcessMetrics", dependencies: ["SystemCalls"]),
+    .target(name: "ProcessMetrics", dependencies: ["ByteCoding", "SystemCalls"]),
     .target(
       name: "ProcessSpawning",
       dependencies: [

@@ -83,6 +83,14 @@ public struct LittleEndianReader {
     return run
   }
 
+  /// The next `count` bytes as a bounds-checked view, borrowed like the reader's; moves past
+  /// them.
+  /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer are left.
+  @inlinable
+  public mutating func readView(_ count: Int) throws(ByteCodingError) -> ByteView {
+    ByteView(try readBytes(count))
+  }
+
   /// Moves past `count` bytes.
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer are left.
   @inlinable

@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 import CallDirectoryCore
 import Foundation
 import SystemCalls
@@ -106,6 +107,11 @@ public final class StoreTransaction {
   public func addIdentification(_ number: Int64, label: String) throws {
     var copy = label
     try copy.withUTF8 { try addIdentification(number, labelUTF8: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Stores an identification entry whose label is given as valid UTF-8 bytes.
+  public func addIdentification(_ number: Int64, labelUTF8: ByteView) throws {
+    try labelUTF8.withUnsafeBytes { try addIdentification(number, labelUTF8: $0) }
   }
 
   /// Stores an identification entry whose label is given as valid UTF-8 bytes.

@@ -193,7 +193,7 @@ public final class InputLines {
   /// Calls `body` with the next line's bytes (without its line end); false at the end. A line
   /// longer than ``maximumLineByteCount`` is skipped in constant memory: `body` gets no bytes and
   /// ``lastLineWasTooLong`` is set.
-  public func next(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows -> Bool {
+  public func next(_ body: (ByteView) throws -> Void) rethrows -> Bool {
     lastLineWasTooLong = false
     while true {
       // One borrow of the buffer per line, finding its end and handing it on: each borrow of a
@@ -213,7 +213,7 @@ public final class InputLines {
           lastLineWasTooLong = true
           end = start
         }
-        try body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        try body(ByteView(bytes).rebased(start..<end))
         start = newline + 1
         return true
       }
@@ -222,7 +222,7 @@ public final class InputLines {
         skipRestOfLine()
         lineNumber += 1
         lastLineWasTooLong = true
-        try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        try body(.empty)
         return true
       }
       if atEnd {
@@ -230,7 +230,7 @@ public final class InputLines {
         var end = buffer.count
         if lineEnd == UInt8(ascii: "\n") && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         lineNumber += 1
-        try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+        try buffer.withUnsafeBytes { try body(ByteView($0).rebased(start..<end)) }
         start = buffer.count
         return true
       }

@@ -121,7 +121,7 @@ final class RowReader {
         let (bytes, line) = replay.removeFirst()
         opening = line
         delivered = try bytes.withUnsafeBytes {
-          try parse($0, line: line, pending: &pending, body)
+          try parse(ByteView($0), line: line, pending: &pending, body)
         }
         more = true
       }
@@ -182,7 +182,7 @@ final class RowReader {
       joined.append(contentsOf: bytes)
       var again: [UInt8]?
       let delivered = try joined.withUnsafeBytes {
-        try parse($0, line: line, pending: &again, body)
+        try parse(ByteView($0), line: line, pending: &again, body)
       }
       if again == nil { return delivered }
     }
@@ -207,14 +207,14 @@ final class RowReader {
   /// Parses one line and hands its row to `body`; returns false for a skipped or rejected line,
   /// and sets `pending` to the bytes when a quoted field continues on the next line.
   private func parse(
-    _ bytes: UnsafeRawBufferPointer, line: Int, pending: inout [UInt8]?,
+    _ bytes: ByteView, line: Int, pending: inout [UInt8]?,
     _ body: (RowFields) throws -> Void
   ) throws -> Bool {
     switch format {
     case .tsv, .csv:
       let delimiter = format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
       switch DelimitedFields.split(
-        ByteView(bytes), delimiter: delimiter,
+        bytes, delimiter: delimiter,
         quoting: quoting ?? (format == .tsv ? .none : .rfc4180),
         fields: &fieldRanges, unquoted: &scratch)
       {
@@ -229,7 +229,7 @@ final class RowReader {
         return false
       case .fields(let inUnquoted):
         return try inUnquoted
-          ? scratch.withUnsafeBytes { try deliverFields(of: $0, line: line, body) }
+          ? scratch.withUnsafeBytes { try deliverFields(of: ByteView($0), line: line, body) }
           : deliverFields(of: bytes, line: line, body)
       }
     case .russian, .jsonl, .chinese:
@@ -244,22 +244,20 @@ final class RowReader {
   /// Hands the split fields (``fieldRanges`` in `storage`) to `body` as a row; the first line is
   /// the header. Returns false for the header, a blank line or a short row.
   private func deliverFields(
-    of storage: UnsafeRawBufferPointer, line: Int, _ body: (RowFields) throws -> Void
+    of storage: ByteView, line: Int, _ body: (RowFields) throws -> Void
   ) throws -> Bool {
     // Moved out and back, not copied: a copy of the array retained and released it per row.
     var moved: [Range<Int>] = []
     swap(&moved, &fieldRanges)
     defer { swap(&moved, &fieldRanges) }
-    return try moved.withUnsafeBufferPointer { fields in
-      try deliverFields(fields, of: storage, line: line, body)
-    }
+    return try deliverFields(moved, of: storage, line: line, body)
   }
 
   private func deliverFields(
-    _ fields: UnsafeBufferPointer<Range<Int>>, of storage: UnsafeRawBufferPointer, line: Int,
+    _ fields: [Range<Int>], of storage: ByteView, line: Int,
     _ body: (RowFields) throws -> Void
   ) throws -> Bool {
-    func field(_ index: Int) -> ByteView { ByteView(storage).rebased(fields[index]) }
+    func field(_ index: Int) -> ByteView { storage.rebased(fields[index]) }
     guard let columns else {
       columns = try selection.resolve(
         header: fields.indices.map { String(decoding: field($0), as: UTF8.self) }, path: path)
@@ -293,7 +291,7 @@ final class RowReader {
 
   /// Parses one line of the formats read as text (the articles' files, JSON lines); nil for a
   /// skipped or rejected line.
-  private func parseText(_ bytes: UnsafeRawBufferPointer, line: Int) throws -> InputRow? {
+  private func parseText(_ bytes: ByteView, line: Int) throws -> InputRow? {
     switch format {
     case .russian:
       guard let text = String(validatingUTF8Bytes: bytes) else {

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Memory figures of one process from Linux's `/proc/PID/status`, in bytes.
 ///
 /// Footprint is `RssAnon + RssShmem`: private dirty and shared-memory pages, the closest Linux
@@ -31,19 +33,24 @@ public struct MemoryStatus: Equatable, Sendable {
   public var footprintBytes: Int { anonymousBytes + sharedMemoryBytes }
 
   /// Parses the text of a `/proc/PID/status` file. Fields it lacks stay 0 (a zombie has none).
-  public init(parsing text: UnsafeRawBufferPointer) {
+  public init(parsing text: [UInt8]) {
+    self = text.withUnsafeBytes { MemoryStatus(parsing: ByteView($0)) }
+  }
+
+  /// Parses the text of a `/proc/PID/status` file where it was read.
+  public init(parsing text: ByteView) {
     self.init()
     var lineStart = 0
     let count = text.count
     while lineStart < count {
       var lineEnd = lineStart
       while lineEnd < count && text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-      parseLine(UnsafeRawBufferPointer(rebasing: text[lineStart..<lineEnd]))
+      parseLine(text.rebased(lineStart..<lineEnd))
       lineStart = lineEnd + 1
     }
   }
 
-  private mutating func parseLine(_ line: UnsafeRawBufferPointer) {
+  private mutating func parseLine(_ line: ByteView) {
     // Lines look like "VmHWM:\t    1234 kB".
     guard line.count > 3, line[0] == UInt8(ascii: "V") || line[0] == UInt8(ascii: "R") else {
       return
@@ -63,7 +70,7 @@ public struct MemoryStatus: Equatable, Sendable {
       index += 1
     }
     let bytes = value * 1024
-    let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+    let name = line.rebased(0..<colon)
     if Self.matches(name, "VmHWM") {
       peakResidentBytes = bytes
     } else if Self.matches(name, "VmRSS") {
@@ -77,10 +84,7 @@ public struct MemoryStatus: Equatable, Sendable {
     }
   }
 
-  private static func matches(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-    guard bytes.count == name.utf8CodeUnitCount else { return false }
-    let pointer = name.utf8Start
-    for index in 0..<bytes.count where bytes[index] != pointer[index] { return false }
-    return true
+  private static func matches(_ bytes: ByteView, _ name: StaticString) -> Bool {
+    name.withUTF8Buffer { bytes.elementsEqual($0) }
   }
 }

@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemCalls
 
 #if os(macOS)
@@ -57,7 +58,7 @@ import SystemCalls
       let count = PositionalRead.read(
         descriptor, into: buffer, byteCount: Self.bufferByteCount, at: 0)
       guard count > 0 else { return nil }
-      return MemoryStatus(parsing: UnsafeRawBufferPointer(start: buffer, count: count))
+      return MemoryStatus(parsing: ByteView(UnsafeRawBufferPointer(start: buffer, count: count)))
     }
 
     /// This process's status right now, or nil where `/proc` is unavailable.

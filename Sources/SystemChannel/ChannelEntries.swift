@@ -6,7 +6,7 @@ public struct ChannelEntry {
   /// The CallKit number.
   public let number: PhoneNumber
   /// The label's UTF-8 bytes, for identification additions; empty otherwise.
-  public let label: UnsafeRawBufferPointer
+  public let label: ByteView
 }
 
 /// A batch frame whose payload does not hold the entries its header counts.
@@ -38,9 +38,9 @@ extension ChannelFrame {
       do {
         for _ in 0..<count {
           let number = try reader.read(Int64.self)
-          var label = UnsafeRawBufferPointer(start: nil, count: 0)
+          var label = ByteView.empty
           if kind == .addIdentification {
-            label = try reader.readBytes(Int(try reader.read(UInt16.self)))
+            label = try reader.readView(Int(try reader.read(UInt16.self)))
           }
           guard try body(ChannelEntry(number: number, label: label)) else { return }
         }

@@ -70,7 +70,7 @@ struct NormalizeCommand: ParsableCommand {
           output.append(contentsOf: "error: line too long (over 64 KiB)\n".utf8)
           return
         }
-        let number = try normalizer.normalize(utf8: ByteView(line))
+        let number = try normalizer.normalize(utf8: line)
         appendDigits(of: number, to: &output)
       } catch {
         output.append(contentsOf: "error: \(error)".utf8)

@@ -28,7 +28,7 @@ struct ProcessMetricsTests {
       RssFile:\t     9592 kB
       RssShmem:\t        4 kB
       """
-    let status = Array(text.utf8).withUnsafeBytes { MemoryStatus(parsing: $0) }
+    let status = MemoryStatus(parsing: Array(text.utf8))
     #expect(status.peakResidentBytes == 10_816 * 1024)
     #expect(status.residentBytes == 10_700 * 1024)
     #expect(status.anonymousBytes == 1_108 * 1024)
