@@ -102,20 +102,19 @@ public struct BaseHeader: Equatable, Sendable {
 
   /// The header's 64 bytes.
   public func encoded() -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: Self.byteCount)
-    bytes.withUnsafeMutableBytes { raw in
-      for (index, byte) in Self.magic.enumerated() { raw[index] = byte }
-      raw.storeLittleEndian(version, at: 8)
-      raw[10] = kind.rawValue
-      raw.storeLittleEndian(UInt32(blockCount), at: 12)
-      raw.storeLittleEndian(UInt64(entryCount), at: 16)
-      raw.storeLittleEndian(lowestNumber, at: 24)
-      raw.storeLittleEndian(highestNumber, at: 32)
-      raw.storeLittleEndian(UInt64(payloadByteCount), at: 40)
-      raw.storeLittleEndian(blockChecksumsChecksum, at: 48)
-      let checksum = StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56]))
-      raw.storeLittleEndian(checksum, at: 56)
-    }
+    var bytes = Self.magic
+    bytes.reserveCapacity(Self.byteCount)
+    bytes.appendLittleEndian(version)
+    bytes.append(kind.rawValue)
+    bytes.append(0)
+    bytes.appendLittleEndian(UInt32(blockCount))
+    bytes.appendLittleEndian(UInt64(entryCount))
+    bytes.appendLittleEndian(lowestNumber)
+    bytes.appendLittleEndian(highestNumber)
+    bytes.appendLittleEndian(UInt64(payloadByteCount))
+    bytes.appendLittleEndian(blockChecksumsChecksum)
+    let checksum = bytes.withUnsafeBytes { StreamChecksum.of(ByteView($0)) }
+    bytes.appendLittleEndian(checksum)
     return bytes
   }
 
@@ -125,7 +124,7 @@ public struct BaseHeader: Equatable, Sendable {
   ///   - path: the file's path, for errors.
   /// - Throws: ``BaseFormatError`` for a foreign file, an unknown version or kind, a checksum
   ///   mismatch or contradictory fields, with the offset of the offending field.
-  public static func decode(_ raw: UnsafeRawBufferPointer, path: String) throws(BaseFormatError)
+  public static func decode(_ raw: ByteView, path: String) throws(BaseFormatError)
     -> BaseHeader
   {
     func fail(_ offset: Int, _ problem: BaseFormatError.Problem) -> BaseFormatError {
@@ -142,7 +141,7 @@ public struct BaseHeader: Equatable, Sendable {
       throw fail(8, .unsupportedVersion(version))
     }
     let storedChecksum = raw.loadLittleEndian(UInt64.self, at: 56)
-    guard StreamChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56])) == storedChecksum else {
+    guard StreamChecksum.of(raw.rebased(0..<56)) == storedChecksum else {
       throw fail(56, .headerChecksumMismatch)
     }
     guard let kind = BaseKind(rawValue: raw[10]) else { throw fail(10, .unknownKind(raw[10])) }

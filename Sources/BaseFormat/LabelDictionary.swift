@@ -52,7 +52,7 @@ public final class LabelDictionary {
   /// - Throws: ``BaseFormatError`` for a missing, truncated, foreign or corrupt section, or a
   ///   file whose size is not the header's plus the section's.
   init(
-    descriptor: FileDescriptor, header: BaseHeader, headerBytes: UnsafeRawBufferPointer,
+    descriptor: FileDescriptor, header: BaseHeader, headerBytes: [UInt8],
     fileByteCount: Int, path: String, validatesLabels: Bool
   ) throws(BaseFormatError) {
     let start = header.payloadEndOffset
@@ -82,7 +82,7 @@ public final class LabelDictionary {
       throw fail(8, "\(labelCount) labels in \(labelBytes) bytes is past the format's bounds")
     }
     var binding = StreamChecksum()
-    binding.update(headerBytes)
+    headerBytes.withUnsafeBytes { binding.update($0) }
     binding.update(UnsafeRawBufferPointer(rebasing: raw[0..<24]))
     let storedBinding = raw.loadLittleEndian(UInt64.self, at: 24)
     guard binding.value == storedBinding else {

@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemPackage
 
 /// What both readers do when they open a base: decode and validate the header, open a compact
@@ -38,12 +39,16 @@ struct OpenedBase {
   init(descriptor: FileDescriptor, path: String, validatesLabels: Bool) throws(BaseFormatError) {
     self.descriptor = descriptor
     let fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
-    let headerBytes = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: BaseHeader.byteCount, alignment: MemoryLayout<UInt64>.alignment)
-    defer { headerBytes.deallocate() }
-    let read = try FileHandleIO.readFully(descriptor, at: 0, into: headerBytes, path: path)
-    let raw = UnsafeRawBufferPointer(rebasing: headerBytes[..<read])
-    header = try BaseHeader.decode(raw, path: path)
+    var headerBytes = [UInt8](repeating: 0, count: BaseHeader.byteCount)
+    let read = try headerBytes.withUnsafeMutableBytes { bytes in
+      Result { () throws(BaseFormatError) in
+        try FileHandleIO.readFully(descriptor, at: 0, into: bytes, path: path)
+      }
+    }.get()
+    headerBytes.removeSubrange(read...)
+    header = try headerBytes.withUnsafeBytes { bytes in
+      Result { () throws(BaseFormatError) in try BaseHeader.decode(ByteView(bytes), path: path) }
+    }.get()
     if header.isCompact {
       guard fileByteCount >= header.payloadEndOffset else {
         throw BaseFormatError(
@@ -51,7 +56,8 @@ struct OpenedBase {
           problem: .sizeMismatch(expected: header.payloadEndOffset, actual: fileByteCount))
       }
       dictionary = try LabelDictionary(
-        descriptor: descriptor, header: header, headerBytes: raw, fileByteCount: fileByteCount,
+        descriptor: descriptor, header: header, headerBytes: headerBytes,
+        fileByteCount: fileByteCount,
         path: path, validatesLabels: validatesLabels)
     } else {
       guard fileByteCount == header.payloadEndOffset else {
@@ -76,7 +82,7 @@ extension BaseHeader {
       byteCount: byteCount, alignment: MemoryLayout<UInt64>.alignment
     ) { bytes throws(BaseFormatError) in
       let read = try FileHandleIO.readFully(descriptor, at: 0, into: bytes, path: path)
-      return try decode(UnsafeRawBufferPointer(rebasing: bytes[..<read]), path: path)
+      return try decode(ByteView(bytes).rebased(0..<read), path: path)
     }
   }
 }

@@ -31,6 +31,9 @@ public struct StreamChecksum: Sendable {
   }
 
   /// Feeds the next bytes of the sequence.
+  public mutating func update(_ view: ByteView) { view.withUnsafeBytes { update($0) } }
+
+  /// Adds `bytes` to the checksum.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     let count = bytes.count
     totalByteCount &+= UInt64(count)
@@ -85,6 +88,9 @@ public struct StreamChecksum: Sendable {
   private static func finalized(_ value: UInt64) -> UInt64 { murmurFinalized(value) }
 
   /// The checksum of one contiguous byte range.
+  public static func of(_ view: ByteView) -> UInt64 { view.withUnsafeBytes { of($0) } }
+
+  /// The checksum of `bytes` alone.
   public static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     var checksum = StreamChecksum()
     checksum.update(bytes)

@@ -27,6 +27,10 @@ public struct ByteView: RandomAccessCollection {
     (base, count) = (bytes.baseAddress, bytes.count)
   }
 
+  /// A view of `bytes` (read only through the view).
+  @inlinable
+  public init(_ bytes: UnsafeMutableRawBufferPointer) { self.init(UnsafeRawBufferPointer(bytes)) }
+
   /// A view of `bytes`.
   @inlinable
   public init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -82,6 +86,15 @@ public struct ByteView: RandomAccessCollection {
   /// - Precondition: `0 <= start <= count`.
   @inlinable
   public func rebased(from start: Int) -> ByteView { rebased(start..<count) }
+
+  /// The little-endian `T` at byte `offset`.
+  /// - Precondition: the value's bytes lie within the view.
+  @inlinable
+  public func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+    precondition(
+      offset >= 0 && offset <= count - MemoryLayout<T>.size, "field out of the view's bytes")
+    return T(littleEndian: base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: T.self))
+  }
 
   /// No bytes.
   @inlinable public static var empty: ByteView { ByteView(base: nil, count: 0) }

@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 import Foundation
 import SystemPackage
 import TestSupport
@@ -139,7 +140,7 @@ struct CorruptionTests {
     header.version = BaseHeader.compactVersion
     let bytes = header.encoded()
     let decoded = bytes.withUnsafeBytes { raw in
-      Result { () throws(BaseFormatError) in try BaseHeader.decode(raw, path: "forged.cdb") }
+      Result { () throws(BaseFormatError) in try BaseHeader.decode(ByteView(raw), path: "forged.cdb") }
     }
     switch decoded {
     case .success: Issue.record("a forged header was accepted")
