@@ -140,7 +140,9 @@ struct CorruptionTests {
     header.version = BaseHeader.compactVersion
     let bytes = header.encoded()
     let decoded = bytes.withUnsafeBytes { raw in
-      Result { () throws(BaseFormatError) in try BaseHeader.decode(ByteView(raw), path: "forged.cdb") }
+      Result { () throws(BaseFormatError) in
+        try BaseHeader.decode(ByteView(raw), path: "forged.cdb")
+      }
     }
     switch decoded {
     case .success: Issue.record("a forged header was accepted")
