@@ -173,29 +173,71 @@ public struct CompileBench {
   /// The dump's first column, one number per line (what `normalize` reads), streamed; returns
   /// the rows.
   private func writeNumberColumn(of dump: String, to path: String) throws -> Int {
-    guard let input = fopen(dump, "r") else { throw BenchError("cannot read \(dump)") }
-    defer { fclose(input) }
+    guard let input = FileHandle(forReadingAtPath: dump) else {
+      throw BenchError("cannot read \(dump)")
+    }
+    defer { try? input.close() }
     let exists = FileManager.default.fileExists(atPath: path)
     let temporary = path + ".partial"
-    let output = exists ? nil : fopen(temporary, "w")
-    var line: UnsafeMutablePointer<CChar>?
-    var capacity = 0
-    var rows = -1  // the header
-    while getline(&line, &capacity, input) > 0 {
-      rows += 1
-      guard rows > 0, let output, let line else { continue }
-      var end = 0
-      while line[end] != 0 && line[end] != 9 && line[end] != 10 { end += 1 }
-      fwrite(line, 1, end, output)
-      fputc(10, output)
+    var output: FileHandle?
+    if !exists {
+      guard FileManager.default.createFile(atPath: temporary, contents: nil),
+        let handle = FileHandle(forWritingAtPath: temporary)
+      else { throw BenchError("cannot write \(temporary)") }
+      output = handle
     }
-    free(line)
+    var column = NumberColumn()
+    while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+      chunk.withUnsafeBytes { bytes in
+        for byte in bytes { column.take(byte) }
+      }
+      if let output, column.text.count >= 1 << 20 { try column.flush(to: output) }
+    }
+    column.finish()
     if let output {
-      guard fclose(output) == 0, rename(temporary, path) == 0 else {
-        throw BenchError("cannot write \(path)")
+      try column.flush(to: output)
+      try output.close()
+      guard rename(temporary, path) == 0 else { throw BenchError("cannot write \(path)") }
+    }
+    return max(column.rows, 0)
+  }
+
+  /// A dump's first column, gathered a byte at a time: every line's bytes up to its first tab
+  /// (or NUL), the header line left out.
+  private struct NumberColumn {
+    /// Lines begun, the header included, minus one.
+    var rows = -1
+    var text: [UInt8] = []
+    private var inLine = false
+    private var inFirstColumn = true
+
+    mutating func take(_ byte: UInt8) {
+      if !inLine {
+        (inLine, inFirstColumn) = (true, true)
+        rows += 1
+      }
+      if byte == UInt8(ascii: "\n") {
+        finish()
+      } else if inFirstColumn {
+        if byte == UInt8(ascii: "\t") || byte == 0 {
+          inFirstColumn = false
+        } else if rows > 0 {
+          text.append(byte)
+        }
       }
     }
-    return max(rows, 0)
+
+    /// Ends the current line, if one was begun.
+    mutating func finish() {
+      guard inLine else { return }
+      if rows > 0 { text.append(UInt8(ascii: "\n")) }
+      inLine = false
+    }
+
+    mutating func flush(to output: FileHandle) throws {
+      try output.write(contentsOf: text)
+      text.removeAll(keepingCapacity: true)
+    }
   }
 
   /// The runs as CSV: one row per run.

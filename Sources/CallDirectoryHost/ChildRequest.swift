@@ -62,9 +62,7 @@ struct ChildRequest {
       decoder.readAvailable(from: FileDescriptor(rawValue: frameRead))
       while let frame = decoder.nextFrame() {
         session.receive(frame) { ack in
-          _ = ack.encoded.withUnsafeBytes {
-            DescriptorIO.writeAll(FileDescriptor(rawValue: answerWrite), $0)
-          }
+          _ = DescriptorIO.writeAll(FileDescriptor(rawValue: answerWrite), ack.encoded)
         }
       }
       if let malformed = decoder.malformed { return "malformed frame: \(malformed)" }

@@ -39,7 +39,7 @@ public enum ContainerFolder {
     do throws(Errno) {
       try forEachChunk(ofFile: source) { chunk in
         guard failure == nil else { return }
-        do throws(BaseFormatError) { try writer.write(ByteView(chunk)) } catch { failure = error }
+        do throws(BaseFormatError) { try writer.write(chunk) } catch { failure = error }
       }
     } catch .invalidArgument {
       throw ContainerError("\(source) is not a regular file")

@@ -25,7 +25,7 @@ func systemCall<T>(_ body: () throws -> T) throws(Errno) -> T {
 ///   `maximumByteCount`.
 func forEachChunk(
   ofFile path: String, chunkByteCount: Int = fileChunkByteCount, maximumByteCount: Int = .max,
-  _ body: (UnsafeRawBufferPointer) -> Void
+  _ body: (ByteView) -> Void
 ) throws(Errno) {
   let descriptor = try systemCall {
     try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
@@ -35,16 +35,16 @@ func forEachChunk(
   guard status.type == .regular else { throw Errno.invalidArgument }
   guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
   let size = Int(status.size)
-  let buffer = UnsafeMutableRawBufferPointer.allocate(
-    byteCount: max(chunkByteCount, 1), alignment: 16)
-  defer { buffer.deallocate() }
+  var buffer = [UInt8](repeating: 0, count: max(chunkByteCount, 1))
   var total = 0
   while true {
-    let count = try systemCall { try descriptor.read(into: buffer) }
+    let count = try systemCall {
+      try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+    }
     if count == 0 { return }
     total += count
     guard total <= size else { throw Errno.fileTooLarge }
-    body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+    buffer.withUnsafeBytes { body(ByteView($0).rebased(0..<count)) }
   }
 }
 
@@ -66,26 +66,17 @@ public func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -
   // through a chunk buffer appended to a growing array: the extension reads its manifest and
   // journal this way inside its memory limit, and each extra copy stayed in its footprint.
   let expected = Int(status.size)
-  var failure: Errno?
-  let bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
-    count = 0
-    while count < buffer.count {
-      let read: Int
-      do throws(Errno) {
-        read = try systemCall {
-          try descriptor.read(
-            into: UnsafeMutableRawBufferPointer(
-              UnsafeMutableBufferPointer(rebasing: buffer[count...])))
-        }
-      } catch {
-        failure = error
-        return
-      }
-      if read == 0 { return }
-      count += read
+  var bytes = [UInt8](repeating: 0, count: expected + 1)
+  var count = 0
+  while count < bytes.count {
+    // Each read fills the part of the array still empty, in place.
+    let read = try systemCall {
+      try bytes[count...].withUnsafeMutableBytes { try descriptor.read(into: $0) }
     }
+    if read == 0 { break }
+    count += read
   }
-  if let failure { throw failure }
+  bytes.removeSubrange(count...)
   guard bytes.count <= expected else {
     // It grew since stat: read it the slow way, still bounded.
     var grown: [UInt8] = []

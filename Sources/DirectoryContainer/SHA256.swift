@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// SHA-256 (FIPS 180-4), streaming.
 ///
 /// Written by hand because the extension must verify bases without Foundation, and swift-crypto
@@ -100,6 +102,9 @@ public struct SHA256: Sendable {
     var text = text
     text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
   }
+
+  /// Feeds the bytes a view shows.
+  public mutating func update(_ view: ByteView) { view.withUnsafeBytes { update($0) } }
 
   /// Feeds bytes.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {

@@ -23,11 +23,10 @@ public final class DescriptorTransport: ChannelTransport {
 
   public func exchange(header: [UInt8], payload: [UInt8]) -> ChannelAck? {
     guard
-      header.withUnsafeBytes({ DescriptorIO.writeAll(output, $0) })
-        && payload.withUnsafeBytes({ DescriptorIO.writeAll(output, $0) })
+      DescriptorIO.writeAll(output, header) && DescriptorIO.writeAll(output, payload)
     else { return nil }
     var answer = [UInt8](repeating: 0, count: ChannelLayout.ackByteCount)
-    let received = answer.withUnsafeMutableBytes { DescriptorIO.readExactly(input, $0) }
+    let received = DescriptorIO.readExactly(input, into: &answer)
     guard received == ChannelLayout.ackByteCount else { return nil }
     return try? ChannelAck(decoding: answer)
   }
