@@ -61,6 +61,20 @@ struct BlockDecoder {
   ///   - fileOffset: the block's offset in the file, for errors.
   /// - Returns: the block's whole size, or nil when more bytes are needed first.
   mutating func beginBlock(
+    in window: ByteView, reachesPayloadEnd: Bool, fileOffset: Int
+  ) throws(BaseFormatError) -> Int? {
+    guard let start = window.unsafeStart else {
+      // No bytes at all: as a window too short for a block header.
+      if reachesPayloadEnd { throw fail(fileOffset, .recordPastEnd) }
+      return nil
+    }
+    return try beginBlock(
+      at: start, available: window.count, reachesPayloadEnd: reachesPayloadEnd,
+      fileOffset: fileOffset)
+  }
+
+  /// ``beginBlock(in:reachesPayloadEnd:fileOffset:)`` at a raw address.
+  mutating func beginBlock(
     at pointer: UnsafeRawPointer, available: Int, reachesPayloadEnd: Bool, fileOffset: Int
   ) throws(BaseFormatError) -> Int? {
     let headerSize = BaseHeader.blockHeaderByteCount

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The block loop both base readers share: verify the next block whole where the reader's bytes
 /// hold it, read its entries, and at the end check that nothing trails the last block. A reader
 /// supplies only its bytes: a mapped window (``MappedBaseReader``) or a buffer filled with
@@ -7,10 +9,10 @@ protocol BlockSource: AnyObject {
   var decoder: BlockDecoder { get set }
   /// Set once the last block was read and the end verified (or failed).
   var finished: Bool { get set }
-  /// The bytes from the reader's position on: where they are, how many, whether they reach the
-  /// payload's end, and the file offset of the first.
+  /// The bytes from the reader's position on, whether they reach the payload's end, and the
+  /// file offset of the first.
   func window() throws(BaseFormatError) -> (
-    bytes: UnsafeRawPointer, available: Int, reachesPayloadEnd: Bool, fileOffset: Int
+    bytes: ByteView, reachesPayloadEnd: Bool, fileOffset: Int
   )
   /// Moves the position past a verified block of `byteCount` bytes.
   func consume(_ byteCount: Int)
@@ -38,8 +40,8 @@ extension BlockSource {
       let window = try window()
       // nil: the block is not whole in the window (and the window stops short of the end).
       if let size = try decoder.beginBlock(
-        at: window.bytes, available: window.available,
-        reachesPayloadEnd: window.reachesPayloadEnd, fileOffset: window.fileOffset)
+        in: window.bytes, reachesPayloadEnd: window.reachesPayloadEnd,
+        fileOffset: window.fileOffset)
       {
         consume(size)
         return try decoder.nextEntry()

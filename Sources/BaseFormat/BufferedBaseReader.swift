@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemPackage
 
 /// Reads a base through one 8 KiB buffer with `pread()`: constant memory whatever the file size.
@@ -70,12 +71,10 @@ public final class BufferedBaseReader: BaseReader, BlockSource {
 
   var blockSourcePath: String { path }
 
-  func window() -> (
-    bytes: UnsafeRawPointer, available: Int, reachesPayloadEnd: Bool, fileOffset: Int
-  ) {
+  func window() -> (bytes: ByteView, reachesPayloadEnd: Bool, fileOffset: Int) {
     (
-      UnsafeRawPointer(buffer + cursor), filled - cursor, unreadFileBytes == 0,
-      bufferFileOffset + cursor
+      ByteView(UnsafeRawBufferPointer(start: buffer + cursor, count: filled - cursor)),
+      unreadFileBytes == 0, bufferFileOffset + cursor
     )
   }
 

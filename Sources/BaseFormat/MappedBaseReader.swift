@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemCalls
 import SystemPackage
 
@@ -85,14 +86,16 @@ public final class MappedBaseReader: BaseReader, BlockSource {
   var blockSourcePath: String { path }
 
   func window() throws(BaseFormatError) -> (
-    bytes: UnsafeRawPointer, available: Int, reachesPayloadEnd: Bool, fileOffset: Int
+    bytes: ByteView, reachesPayloadEnd: Bool, fileOffset: Int
   ) {
     if mapping == nil { try remap() }
     guard let mapping else {
       throw BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
     }
     return (
-      UnsafeRawPointer(mapping + (position - mappingStart)), mappingEnd - position,
+      ByteView(
+        UnsafeRawBufferPointer(
+          start: mapping + (position - mappingStart), count: mappingEnd - position)),
       mappingEnd == payloadEnd, position
     )
   }

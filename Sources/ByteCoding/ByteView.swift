@@ -96,6 +96,11 @@ public struct ByteView: RandomAccessCollection {
     return T(littleEndian: base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: T.self))
   }
 
+  /// The first byte's address, for a room that goes on reading the bytes after this call (the
+  /// block decoder keeps a block's start while it hands out its entries); nil when empty. The
+  /// view's rule holds: valid only while the owner lends the bytes.
+  @inlinable public var unsafeStart: UnsafeRawPointer? { base }
+
   /// No bytes.
   @inlinable public static var empty: ByteView { ByteView(base: nil, count: 0) }
 
