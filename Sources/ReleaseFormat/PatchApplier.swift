@@ -93,13 +93,13 @@ public enum PatchApplier {
         let end = streamStart + Int64(byteCount)
         let name = "\(patchPath) (\(PatchHeader.streamNames[index]))"
         streams.append(
-          try InflateReader(path: name) { (buffer) throws(ReleaseError) in
+          try InflateReader(path: name) { (buffer: inout [UInt8]) throws(ReleaseError) in
             let wanted = Int(min(Int64(buffer.count), end - offset))
             guard wanted > 0 else { return 0 }
             do {
-              let count = try patch.read(
-                fromAbsoluteOffset: offset,
-                into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
+              let count = try buffer[..<wanted].withUnsafeMutableBytes {
+                try patch.read(fromAbsoluteOffset: offset, into: $0)
+              }
               offset += Int64(count)
               return count
             } catch {
@@ -187,7 +187,7 @@ private func append(_ number: Int64, _ label: String, to writer: BaseWriter) thr
   var label = label
   try label.withUTF8 { bytes in
     Result { () throws(BaseFormatError) in
-      try writer.append(number, checkedLabelBytes: UnsafeRawBufferPointer(bytes))
+      try writer.append(number, checkedLabelBytes: ByteView(bytes))
     }
   }.get()
 }

@@ -53,20 +53,20 @@ final class Deflater {
 /// and byte strings, in bounded memory (a 64 KiB window of output at a time).
 final class InflateReader {
   private var stream = z_stream()
-  private let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+  private var input = [UInt8](repeating: 0, count: 64 * 1024)
   private var inputCount = 0
   private var inputOffset = 0
   private var window = [UInt8](repeating: 0, count: 64 * 1024)
   private var windowCount = 0
   private var windowOffset = 0
   private var ended = false
-  private let source: (UnsafeMutableRawBufferPointer) throws(ReleaseError) -> Int
+  private let source: (inout [UInt8]) throws(ReleaseError) -> Int
   private let path: String
 
   /// A reader of the zlib stream `source` fills buffers from (returning 0 at its end);
   /// `path` names the stream in errors.
   /// - Throws: ``ReleaseError`` when zlib cannot start.
-  init(path: String, source: @escaping (UnsafeMutableRawBufferPointer) throws(ReleaseError) -> Int)
+  init(path: String, source: @escaping (inout [UInt8]) throws(ReleaseError) -> Int)
     throws(ReleaseError)
   {
     self.path = path
@@ -78,7 +78,6 @@ final class InflateReader {
 
   deinit {
     inflateEnd(&stream)
-    input.deallocate()
   }
 
   /// Whether the stream ended exactly here, with nothing left unread.
@@ -131,24 +130,28 @@ final class InflateReader {
     windowCount = 0
     while windowCount == 0 && !ended {
       if inputOffset == inputCount {
-        inputCount = try source(input)
+        inputCount = try source(&input)
         inputOffset = 0
         guard inputCount > 0 else { throw ReleaseError("\(path): the stream is cut short") }
       }
-      let status = window.withUnsafeMutableBufferPointer { out in
-        stream.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self) + inputOffset
-        stream.avail_in = UInt32(inputCount - inputOffset)
-        stream.next_out = out.baseAddress
-        stream.avail_out = UInt32(out.count)
-        let status = inflate(&stream, Z_NO_FLUSH)
-        inputOffset = inputCount - Int(stream.avail_in)
-        windowCount = out.count - Int(stream.avail_out)
-        return status
+      // zlib's pointers are set afresh on every call, inside the arrays' borrows: it keeps
+      // none of them past `inflate`.
+      let status = input.withUnsafeMutableBufferPointer { inBytes in
+        window.withUnsafeMutableBufferPointer { out in
+          stream.next_in = inBytes.baseAddress! + inputOffset
+          stream.avail_in = UInt32(inputCount - inputOffset)
+          stream.next_out = out.baseAddress
+          stream.avail_out = UInt32(out.count)
+          let status = inflate(&stream, Z_NO_FLUSH)
+          inputOffset = inputCount - Int(stream.avail_in)
+          windowCount = out.count - Int(stream.avail_out)
+          return status
+        }
       }
       if status == Z_STREAM_END {
         ended = true
         var extra = inputCount - inputOffset
-        if extra == 0 { extra = try source(input) }
+        if extra == 0 { extra = try source(&input) }
         guard extra == 0 else { throw ReleaseError("\(path): bytes after the stream's end") }
       } else if status != Z_OK {
         throw ReleaseError("\(path): the compressed stream is damaged (zlib \(status))")
