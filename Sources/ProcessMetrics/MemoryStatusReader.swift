@@ -36,7 +36,8 @@ import SystemCalls
     /// `/proc/PID/status` is about 1.5 KiB; 4 KiB holds it with room to spare.
     private static let bufferByteCount = 4096
     private let descriptor: Int32
-    private let buffer: UnsafeMutableRawPointer
+    /// Allocated once: each reading fills it in place.
+    private var buffer = [UInt8](repeating: 0, count: bufferByteCount)
 
     /// Opens the status file of `processID`, or of this process when nil.
     /// Returns nil when the file cannot be opened (no such process, or not Linux).
@@ -44,21 +45,18 @@ import SystemCalls
       let path = processID.map { "/proc/\($0)/status" } ?? "/proc/self/status"
       guard let descriptor = PositionalRead.open(path) else { return nil }
       self.descriptor = descriptor
-      buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.bufferByteCount, alignment: 8)
     }
 
-    deinit {
-      PositionalRead.close(descriptor)
-      buffer.deallocate()
-    }
+    deinit { PositionalRead.close(descriptor) }
 
     /// A fresh reading, or nil when the process is gone.
     public func read() -> MemoryStatus? {
       // /proc regenerates the file's text on every read from offset 0.
-      let count = PositionalRead.read(
-        descriptor, into: buffer, byteCount: Self.bufferByteCount, at: 0)
+      let count = buffer.withUnsafeMutableBytes { bytes in
+        PositionalRead.read(descriptor, into: bytes.baseAddress!, byteCount: bytes.count, at: 0)
+      }
       guard count > 0 else { return nil }
-      return MemoryStatus(parsing: ByteView(UnsafeRawBufferPointer(start: buffer, count: count)))
+      return buffer.withUnsafeBytes { MemoryStatus(parsing: ByteView($0).rebased(0..<count)) }
     }
 
     /// This process's status right now, or nil where `/proc` is unavailable.
