@@ -31,9 +31,6 @@ public struct StreamChecksum: Sendable {
   }
 
   /// Feeds the next bytes of the sequence.
-  public mutating func update(_ view: ByteView) { view.withUnsafeBytes { update($0) } }
-
-  /// Adds `bytes` to the checksum.
   public mutating func update(_ bytes: UnsafeRawBufferPointer) {
     let count = bytes.count
     totalByteCount &+= UInt64(count)
