@@ -34,11 +34,12 @@ import PackageDescription
 // Foundation allowed: ProcessSpawning, CallDirectoryHost, DirectoryCompiler, Datasets,
 // BenchHarness, ReleaseDownload, calldir, calldir-baselines, calldir-fuzz.
 //
-//   ByteCoding, SystemCalls ← BaseFormat
 //   CallDirectoryCore ← CallKitAdapter
 //   ByteCoding ← PhoneNormalization
-//   ByteCoding, SystemCalls ← ProcessMetrics
+//   ByteCoding ← SystemCalls
 //   ByteCoding, CallDirectoryCore ← SystemChannel
+//   ByteCoding, SystemCalls ← BaseFormat
+//   ByteCoding, SystemCalls ← ProcessMetrics
 //   BaseFormat, ByteCoding, SystemCalls ← DirectoryContainer
 //   CallDirectoryCore, HeapProbe, ProcessMetrics, SystemCalls ← ExtensionReport
 //   ProcessMetrics, SystemCalls ← ProcessSpawning
@@ -97,7 +98,8 @@ let package = Package(
     .target(name: "CallKitAdapter", dependencies: ["CallDirectoryCore"]),
     .target(name: "ByteCoding"),
     .target(
-      name: "SystemCalls", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+      name: "SystemCalls",
+      dependencies: ["ByteCoding", .product(name: "SystemPackage", package: "swift-system")]),
     .target(
       name: "BaseFormat",
       dependencies: [

@@ -113,7 +113,7 @@ public struct BaseHeader: Equatable, Sendable {
     bytes.appendLittleEndian(highestNumber)
     bytes.appendLittleEndian(UInt64(payloadByteCount))
     bytes.appendLittleEndian(blockChecksumsChecksum)
-    let checksum = bytes.withUnsafeBytes { StreamChecksum.of($0) }
+    let checksum = StreamChecksum.of(bytes)
     bytes.appendLittleEndian(checksum)
     return bytes
   }

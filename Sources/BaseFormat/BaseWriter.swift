@@ -64,10 +64,8 @@ public final class BaseWriter {
     self.compact = compact
     self.choice = dictionaryChoice
     let dictionary = ByteStringTable(capacity: dictionaryCandidates.count)
-    for var label in dictionaryCandidates {
-      _ = label.withUTF8 {
-        dictionary.insert(UnsafeRawBufferPointer($0), value: Self.unusedCandidate)
-      }
+    for label in dictionaryCandidates {
+      dictionary.insert(utf8: label, value: Self.unusedCandidate)
     }
     self.dictionary = dictionary
     self.file = try AtomicFileWriter(path: path)
@@ -86,8 +84,7 @@ public final class BaseWriter {
     // A string is UTF-8 already: no second check.
     try label.withUTF8 { bytes in
       Result { () throws(BaseFormatError) in
-        try append(
-          number, labelBytes: UnsafeRawBufferPointer(bytes), knownUTF8: true, checked: false)
+        try append(number, labelBytes: ByteView(bytes), knownUTF8: true, checked: false)
       }
     }.get()
   }
@@ -99,28 +96,18 @@ public final class BaseWriter {
   ///   - labelBytes: the label's UTF-8 bytes, checked; ignored for blocking bases.
   /// - Throws: ``BaseFormatError`` for a number out of order or a label ``LabelRule`` refuses
   ///   (empty, too long, not UTF-8, a control character), or when the file cannot be written.
-  public func append(_ number: Int64, labelBytes: UnsafeRawBufferPointer) throws(BaseFormatError) {
+  public func append(_ number: Int64, labelBytes: ByteView) throws(BaseFormatError) {
     try append(number, labelBytes: labelBytes, knownUTF8: false, checked: false)
-  }
-
-  /// ``append(_:checkedLabelBytes:)-(_,UnsafeRawBufferPointer)`` of the bytes a view shows.
-  package func append(_ number: Int64, checkedLabelBytes label: ByteView) throws(BaseFormatError) {
-    let appended = label.withUnsafeBytes { bytes in
-      Result { () throws(BaseFormatError) in try append(number, checkedLabelBytes: bytes) }
-    }
-    try appended.get()
   }
 
   /// Appends a label the compiler has checked already with ``LabelRule`` (its rows are checked
   /// as they are read, then stay bytes): no second check per entry.
-  package func append(_ number: Int64, checkedLabelBytes label: UnsafeRawBufferPointer)
-    throws(BaseFormatError)
-  {
+  package func append(_ number: Int64, checkedLabelBytes label: ByteView) throws(BaseFormatError) {
     try append(number, labelBytes: label, knownUTF8: true, checked: true)
   }
 
   private func append(
-    _ number: Int64, labelBytes label: UnsafeRawBufferPointer, knownUTF8: Bool, checked: Bool
+    _ number: Int64, labelBytes label: ByteView, knownUTF8: Bool, checked: Bool
   ) throws(BaseFormatError) {
     let previous = highest
     guard number > previous else {
@@ -130,7 +117,7 @@ public final class BaseWriter {
     // Readers rely on labels being UTF-8 once a block's checksum matches; the compiler checks
     // its rows with the same rule and hands them over checked.
     if kind == .identification, !checked,
-      let problem = LabelRule.problem(ByteView(label), checkUTF8: !knownUTF8)
+      let problem = LabelRule.problem(label, checkUTF8: !knownUTF8)
     {
       throw failure(.invalidLabel("\(problem) for \(number)"))
     }
@@ -155,7 +142,7 @@ public final class BaseWriter {
 
   /// The label's index in the base's dictionary, when it is a candidate (entered on first use
   /// while the dictionary has room); nil to write it inline.
-  private func dictionaryIndex(of label: UnsafeRawBufferPointer) -> Int? {
+  private func dictionaryIndex(of label: ByteView) -> Int? {
     let hasRoom =
       dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount
       && dictionaryBytes.count + label.count <= BaseHeader.maximumDictionaryByteCount
@@ -181,7 +168,7 @@ public final class BaseWriter {
   /// 0, its length and its bytes) or plain (the number, then the label's length and bytes).
   @inline(__always)
   private static func encode(
-    number: Int64, after previous: Int64, label: UnsafeRawBufferPointer?, dictionaryIndex: Int?,
+    number: Int64, after previous: Int64, label: ByteView?, dictionaryIndex: Int?,
     compact: Bool, into bytes: inout [UInt8]
   ) {
     if compact {
@@ -212,14 +199,14 @@ public final class BaseWriter {
 
   private func flushBlock() throws(BaseFormatError) {
     guard blockEntryCount > 0 else { return }
-    let checksum = block.withUnsafeBytes { StreamChecksum.of($0) }
+    let checksum = StreamChecksum.of(block)
     var header: [UInt8] = []
     header.reserveCapacity(BaseHeader.blockHeaderByteCount)
     header.appendLittleEndian(UInt32(block.count))
     header.appendLittleEndian(UInt32(blockEntryCount))
     header.appendLittleEndian(checksum)
     // The header's sum covers the blocks' checksums as stored: their eight bytes.
-    header.withUnsafeBytes { blockChecksums.update(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+    blockChecksums.update(header[8...])
     try file.write(header)
     try file.write(block)
     blockCount += 1

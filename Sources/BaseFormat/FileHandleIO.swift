@@ -40,24 +40,29 @@ enum FileHandleIO {
     }
   }
 
-  /// Reads until `buffer` is full or the file ends; returns the bytes read (`pread`).
+  /// Reads up to `byteCount` bytes at `offset`, stopping early only at the file's end
+  /// (`pread`, repeated while it returns short counts).
+  /// - Returns: the bytes read: `byteCount` of them, or fewer when the file ends first.
+  /// - Throws: ``BaseFormatError`` naming `path`, the offset and the call's `errno`.
   static func readFully(
-    _ descriptor: FileDescriptor, at offset: Int, into buffer: UnsafeMutableRawBufferPointer,
-    path: String
-  ) throws(BaseFormatError) -> Int {
+    _ descriptor: FileDescriptor, at offset: Int, byteCount: Int, path: String
+  ) throws(BaseFormatError) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: byteCount)
     var total = 0
-    while total < buffer.count {
-      let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[total...])
+    while total < byteCount {
       let count: Int
       do {
-        count = try descriptor.read(fromAbsoluteOffset: Int64(offset + total), into: chunk)
+        count = try buffer[total...].withUnsafeMutableBytes {
+          try descriptor.read(fromAbsoluteOffset: Int64(offset + total), into: $0)
+        }
       } catch {
         throw Self.error(path, offset + total, "pread", Errno(thrownBy: error))
       }
       if count == 0 { break }
       total += count
     }
-    return total
+    buffer.removeSubrange(total...)
+    return buffer
   }
 }
 

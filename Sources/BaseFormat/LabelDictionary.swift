@@ -59,22 +59,22 @@ public final class LabelDictionary {
     func fail(_ offset: Int, _ why: String) -> BaseFormatError {
       BaseFormatError(path: path, offset: start + offset, problem: .invalidDictionary(why))
     }
-    let sectionHeader = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: Self.sectionHeaderByteCount, alignment: MemoryLayout<UInt64>.alignment)
-    defer { sectionHeader.deallocate() }
-    let read = try FileHandleIO.readFully(descriptor, at: start, into: sectionHeader, path: path)
-    guard read == Self.sectionHeaderByteCount else {
+    let sectionHeader = try FileHandleIO.readFully(
+      descriptor, at: start, byteCount: Self.sectionHeaderByteCount, path: path)
+    guard sectionHeader.count == Self.sectionHeaderByteCount else {
       throw BaseFormatError(
         path: path, offset: fileByteCount,
         problem: .sizeMismatch(expected: start + Self.sectionHeaderByteCount, actual: fileByteCount)
       )
     }
-    let raw = UnsafeRawBufferPointer(sectionHeader)
-    guard raw.prefix(8).elementsEqual(Self.magic) else { throw fail(0, "wrong magic") }
+    func field<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+      sectionHeader.withUnsafeBytes { ByteView($0).loadLittleEndian(T.self, at: offset) }
+    }
+    guard sectionHeader.prefix(8).elementsEqual(Self.magic) else { throw fail(0, "wrong magic") }
     let labelCount = Int(
-      raw.loadLittleEndian(UInt32.self, at: 8))
+      field(UInt32.self, at: 8))
     let labelBytes = Int(
-      raw.loadLittleEndian(UInt32.self, at: 12))
+      field(UInt32.self, at: 12))
     guard labelCount <= BaseHeader.maximumDictionaryEntryCount,
       labelBytes <= BaseHeader.maximumDictionaryByteCount, labelBytes >= labelCount,
       labelBytes <= labelCount * BaseHeader.maximumLabelByteCount
@@ -82,9 +82,9 @@ public final class LabelDictionary {
       throw fail(8, "\(labelCount) labels in \(labelBytes) bytes is past the format's bounds")
     }
     var binding = StreamChecksum()
-    headerBytes.withUnsafeBytes { binding.update($0) }
-    binding.update(UnsafeRawBufferPointer(rebasing: raw[0..<24]))
-    let storedBinding = raw.loadLittleEndian(UInt64.self, at: 24)
+    binding.update(headerBytes)
+    binding.update(sectionHeader[0..<24])
+    let storedBinding = field(UInt64.self, at: 24)
     guard binding.value == storedBinding else {
       throw fail(24, "checksum mismatch: the section does not belong to this base's header")
     }
@@ -121,9 +121,9 @@ public final class LabelDictionary {
     ends = UnsafeRawBufferPointer(start: table, count: tableByteCount)
     bytes = table + tableByteCount
     do {
-      let stored = raw.loadLittleEndian(UInt64.self, at: 16)
+      let stored = field(UInt64.self, at: 16)
       let actual = StreamChecksum.of(
-        UnsafeRawBufferPointer(start: table, count: tableByteCount + labelBytes))
+        ByteView(UnsafeRawBufferPointer(start: table, count: tableByteCount + labelBytes)))
       guard actual == stored else {
         throw fail(16, "checksum mismatch: the table or the labels are corrupt")
       }
@@ -137,7 +137,7 @@ public final class LabelDictionary {
         if validatesLabels {
           let label = UnsafeBufferPointer(
             start: (bytes! + previousEnd).assumingMemoryBound(to: UInt8.self), count: length)
-          guard UTF8Validation.isValid(UnsafeRawBufferPointer(label)) else {
+          guard UTF8Validation.isValid(ByteView(label)) else {
             throw BaseFormatError(
               path: path, offset: body + tableByteCount + previousEnd, problem: .invalidUTF8Label)
           }
@@ -190,11 +190,11 @@ public final class LabelDictionary {
     body.reserveCapacity(4 * ends.count + labels.count)
     for end in ends { body.appendLittleEndian(end) }
     body.append(contentsOf: labels)
-    let bodyChecksum = body.withUnsafeBytes { StreamChecksum.of($0) }
+    let bodyChecksum = StreamChecksum.of(body)
     section.appendLittleEndian(bodyChecksum)
     var binding = StreamChecksum()
-    header.withUnsafeBytes { binding.update($0) }
-    section.withUnsafeBytes { binding.update($0) }
+    binding.update(header)
+    binding.update(section)
     section.appendLittleEndian(binding.value)
     return section + body
   }

@@ -31,7 +31,8 @@ public final class MappedBaseReader: BaseReader, BlockSource {
   private let pageByteCount: Int
   // The reader is used from one thread; dynamic exclusivity checks on these per-entry fields
   // cost a fifth of the loop's time, so they are off.
-  @exclusivity(unchecked) private var mapping: UnsafeMutableRawPointer?
+  /// The current window, mapped from file offset `mappingStart` to `mappingEnd`.
+  @exclusivity(unchecked) private var mapping: MappedRegion?
   @exclusivity(unchecked) private var mappingStart = 0
   @exclusivity(unchecked) private var mappingEnd = 0
   @exclusivity(unchecked) private var position = BaseHeader.byteCount
@@ -93,10 +94,7 @@ public final class MappedBaseReader: BaseReader, BlockSource {
       throw BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
     }
     return (
-      ByteView(
-        UnsafeRawBufferPointer(
-          start: mapping + (position - mappingStart), count: mappingEnd - position)),
-      mappingEnd == payloadEnd, position
+      mapping.bytes.rebased(from: position - mappingStart), mappingEnd == payloadEnd, position
     )
   }
 
@@ -117,9 +115,8 @@ public final class MappedBaseReader: BaseReader, BlockSource {
   }
 
   private func unmap() {
-    guard let mapping else { return }
-    MappedRegion(address: mapping, byteCount: mappingEnd - mappingStart).unmap()
-    self.mapping = nil
+    mapping?.unmap()
+    mapping = nil
   }
 
   /// Releases the consumed window and maps the next one from the page holding `position`.
@@ -138,7 +135,7 @@ public final class MappedBaseReader: BaseReader, BlockSource {
     } catch {
       throw FileHandleIO.error(path, start, "mmap", error)
     }
-    mapping = region.address
+    mapping = region
     mappingStart = start
     mappingEnd = end
   }

@@ -39,13 +39,8 @@ struct OpenedBase {
   init(descriptor: FileDescriptor, path: String, validatesLabels: Bool) throws(BaseFormatError) {
     self.descriptor = descriptor
     let fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
-    var headerBytes = [UInt8](repeating: 0, count: BaseHeader.byteCount)
-    let read = try headerBytes.withUnsafeMutableBytes { bytes in
-      Result { () throws(BaseFormatError) in
-        try FileHandleIO.readFully(descriptor, at: 0, into: bytes, path: path)
-      }
-    }.get()
-    headerBytes.removeSubrange(read...)
+    let headerBytes = try FileHandleIO.readFully(
+      descriptor, at: 0, byteCount: BaseHeader.byteCount, path: path)
     header = try headerBytes.withUnsafeBytes { bytes in
       Result { () throws(BaseFormatError) in try BaseHeader.decode(ByteView(bytes), path: path) }
     }.get()
@@ -78,11 +73,9 @@ extension BaseHeader {
   public static func read(path: String) throws(BaseFormatError) -> BaseHeader {
     let descriptor = try FileHandleIO.openForReading(path)
     defer { try? descriptor.close() }
-    return try withUnsafeTemporaryAllocation(
-      byteCount: byteCount, alignment: MemoryLayout<UInt64>.alignment
-    ) { bytes throws(BaseFormatError) in
-      let read = try FileHandleIO.readFully(descriptor, at: 0, into: bytes, path: path)
-      return try decode(ByteView(bytes).rebased(0..<read), path: path)
-    }
+    let bytes = try FileHandleIO.readFully(descriptor, at: 0, byteCount: byteCount, path: path)
+    return try bytes.withUnsafeBytes { raw in
+      Result { () throws(BaseFormatError) in try decode(ByteView(raw), path: path) }
+    }.get()
   }
 }

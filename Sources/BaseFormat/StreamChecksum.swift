@@ -31,7 +31,7 @@ public struct StreamChecksum: Sendable {
   }
 
   /// Feeds the next bytes of the sequence.
-  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  public mutating func update(_ bytes: ByteView) {
     let count = bytes.count
     totalByteCount &+= UInt64(count)
     var index = 0
@@ -47,30 +47,35 @@ public struct StreamChecksum: Sendable {
     }
     // Two words per iteration with the loads issued before the dependent additions, so the
     // next loads are in flight while the sums update (the loop is bound by memory, not by adds).
+    // Through the view's word walk, which checks once per step: a bounds check per load here
+    // cost the loader 1.1% more instructions per entry (ci-smoke).
+    var words = bytes.rebased(from: index).littleEndianWords
     var first = sum1
     var second = sum2
-    while index + 16 <= count {
-      let word0 = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let word1 = UInt64(
-        littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+    while let (word0, word1) = words.nextPair() {
       first &+= word0
       second &+= first
       first &+= word1
       second &+= first
-      index += 16
     }
     sum1 = first
     sum2 = second
-    while index + 8 <= count {
-      mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-      index += 8
-    }
+    if let word = words.next() { mix(word) }
+    index += words.offset
     while index < count {
       pendingWord |= UInt64(bytes[index]) << (8 * UInt64(pendingByteCount))
       pendingByteCount += 1
       index += 1
     }
   }
+
+  /// Feeds the next bytes of the sequence from an array or a part of one.
+  public mutating func update(_ bytes: ArraySlice<UInt8>) {
+    bytes.withUnsafeBytes { update(ByteView($0)) }
+  }
+
+  /// Feeds the next bytes of the sequence from an array.
+  public mutating func update(_ bytes: [UInt8]) { update(bytes[...]) }
 
   /// The checksum of everything fed so far (feeding may continue afterwards).
   public var value: UInt64 {
@@ -84,13 +89,15 @@ public struct StreamChecksum: Sendable {
   @inline(__always)
   private static func finalized(_ value: UInt64) -> UInt64 { murmurFinalized(value) }
 
-  /// The checksum of one contiguous byte range.
-  public static func of(_ view: ByteView) -> UInt64 { view.withUnsafeBytes { of($0) } }
-
-  /// The checksum of `bytes` alone.
-  public static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  /// The checksum of the bytes `view` shows, alone.
+  public static func of(_ view: ByteView) -> UInt64 {
     var checksum = StreamChecksum()
-    checksum.update(bytes)
+    checksum.update(view)
     return checksum.value
+  }
+
+  /// The checksum of an array's bytes, alone.
+  public static func of(_ bytes: [UInt8]) -> UInt64 {
+    bytes.withUnsafeBytes { of(ByteView($0)) }
   }
 }

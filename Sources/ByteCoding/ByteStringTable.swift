@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A hash table from byte strings (labels) to values, looked up with borrowed bytes.
 ///
 /// Written by hand because the compiler looks a label up twice per row (counting frequent
@@ -44,10 +38,7 @@ public final class ByteStringTable {
   public var count: Int { keyStarts.count }
 
   /// The entry holding the bytes `key` shows, or nil.
-  public func find(_ key: ByteView) -> Int? { key.withUnsafeBytes { find($0) } }
-
-  /// The entry holding `key`, or nil.
-  public func find(_ key: UnsafeRawBufferPointer) -> Int? {
+  public func find(_ key: ByteView) -> Int? {
     let hash = Self.hash(key, seed: seed)
     return slots.withUnsafeBufferPointer { slots in
       var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
@@ -71,19 +62,13 @@ public final class ByteStringTable {
   @discardableResult
   public func insert(utf8 key: String, value: Int) -> Int {
     var key = key
-    return key.withUTF8 { insert(UnsafeRawBufferPointer($0), value: value) }
+    return key.withUTF8 { insert(ByteView($0), value: value) }
   }
 
   /// Adds the bytes `key` shows, which must not be in the table yet, with `value`; returns its
   /// entry.
   @discardableResult
   public func insert(_ key: ByteView, value: Int) -> Int {
-    key.withUnsafeBytes { insert($0, value: value) }
-  }
-
-  /// Adds `key`, which must not be in the table yet, with `value`; returns its entry.
-  @discardableResult
-  public func insert(_ key: UnsafeRawBufferPointer, value: Int) -> Int {
     if 2 * (count + 1) > slots.count { rehash(slotCount: 2 * slots.count) }
     let hash = Self.hash(key, seed: seed)
     let entry = count
@@ -97,13 +82,12 @@ public final class ByteStringTable {
   }
 
   /// Every key with its value, in insertion order.
-  public func forEachKey(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) rethrows {
-    try keyBytes.withUnsafeBytes { bytes in
+  public func forEachKey(_ body: (ByteView, Int) throws -> Void) rethrows {
+    try keyBytes.withUnsafeBytes { raw in
+      let bytes = ByteView(raw)
       for entry in 0..<count {
         let start = keyStarts[entry]
-        try body(
-          UnsafeRawBufferPointer(rebasing: bytes[start..<(start + keyLengths[entry])]),
-          entryValues[entry])
+        try body(bytes.rebased(start..<(start + keyLengths[entry])), entryValues[entry])
       }
     }
   }
@@ -122,11 +106,11 @@ public final class ByteStringTable {
     slots = kept.slots
   }
 
-  private func matches(_ entry: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+  private func matches(_ entry: Int, _ key: ByteView) -> Bool {
     guard keyLengths[entry] == key.count else { return false }
-    guard !key.isEmpty else { return true }
+    let start = keyStarts[entry]
     return keyBytes.withUnsafeBytes {
-      memcmp($0.baseAddress! + keyStarts[entry], key.baseAddress!, key.count) == 0
+      key.equals(ByteView($0).rebased(start..<(start + key.count)))
     }
   }
 
@@ -145,21 +129,19 @@ public final class ByteStringTable {
   /// Eight bytes at a time, each word multiplied into the state, then murmur3's finalizer to
   /// spread the bits (the slot is the low bits).
   @inline(__always)
-  static func hash(_ key: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+  static func hash(_ key: ByteView, seed: UInt64) -> UInt64 {
     var state = seed ^ (UInt64(key.count) &* 0x9E37_79B9_7F4A_7C15)
-    var offset = 0
-    while offset + 8 <= key.count {
-      let word = key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    // The view's word walk: one check per word, none per load.
+    var words = key.littleEndianWords
+    while let word = words.next() {
       state = (state ^ word) &* 0xBF58_476D_1CE4_E5B9
       state ^= state >> 31
-      offset += 8
     }
     var tail: UInt64 = 0
     var shift: UInt64 = 0
-    while offset < key.count {
-      tail |= UInt64(key[offset]) << shift
+    for byte in key.rebased(from: words.offset) {
+      tail |= UInt64(byte) << shift
       shift += 8
-      offset += 1
     }
     return murmurFinalized((state ^ tail) &* 0x94D0_49BB_1331_11EB)
   }

@@ -16,27 +16,3 @@ public enum LEB128 {
     return count
   }
 }
-
-extension LEB128 {
-  /// Reads a value at `pointer`, at most `available` bytes; nil when it runs past them or does not
-  /// fit 64 bits. The block decoder's per-record path: measured, a ``LittleEndianReader`` per
-  /// record cost the loader about 20% more instructions per entry (cachegrind, 200k entries), so
-  /// the hot path keeps this pointer form and checks `available` itself.
-  @inlinable @inline(__always)
-  public static func read(_ pointer: UnsafeRawPointer, available: Int) -> (
-    value: UInt64, byteCount: Int
-  )? {
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
-    var index = 0
-    while index < available && index < maximumByteCount {
-      let byte = pointer.load(fromByteOffset: index, as: UInt8.self)
-      if shift == 63 && byte > 1 { return nil }
-      value |= UInt64(byte & 0x7F) << shift
-      index += 1
-      if byte & 0x80 == 0 { return (value, index) }
-      shift += 7
-    }
-    return nil
-  }
-}

@@ -2,27 +2,23 @@
 /// unsigned LEB128 values and byte runs: every wire and file format of calldir is read through
 /// it, so no other code loads from a raw pointer.
 ///
-/// It borrows the bytes: use it inside the closure that lent them (`withUnsafeBytes`) and let it
-/// go with them, as swift-collections' `_UnsafeHandle` is used inside `read { }`.
-/// Reads past the end throw ``ByteCodingError`` and leave ``offset`` where it was.
+/// It reads through a ``ByteView``, so it borrows the bytes as the view does: use it inside the
+/// closure that lent them (`withUnsafeBytes`) and let it go with them, as swift-collections'
+/// `_UnsafeHandle` is used inside `read { }`. Reads past the end throw ``ByteCodingError`` and
+/// leave ``offset`` where it was.
 public struct LittleEndianReader {
-  @usableFromInline let bytes: UnsafeRawBufferPointer
+  @usableFromInline let bytes: ByteView
   @usableFromInline var _offset: Int
   /// Where the next read starts, in bytes from the start of the borrowed bytes.
   @inlinable public var offset: Int { _offset }
 
-  /// A reader at `offset` in `bytes`.
-  @inlinable
-  public init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
-    precondition(offset >= 0 && offset <= bytes.count, "reader offset outside its bytes")
-    self.bytes = bytes
-    self._offset = offset
-  }
-
   /// A reader at `offset` in the bytes `view` shows.
+  /// - Precondition: `0 <= offset <= view.count`.
   @inlinable
   public init(_ view: ByteView, offset: Int = 0) {
-    self.init(UnsafeRawBufferPointer(start: view.base, count: view.count), offset: offset)
+    precondition(offset >= 0 && offset <= view.count, "reader offset outside its bytes")
+    self.bytes = view
+    self._offset = offset
   }
 
   /// Bytes left to read.
@@ -36,13 +32,13 @@ public struct LittleEndianReader {
   /// Reads a little-endian `T` and moves past it.
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer than
   ///   `MemoryLayout<T>.size` bytes are left.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(ByteCodingError) -> T {
     let size = MemoryLayout<T>.size
     guard remainingCount >= size else {
       throw .truncated(offset: offset, needed: size, available: remainingCount)
     }
-    let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    let value = bytes.loadLittleEndian(T.self, at: offset)
     _offset += size
     return value
   }
@@ -71,42 +67,23 @@ public struct LittleEndianReader {
     throw .truncated(offset: offset, needed: end - offset + 1, available: remainingCount)
   }
 
-  /// The next `count` bytes, borrowed like the reader's; moves past them.
+  /// The next `count` bytes as a bounds-checked view, borrowed like the reader's; moves past
+  /// them.
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer are left.
-  @inlinable
-  public mutating func readBytes(_ count: Int) throws(ByteCodingError) -> UnsafeRawBufferPointer {
+  @inlinable @inline(__always)
+  public mutating func readView(_ count: Int) throws(ByteCodingError) -> ByteView {
     guard count >= 0, remainingCount >= count else {
       throw .truncated(offset: offset, needed: count, available: remainingCount)
     }
-    let run = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    let run = bytes.rebased(offset..<(offset + count))
     _offset += count
     return run
   }
 
-  /// The next `count` bytes as a bounds-checked view, borrowed like the reader's; moves past
-  /// them.
-  /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer are left.
-  @inlinable
-  public mutating func readView(_ count: Int) throws(ByteCodingError) -> ByteView {
-    ByteView(try readBytes(count))
-  }
-
   /// Moves past `count` bytes.
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer are left.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func skip(_ count: Int) throws(ByteCodingError) {
-    _ = try readBytes(count)
-  }
-}
-
-extension UnsafeRawBufferPointer {
-  /// The little-endian `T` at `offset`, for fixed layouts whose length the caller checked first
-  /// (a file header): reading past the bytes is a programming error, not bad input.
-  /// - Precondition: the value's bytes lie inside the buffer.
-  @inlinable
-  public func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
-    precondition(
-      offset >= 0 && offset <= count - MemoryLayout<T>.size, "load outside the buffer")
-    return T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    _ = try readView(count)
   }
 }

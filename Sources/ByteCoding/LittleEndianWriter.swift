@@ -18,14 +18,3 @@ extension Array where Element == UInt8 {
     append(UInt8(rest))
   }
 }
-
-extension UnsafeMutableRawBufferPointer {
-  /// Stores `value` little-endian at `offset` (fixed layouts such as a file header).
-  /// - Precondition: the value's bytes lie inside the buffer.
-  @inlinable
-  public func storeLittleEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
-    precondition(
-      offset >= 0 && offset <= count - MemoryLayout<T>.size, "store outside the buffer")
-    storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
-  }
-}

@@ -1,47 +1,50 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Checks and trims UTF-8 text held as bytes, without making a `String` of it: the compiler's
 /// rows stay bytes from the input file to the base, and making a `String` per field (to check
 /// it, or to trim it) was a fifth of a compile's instructions.
 public enum UTF8Validation {
-  /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
-  /// U+10FFFF), as `String(validating:as:)` decides.
-  public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    let units = bytes.assumingMemoryBound(to: UInt8.self)
+  /// Whether the bytes `view` shows are well-formed UTF-8 (no overlong forms, surrogates or
+  /// values past U+10FFFF), as `String(validating:as:)` decides.
+  public static func isValid(_ view: ByteView) -> Bool {
     // ASCII and two-byte characters first (Latin, Cyrillic, Greek, Hebrew, Arabic: most
     // labels are written in them); the general check from the first other lead byte. The
     // standard library's validator took 450 instructions a Cyrillic row of a dump (callgrind).
     var index = 0
-    while index < units.count {
-      let lead = units[index]
+    let count = view.count
+    while index < count {
+      let lead = view[index]
       if lead < 0x80 {
-        index += 1
-      } else if lead >= 0xC2 && lead <= 0xDF && index + 1 < units.count
-        && units[index + 1] & 0xC0 == 0x80
+        // Eight ASCII bytes at a time where they run on (digits, Latin text): one checked load
+        // for eight checked reads.
+        if count - index >= 8,
+          view.loadLittleEndian(UInt64.self, at: index) & 0x8080_8080_8080_8080 == 0
+        {
+          index += 8
+        } else {
+          index += 1
+        }
+      } else if lead >= 0xC2 && lead <= 0xDF && index + 1 < count && view[index + 1] & 0xC0 == 0x80
       {
         index += 2
       } else {
         break
       }
     }
-    if index == units.count { return true }
+    if index == count { return true }
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       // The standard library's validator, without building the string (2.5 times faster), on
       // the rest only: the prefix checked above ends before a lead byte.
-      return (try? UTF8Span(validating: units.extracting(index...).span)) != nil
+      return view.withContiguousStorageIfAvailable {
+        (try? UTF8Span(validating: $0.extracting(index...).span)) != nil
+      } ?? false
     }
     // Before iOS 26 and macOS 26 the standard library validates only while it builds a string
     // (`String(validating:as:)`, itself iOS 18 and macOS 15): a scan by hand, Unicode's
     // well-formed byte sequences (table 3-7), builds none.
-    return isWellFormed(units, from: index)
+    return isWellFormed(view, from: index)
   }
 
   /// Unicode's table 3-7 of well-formed UTF-8 byte sequences, from `start` on.
-  static func isWellFormed(_ units: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+  static func isWellFormed(_ units: ByteView, from start: Int) -> Bool {
     var index = start
     while index < units.count {
       let lead = units[index]
@@ -69,37 +72,31 @@ public enum UTF8Validation {
     return true
   }
 
-  /// ``isValid(_:)-(UnsafeRawBufferPointer)`` of the bytes a view shows.
-  public static func isValid(_ view: ByteView) -> Bool {
-    isValid(UnsafeRawBufferPointer(start: view.base, count: view.count))
-  }
-
-  /// ``trimmingWhitespace(_:)-(UnsafeRawBufferPointer)`` of the bytes a view shows.
-  public static func trimmingWhitespace(_ view: ByteView) -> ByteView {
-    ByteView(trimmingWhitespace(UnsafeRawBufferPointer(start: view.base, count: view.count)))
-  }
-
-  /// ``trimmingWhitespace(_:)-(UnsafeRawBufferPointer)`` of a string's bytes, as a string.
+  /// ``trimmingWhitespace(_:)-(ByteView)`` of a string's bytes, as a string.
   public static func trimmingWhitespace(_ text: String) -> String {
     var text = text
     return text.withUTF8 {
-      String(decoding: trimmingWhitespace(UnsafeRawBufferPointer($0)), as: UTF8.self)
+      String(decoding: trimmingWhitespace(ByteView($0)), as: UTF8.self)
     }
   }
 
   /// `bytes` without leading and trailing whitespace: tab and Unicode's space separators
   /// (general category Zs, a set Unicode keeps stable: space, no-break space, the typographic
   /// spaces), as Foundation's `.whitespaces` means it. `bytes` must be valid UTF-8.
-  public static func trimmingWhitespace(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+  public static func trimmingWhitespace(_ bytes: ByteView) -> ByteView {
+    // Most fields start and end with a printable ASCII byte (0x21...0x7F: no whitespace).
+    if let first = bytes.first, let last = bytes.last, first &- 0x21 < 0x5F, last &- 0x21 < 0x5F {
+      return bytes
+    }
     var start = 0
     var end = bytes.count
     while start < end, let width = whitespaceWidth(bytes, startingAt: start) { start += width }
     while end > start, let width = whitespaceWidth(bytes, endingAt: end) { end -= width }
-    return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    return bytes.rebased(start..<end)
   }
 
   /// The byte length of the whitespace character starting at `index`, or nil.
-  private static func whitespaceWidth(_ bytes: UnsafeRawBufferPointer, startingAt index: Int)
+  private static func whitespaceWidth(_ bytes: ByteView, startingAt index: Int)
     -> Int?
   {
     let lead = bytes[index]
@@ -110,7 +107,7 @@ public enum UTF8Validation {
   }
 
   /// The byte length of the whitespace character ending just before `end`, or nil.
-  private static func whitespaceWidth(_ bytes: UnsafeRawBufferPointer, endingAt end: Int) -> Int? {
+  private static func whitespaceWidth(_ bytes: ByteView, endingAt end: Int) -> Int? {
     let last = bytes[end - 1]
     if last == 0x20 || last == 0x09 { return 1 }
     // The Zs characters past ASCII are two bytes (U+00A0) or three (the rest).
@@ -123,7 +120,7 @@ public enum UTF8Validation {
     return nil
   }
 
-  private static func scalar(_ bytes: UnsafeRawBufferPointer, from index: Int, width: Int)
+  private static func scalar(_ bytes: ByteView, from index: Int, width: Int)
     -> UInt32
   {
     var value = UInt32(bytes[index]) & (width == 2 ? 0x1F : 0x0F)
@@ -138,47 +135,36 @@ public enum UTF8Validation {
     }
   }
 
-  /// The index of the first `byte` in `bytes` at or after `start`, or nil: `memchr`, which reads
-  /// a word or a vector at a time (the generic `firstIndex(of:)` went byte by byte, about ten
-  /// instructions each, on every line and field of a dump).
+  /// The index of the first `byte` in `view` at or after `start`, or nil
+  /// (``ByteView/firstIndex(of:from:)``, `memchr`).
+  @inlinable
   public static func firstIndex(of byte: UInt8, in view: ByteView, from start: Int = 0) -> Int? {
-    // The view's own range: `memchr` below reads no byte outside it.
-    firstIndex(
-      of: byte, in: UnsafeRawBufferPointer(start: view.base, count: view.count), from: start)
-  }
-
-  /// ``firstIndex(of:in:from:)-(_,ByteView,_)`` over a raw buffer.
-  public static func firstIndex(
-    of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int = 0
-  ) -> Int? {
-    guard start < bytes.count, let base = bytes.baseAddress else { return nil }
-    guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
-    return UnsafeRawPointer(found) - base
+    view.firstIndex(of: byte, from: start)
   }
 }
 
 extension String {
-  /// The string these bytes spell, or nil when they are not well-formed UTF-8: what
+  /// The string the bytes `view` shows spell, or nil when they are not well-formed UTF-8: what
   /// `String(validating:as:)` does, which is iOS 18 and macOS 15 (calldir builds for iOS 16 and
   /// macOS 13). Validated by ``UTF8Validation/isValid(_:)``, then decoded without repairs.
-  public init?(validatingUTF8Bytes bytes: UnsafeRawBufferPointer) {
-    guard UTF8Validation.isValid(bytes) else { return nil }
-    self.init(decoding: bytes, as: UTF8.self)
+  public init?(validatingUTF8Bytes view: ByteView) {
+    guard UTF8Validation.isValid(view) else { return nil }
+    self.init(decoding: view, as: UTF8.self)
   }
 
-  /// ``init(validatingUTF8Bytes:)-(UnsafeRawBufferPointer)`` over any bytes: in place when they
-  /// are contiguous (an array, a slice of a buffer), else through a copy.
+  /// ``init(validatingUTF8Bytes:)-(ByteView)`` over any bytes: in place when they are
+  /// contiguous (an array, a slice of a buffer), else through a copy.
   public init?(validatingUTF8Bytes bytes: some Collection<UInt8>) {
     let inPlace = bytes.withContiguousStorageIfAvailable {
-      String(validatingUTF8Bytes: UnsafeRawBufferPointer($0))
+      String(validatingUTF8Bytes: ByteView($0))
     }
     guard let text = inPlace ?? String(validatingUTF8Bytes: Array(bytes)) else { return nil }
     self = text
   }
 
-  /// ``init(validatingUTF8Bytes:)-(UnsafeRawBufferPointer)`` over an array's bytes.
+  /// ``init(validatingUTF8Bytes:)-(ByteView)`` over an array's bytes.
   public init?(validatingUTF8Bytes bytes: [UInt8]) {
-    guard let text = bytes.withUnsafeBytes({ String(validatingUTF8Bytes: $0) }) else {
+    guard let text = bytes.withUnsafeBytes({ String(validatingUTF8Bytes: ByteView($0)) }) else {
       return nil
     }
     self = text

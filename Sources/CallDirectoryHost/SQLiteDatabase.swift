@@ -1,3 +1,4 @@
+import ByteCoding
 import CSQLite
 import Foundation
 
@@ -78,11 +79,13 @@ package final class SQLiteStatement {
   package func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(statement, index, value) }
 
   /// Binds UTF-8 bytes as text that SQLite copies.
-  package func bind(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) {
+  package func bind(utf8 view: ByteView, at index: Int32) {
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-    sqlite3_bind_text(
-      statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-      transient)
+    view.withUnsafeBytes { bytes in
+      _ = sqlite3_bind_text(
+        statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+        Int32(bytes.count), transient)
+    }
   }
 
   /// Binds text that SQLite copies (`SQLITE_TRANSIENT`, a macro Swift does not import).

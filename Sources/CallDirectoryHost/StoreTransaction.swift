@@ -91,7 +91,7 @@ public final class StoreTransaction {
 
   deinit { rollback() }
 
-  private func labelID(_ label: UnsafeRawBufferPointer) throws -> Int64 {
+  private func labelID(_ label: ByteView) throws -> Int64 {
     if let id = labelIDs[label] { return id }
     insertLabel.bind(utf8: label, at: 1)
     try insertLabel.run()
@@ -106,16 +106,11 @@ public final class StoreTransaction {
   /// Stores an identification entry (replacing the number's label in an incremental request).
   public func addIdentification(_ number: Int64, label: String) throws {
     var copy = label
-    try copy.withUTF8 { try addIdentification(number, labelUTF8: UnsafeRawBufferPointer($0)) }
+    try copy.withUTF8 { try addIdentification(number, labelUTF8: ByteView($0)) }
   }
 
   /// Stores an identification entry whose label is given as valid UTF-8 bytes.
   public func addIdentification(_ number: Int64, labelUTF8: ByteView) throws {
-    try labelUTF8.withUnsafeBytes { try addIdentification(number, labelUTF8: $0) }
-  }
-
-  /// Stores an identification entry whose label is given as valid UTF-8 bytes.
-  public func addIdentification(_ number: Int64, labelUTF8: UnsafeRawBufferPointer) throws {
     pendingIdentification.append((number, try labelID(labelUTF8)))
     if pendingIdentification.count == Self.rowsPerStatement { try flushIdentification() }
   }
@@ -263,22 +258,22 @@ public final class StoreTransaction {
 struct LabelIDCache {
   private var buckets: [UInt64: [(bytes: [UInt8], id: Int64)]] = [:]
 
-  private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  private static func hash(_ bytes: ByteView) -> UInt64 {
     // FNV-1a, 64-bit: a few cycles a byte, and labels are short.
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     return hash
   }
 
-  subscript(bytes: UnsafeRawBufferPointer) -> Int64? {
+  subscript(bytes: ByteView) -> Int64? {
     guard let bucket = buckets[Self.hash(bytes)] else { return nil }
-    for candidate in bucket where candidate.bytes.count == bytes.count {
-      if candidate.bytes.withUnsafeBytes({ $0.elementsEqual(bytes) }) { return candidate.id }
-    }
+    for candidate in bucket where bytes.equals(candidate.bytes) { return candidate.id }
     return nil
   }
 
-  mutating func insert(_ bytes: UnsafeRawBufferPointer, id: Int64) {
-    buckets[Self.hash(bytes), default: []].append(([UInt8](bytes), id))
+  mutating func insert(_ bytes: ByteView, id: Int64) {
+    var copy: [UInt8] = []
+    copy.append(contentsOf: bytes)
+    buckets[Self.hash(bytes), default: []].append((copy, id))
   }
 }

@@ -70,7 +70,7 @@ extension Compiler {
           }
           identificationEntries += 1
         }
-        try output.writer.append(record.number, checkedLabelBytes: record.label)
+        try output.writer.append(record.number, checkedLabelBytes: ByteView(record.label))
         output.count += 1
       }
     }
@@ -119,7 +119,7 @@ extension Compiler {
           guard record.category.isEmpty else { return }
           defer { index += 1 }
           if index % spreadStride == 0 && report.seedEntries < options.seedSize {
-            try seedWriter.append(record.number, checkedLabelBytes: record.label)
+            try seedWriter.append(record.number, checkedLabelBytes: ByteView(record.label))
             report.seedEntries += 1
           }
         }

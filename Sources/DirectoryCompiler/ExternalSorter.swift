@@ -183,13 +183,15 @@ final class ExternalSorter {
   static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError)
     -> (SortRecordView, Int)
   {
-    var reader = LittleEndianReader(bytes, offset: offset)
+    var reader = LittleEndianReader(ByteView(bytes), offset: offset)
     let number = try reader.read(Int64.self)
     let rank = try reader.read(Int64.self)
     let sequence = try reader.read(UInt64.self)
-    let label = try reader.readBytes(Int(try reader.read(UInt16.self)))
-    let region = try reader.readBytes(Int(try reader.read(UInt16.self)))
-    let category = try reader.readBytes(Int(try reader.read(UInt16.self)))
+    // The texts stay raw buffers into `bytes` (the caller's borrow), as the record view holds;
+    // the reader checks each one's length against the bytes left.
+    let label = try Self.text(&reader, in: bytes)
+    let region = try Self.text(&reader, in: bytes)
+    let category = try Self.text(&reader, in: bytes)
     return (
       SortRecordView(
         number: number, rank: rank, sequence: sequence, label: label, region: region,
@@ -198,10 +200,21 @@ final class ExternalSorter {
     )
   }
 
+  /// A record's text: its length, then its bytes, left in place in `bytes`.
+  @inline(__always)
+  private static func text(_ reader: inout LittleEndianReader, in bytes: UnsafeRawBufferPointer)
+    throws(ByteCodingError) -> UnsafeRawBufferPointer
+  {
+    let count = Int(try reader.read(UInt16.self))
+    let start = reader.offset
+    try reader.skip(count)
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+  }
+
   /// Byte size of the record at `offset`.
   /// - Throws: ``ByteCoding/ByteCodingError`` when the bytes end inside the record.
   static func size(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError) -> Int {
-    var reader = LittleEndianReader(bytes, offset: offset)
+    var reader = LittleEndianReader(ByteView(bytes), offset: offset)
     try reader.skip(Self.fixedFieldsByteCount)
     for _ in 0..<3 { try reader.skip(Int(try reader.read(UInt16.self))) }
     return reader.offset - offset
@@ -395,5 +408,16 @@ final class MergedRuns {
       _ = heap.removeMin()
     }
     return true
+  }
+}
+
+extension UnsafeMutableRawBufferPointer {
+  /// Stores `value` little-endian at `offset`: a sort record's fixed fields.
+  /// - Precondition: the value's bytes lie inside the buffer.
+  @inline(__always)
+  fileprivate func storeLittleEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+    precondition(
+      offset >= 0 && offset <= count - MemoryLayout<T>.size, "store outside the buffer")
+    storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
   }
 }

@@ -37,7 +37,11 @@ public final class FrequentLabels {
   public func top(_ limit: Int) -> [String] {
     var counted: [([UInt8], Int)] = []
     counters.forEachKey { label, count in
-      if count >= 2 { counted.append((Array(label), count)) }
+      if count >= 2 {
+        var bytes: [UInt8] = []
+        bytes.append(contentsOf: label)
+        counted.append((bytes, count))
+      }
     }
     counted.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.lexicographicallyPrecedes($1.0) }
     return counted.prefix(limit).map { String(decoding: $0.0, as: UTF8.self) }

@@ -123,13 +123,9 @@ public final class InputLines {
     buffer.reserveCapacity(old + chunkByteCount)
     buffer.append(contentsOf: repeatElement(0, count: chunkByteCount))
     if let range = plain {
-      let wanted = min(chunkByteCount, range.end - range.offset)
-      let read = buffer.withUnsafeMutableBytes {
-        wanted > 0
-          ? PositionalRead.read(
-            range.descriptor, into: $0.baseAddress! + old, byteCount: wanted, at: range.offset)
-          : 0
-      }
+      let wanted = max(0, min(chunkByteCount, range.end - range.offset))
+      let read = PositionalRead.read(
+        range.descriptor, into: &buffer, from: old, byteCount: wanted, at: range.offset)
       buffer.removeLast(chunkByteCount - max(0, read))
       if read < 0 {
         streamError = "read failed (\(SystemErrorText.last))"
@@ -198,8 +194,9 @@ public final class InputLines {
     while true {
       // One borrow of the buffer per line, finding its end and handing it on: each borrow of a
       // class's array retains and releases it (two per line were 4% of a compile, perf).
-      let found = try buffer.withUnsafeBytes { bytes in
-        guard let newline = UTF8Validation.firstIndex(of: lineEnd, in: bytes, from: start) else {
+      let found = try buffer.withUnsafeBytes { raw in
+        let bytes = ByteView(raw)
+        guard let newline = bytes.firstIndex(of: lineEnd, from: start) else {
           return false
         }
         // A CR before an LF belongs to the line end.
@@ -213,7 +210,7 @@ public final class InputLines {
           lastLineWasTooLong = true
           end = start
         }
-        try body(ByteView(bytes).rebased(start..<end))
+        try body(bytes.rebased(start..<end))
         start = newline + 1
         return true
       }

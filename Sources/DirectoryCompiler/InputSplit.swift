@@ -21,9 +21,7 @@ enum InputSplit {
     else { return nil }
     defer { PositionalRead.close(descriptor) }
     var probe = [UInt8](repeating: 0, count: 64 * 1024)
-    let read = probe.withUnsafeMutableBytes {
-      PositionalRead.read(descriptor, into: $0.baseAddress!, byteCount: $0.count, at: 0)
-    }
+    let read = PositionalRead.read(descriptor, into: &probe, at: 0)
     guard read > 2 else { return nil }
     let head = probe[..<read]
     // gzip, or lines ended by CR alone (InputLines reads those a way a cut would not).
@@ -47,9 +45,7 @@ enum InputSplit {
     var position = offset - 1
     var window = [UInt8](repeating: 0, count: 64 * 1024)
     while position < size {
-      let read = window.withUnsafeMutableBytes {
-        PositionalRead.read(descriptor, into: $0.baseAddress!, byteCount: $0.count, at: position)
-      }
+      let read = PositionalRead.read(descriptor, into: &window, at: position)
       guard read > 0 else { return nil }
       if let index = window[..<read].firstIndex(of: UInt8(ascii: "\n")) {
         return position + index + 1

@@ -53,13 +53,13 @@ final class SeedCandidates {
     while let data = try handle.read(upToCount: Self.bufferByteCount), !data.isEmpty {
       pending.append(contentsOf: data)
       let used = try pending.withUnsafeBytes { bytes in
-        var reader = LittleEndianReader(bytes)
+        var reader = LittleEndianReader(ByteView(bytes))
         while reader.remainingCount >= 10 {
           let start = reader.offset
           let number = try reader.read(Int64.self)
           let count = Int(try reader.read(UInt16.self))
           guard reader.remainingCount >= count else { return start }
-          try body(number, ByteView(try reader.readBytes(count)))
+          try body(number, try reader.readView(count))
         }
         return reader.offset
       }

@@ -42,7 +42,7 @@ extension NumberingTables {
       region.lengths = try reader.read(UInt32.self)
       region.local = try reader.read(UInt32.self)
       for _ in 0..<5 { region.indexes.append(try reader.read(UInt16.self)) }
-      region.transform = Array(try reader.readBytes(Int(try reader.read(UInt8.self))))
+      region.transform = Array(try reader.readView(Int(try reader.read(UInt8.self))))
       region.nationalPrefix = try text(&reader)
       region.internationalPrefix = try text(&reader)
       raw.append(region)
@@ -52,7 +52,7 @@ extension NumberingTables {
     for _ in 0..<automatonCount {
       let states = Int(try reader.read(UInt16.self))
       decoded.automatonBase.append(decoded.accepting.count)
-      let bitmap = try reader.readBytes((states + 7) / 8)
+      let bitmap = try reader.readView((states + 7) / 8)
       for state in 0..<states {
         decoded.accepting.append(bitmap[state / 8] & (1 << (state % 8)) != 0)
       }
@@ -146,7 +146,7 @@ extension NumberingTables {
   }
 
   private static func text(_ reader: inout LittleEndianReader) throws -> String {
-    String(decoding: try reader.readBytes(Int(try reader.read(UInt8.self))), as: UTF8.self)
+    String(decoding: try reader.readView(Int(try reader.read(UInt8.self))), as: UTF8.self)
   }
 
   /// An index read from the tables, nil for 0xFFFF (none).

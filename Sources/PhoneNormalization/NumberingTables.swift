@@ -44,7 +44,7 @@ public final class NumberingTables: Sendable {
       let bytes = try Base64.decode(bytes: text.filter { $0 != UInt8(ascii: "\n") })
       byteCount = bytes.count
       let decoded = try bytes.withUnsafeBytes { raw in
-        try Self.decode(LittleEndianReader(raw))
+        try Self.decode(LittleEndianReader(ByteView(raw)))
       }
       regions = decoded.regions
       automatonBase = decoded.automatonBase

@@ -52,9 +52,7 @@ import SystemCalls
     /// A fresh reading, or nil when the process is gone.
     public func read() -> MemoryStatus? {
       // /proc regenerates the file's text on every read from offset 0.
-      let count = buffer.withUnsafeMutableBytes { bytes in
-        PositionalRead.read(descriptor, into: bytes.baseAddress!, byteCount: bytes.count, at: 0)
-      }
+      let count = PositionalRead.read(descriptor, into: &buffer, at: 0)
       guard count > 0 else { return nil }
       return buffer.withUnsafeBytes { MemoryStatus(parsing: ByteView($0).rebased(0..<count)) }
     }

@@ -163,7 +163,7 @@ private struct JSONParser {
     var scalars = String.UnicodeScalarView()
     var run: [UInt8] = []
     func flush() throws(ReleaseError) {
-      guard run.withUnsafeBytes({ UTF8Validation.isValid($0) }) else {
+      guard run.withUnsafeBytes({ UTF8Validation.isValid(ByteView($0)) }) else {
         throw fail("a string that is not UTF-8")
       }
       scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)

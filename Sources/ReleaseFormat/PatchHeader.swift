@@ -99,7 +99,7 @@ public struct PatchHeader: Equatable, Sendable {
     guard baseVersion == BaseHeader.currentVersion || baseVersion == BaseHeader.compactVersion
     else { throw bad("base version \(baseVersion)") }
     func hex() throws(ReleaseError) -> String {
-      guard let field = try? reader.readBytes(64),
+      guard let field = try? reader.readView(64),
         field.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
       else { throw bad("a SHA-256 that is not 64 hex digits") }
       return String(decoding: field, as: UTF8.self)

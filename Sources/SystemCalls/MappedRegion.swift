@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemPackage
 
 #if canImport(Glibc)
@@ -46,6 +47,10 @@ public struct MappedRegion {
     self.address = address
     self.byteCount = byteCount
   }
+
+  /// The mapped bytes, read through a bounds-checked view (valid until ``unmap()``).
+  @inlinable
+  public var bytes: ByteView { ByteView(UnsafeRawBufferPointer(start: address, count: byteCount)) }
 
   /// Releases the mapping; its pointers are invalid afterwards.
   public func unmap() {

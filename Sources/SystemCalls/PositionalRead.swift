@@ -17,12 +17,22 @@ public enum PositionalRead {
   /// Closes a descriptor ``open(_:)`` returned.
   public static func close(_ descriptor: Int32) { _ = systemClose(descriptor) }
 
-  /// Reads up to `byteCount` bytes at `offset` into `buffer`.
+  /// Reads up to `byteCount` bytes (all of `buffer` after `start` when nil) at file offset
+  /// `offset` into `buffer`, from its index `start` on. The range is checked here, so callers
+  /// hand over an array, not an address.
+  /// - Precondition: `start...start + byteCount` lies within the array.
   /// - Returns: the bytes read; 0 at the end; -1 on an error (`errno` says which).
   public static func read(
-    _ descriptor: Int32, into buffer: UnsafeMutableRawPointer, byteCount: Int, at offset: Int
+    _ descriptor: Int32, into buffer: inout [UInt8], from start: Int = 0, byteCount: Int? = nil,
+    at offset: Int
   ) -> Int {
-    pread(descriptor, buffer, byteCount, off_t(offset))
+    let count = byteCount ?? buffer.count - start
+    precondition(
+      start >= 0 && count >= 0 && start <= buffer.count - count, "read outside the buffer")
+    guard count > 0 else { return 0 }
+    return buffer.withUnsafeMutableBytes {
+      pread(descriptor, $0.baseAddress! + start, count, off_t(offset))
+    }
   }
 }
 

@@ -34,7 +34,7 @@ extension ChannelFrame {
   public func forEachEntry(_ body: (ChannelEntry) throws -> Bool) throws {
     guard carriesEntries else { return }
     try payload.withUnsafeBytes { raw in
-      var reader = LittleEndianReader(raw)
+      var reader = LittleEndianReader(ByteView(raw))
       do {
         for _ in 0..<count {
           let number = try reader.read(Int64.self)

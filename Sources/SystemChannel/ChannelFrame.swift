@@ -55,7 +55,7 @@ public struct ChannelAck: Equatable, Sendable {
   public init(decoding bytes: [UInt8]) throws(ByteCodingError) {
     let decoded = bytes.withUnsafeBytes { raw in
       Result { () throws(ByteCodingError) in
-        var reader = LittleEndianReader(raw)
+        var reader = LittleEndianReader(ByteView(raw))
         return (try reader.read(UInt8.self) != 0, try reader.read(Int32.self))
       }
     }

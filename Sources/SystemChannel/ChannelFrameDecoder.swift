@@ -46,7 +46,7 @@ public struct ChannelFrameDecoder {
   public mutating func nextFrame() -> ChannelFrame? {
     guard malformed == nil else { return nil }
     let header: (kind: UInt8, count: Int, length: Int)? = buffer.withUnsafeBytes { raw in
-      var reader = LittleEndianReader(raw, offset: start)
+      var reader = LittleEndianReader(ByteView(raw), offset: start)
       guard let kind = try? reader.read(UInt8.self), let count = try? reader.read(UInt32.self),
         let length = try? reader.read(UInt32.self)
       else { return nil }

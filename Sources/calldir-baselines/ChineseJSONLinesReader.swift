@@ -20,10 +20,9 @@ struct ChineseJSONLinesReader {
     while fgets(&buffer, Int32(lineBufferByteCount), file) != nil {
       // `@autoreleasepool { … }`: Swift on Linux has no autorelease pool; each iteration's
       // objects are released at its end anyway.
-      // `[NSString stringWithUTF8String:buffer]`: nil for invalid UTF-8.
-      let decoded = buffer.withUnsafeBytes {
-        String(validating: UnsafeRawBufferPointer(rebasing: $0[..<strlen(buffer)]), as: UTF8.self)
-      }
+      // `[NSString stringWithUTF8String:buffer]`: the bytes up to the NUL `fgets` wrote, nil
+      // for invalid UTF-8.
+      let decoded = String(validating: buffer[..<strlen(buffer)], as: UTF8.self)
       guard var result = decoded else { continue }
       result = result.replacingOccurrences(of: ",", with: "")
       let jsonData = Data(result.utf8)

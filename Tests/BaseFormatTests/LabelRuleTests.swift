@@ -23,7 +23,7 @@ struct LabelRuleTests {
       }
       let bytes = Array(label.utf8)
       #expect(throws: BaseFormatError.self) {
-        try bytes.withUnsafeBytes { try writer.append(11, labelBytes: $0) }
+        try bytes.withUnsafeBytes { try writer.append(11, labelBytes: ByteView($0)) }
       }
       writer.discard()
     }
@@ -45,7 +45,7 @@ struct LabelRuleTests {
     let writer = try BaseWriter(path: path, kind: .identification)
     // A long first label, so that the header's bytes-per-entry bound cannot tell.
     try writer.append(10, label: String(repeating: "a", count: 100))
-    try [UInt8]().withUnsafeBytes { try writer.append(11, checkedLabelBytes: $0) }
+    try [UInt8]().withUnsafeBytes { try writer.append(11, checkedLabelBytes: ByteView($0)) }
     _ = try writer.finish()
     for read in [
       { try MappedBaseReader(path: path).readAll() },
@@ -69,7 +69,9 @@ struct LabelRuleTests {
     let writer = try BaseWriter(
       path: path, kind: .identification, compact: compact,
       dictionaryCandidates: compact ? ["two\nlines"] : [])
-    try Array("two\nlines".utf8).withUnsafeBytes { try writer.append(10, checkedLabelBytes: $0) }
+    try Array("two\nlines".utf8).withUnsafeBytes {
+      try writer.append(10, checkedLabelBytes: ByteView($0))
+    }
     _ = try writer.finish()
     #expect {
       _ = try MappedBaseReader(path: path, validatesLabels: true).readAll()

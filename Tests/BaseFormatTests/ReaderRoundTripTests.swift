@@ -101,11 +101,11 @@ struct ReaderRoundTripTests {
       state = state &* 6_364_136_223_846_793_005 &+ 1
       return UInt8(truncatingIfNeeded: state >> 56)
     }
-    let original = bytes.withUnsafeBytes { StreamChecksum.of($0) }
+    let original = StreamChecksum.of(bytes)
     var missed: [Int] = []
     for bit in 0..<(bytes.count * 8) {
       bytes[bit / 8] ^= 1 << UInt8(bit % 8)
-      if bytes.withUnsafeBytes({ StreamChecksum.of($0) }) == original { missed.append(bit) }
+      if StreamChecksum.of(bytes) == original { missed.append(bit) }
       bytes[bit / 8] ^= 1 << UInt8(bit % 8)
     }
     #expect(missed.isEmpty, "flips at bits \(missed.prefix(10)) went unnoticed")
@@ -114,18 +114,18 @@ struct ReaderRoundTripTests {
   @Test func theChecksumDoesNotDependOnHowBytesAreChunked() {
     var bytes = [UInt8](repeating: 0, count: 10_007)
     for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ 7) }
-    let whole = bytes.withUnsafeBytes { StreamChecksum.of($0) }
+    let whole = StreamChecksum.of(bytes)
     for chunk in [1, 3, 7, 8, 9, 15, 16, 17, 4096] {
       var checksum = StreamChecksum()
       var start = 0
       while start < bytes.count {
         let end = min(bytes.count, start + chunk)
-        bytes[start..<end].withUnsafeBytes { checksum.update($0) }
+        checksum.update(bytes[start..<end])
         start = end
       }
       #expect(checksum.value == whole, "chunk \(chunk)")
     }
     bytes[5_000] ^= 0x10
-    #expect(bytes.withUnsafeBytes { StreamChecksum.of($0) } != whole)
+    #expect(StreamChecksum.of(bytes) != whole)
   }
 }

@@ -17,7 +17,7 @@ struct ByteTextTests {
   @Test(arguments: samples)
   func validityMatchesTheStandardLibrary(_ bytes: [UInt8]) {
     let expected = String(validating: bytes, as: UTF8.self) != nil
-    #expect(bytes.withUnsafeBytes { UTF8Validation.isValid($0) } == expected)
+    #expect(bytes.withUnsafeBytes { UTF8Validation.isValid(ByteView($0)) } == expected)
   }
 
   /// Every pair of bytes, alone and after text in each path of the check (ASCII, two-byte
@@ -31,7 +31,7 @@ struct ByteTextTests {
           for suffix in [[], [0x80], [0x41]] as [[UInt8]] {
             let bytes = prefix + [UInt8(first), UInt8(second)] + suffix
             let expected = String(validating: bytes, as: UTF8.self) != nil
-            if bytes.withUnsafeBytes({ UTF8Validation.isValid($0) }) != expected {
+            if bytes.withUnsafeBytes({ UTF8Validation.isValid(ByteView($0)) }) != expected {
               mismatches.append(bytes)
             }
           }
@@ -48,7 +48,7 @@ struct ByteTextTests {
   func trimmingMatchesTheStringTrimming(_ text: String) {
     let expected = Self.trimmedByScalars(text)
     let trimmed = Array(text.utf8).withUnsafeBytes {
-      String(decoding: UTF8Validation.trimmingWhitespace($0), as: UTF8.self)
+      String(decoding: UTF8Validation.trimmingWhitespace(ByteView($0)), as: UTF8.self)
     }
     #expect(trimmed == expected)
   }
@@ -71,28 +71,28 @@ struct ByteTextTests {
     var reference: [String: Int] = [:]
     for index in 0..<5_000 {
       let key = "метка \(index % 3_000)"
-      let entry = Array(key.utf8).withUnsafeBytes { table.find($0) }
+      let entry = Array(key.utf8).withUnsafeBytes { table.find(ByteView($0)) }
       if let entry {
         table[entry] += 1
       } else {
-        _ = Array(key.utf8).withUnsafeBytes { table.insert($0, value: 1) }
+        _ = Array(key.utf8).withUnsafeBytes { table.insert(ByteView($0), value: 1) }
       }
       reference[key, default: 0] += 1
     }
     #expect(table.count == reference.count)
     for (key, count) in reference {
-      let entry = Array(key.utf8).withUnsafeBytes { table.find($0) }
+      let entry = Array(key.utf8).withUnsafeBytes { table.find(ByteView($0)) }
       #expect(entry.map { table[$0] } == count, "\(key)")
     }
-    #expect(Array("absent".utf8).withUnsafeBytes { table.find($0) } == nil)
-    #expect([UInt8]().withUnsafeBytes { table.find($0) } == nil)
+    #expect(Array("absent".utf8).withUnsafeBytes { table.find(ByteView($0)) } == nil)
+    #expect([UInt8]().withUnsafeBytes { table.find(ByteView($0)) } == nil)
 
     table.removeAll { $0 < 2 }
     var kept: [String: Int] = [:]
     table.forEachKey { key, value in kept[String(decoding: key, as: UTF8.self)] = value }
     #expect(kept == reference.filter { $0.value >= 2 })
     for (key, count) in reference where count < 2 {
-      #expect(Array(key.utf8).withUnsafeBytes { table.find($0) } == nil)
+      #expect(Array(key.utf8).withUnsafeBytes { table.find(ByteView($0)) } == nil)
     }
   }
 
@@ -100,10 +100,11 @@ struct ByteTextTests {
     let table = ByteStringTable()
     let keys = ["", "a", "ab", "abcdefgh", "abcdefgh\u{0}", "abcdefghi", "abcdefgj", "abcdefgh1"]
     for (index, key) in keys.enumerated() {
-      _ = Array(key.utf8).withUnsafeBytes { table.insert($0, value: index) }
+      _ = Array(key.utf8).withUnsafeBytes { table.insert(ByteView($0), value: index) }
     }
     for (index, key) in keys.enumerated() {
-      #expect(Array(key.utf8).withUnsafeBytes { table.find($0) }.map { table[$0] } == index)
+      #expect(
+        Array(key.utf8).withUnsafeBytes { table.find(ByteView($0)) }.map { table[$0] } == index)
     }
   }
 }

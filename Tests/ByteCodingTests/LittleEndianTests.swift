@@ -11,7 +11,7 @@ struct LittleEndianTests {
     #expect(Array(bytes[0..<2]) == [0x02, 0x01])
     #expect(Array(bytes[2..<10]) == [0xFE] + Array(repeating: 0xFF, count: 7))
     try bytes.withUnsafeBytes { (raw) throws in
-      var reader = LittleEndianReader(raw)
+      var reader = LittleEndianReader(ByteView(raw))
       #expect(try reader.read(UInt16.self) == 0x0102)
       #expect(try reader.read(Int64.self) == -2)
       #expect(try reader.read(UInt32.self) == UInt32.max)
@@ -28,7 +28,7 @@ struct LittleEndianTests {
     #expect(bytes.count == LEB128.byteCount(value))
     #expect(bytes.count <= LEB128.maximumByteCount)
     try bytes.withUnsafeBytes { (raw) throws in
-      var reader = LittleEndianReader(raw)
+      var reader = LittleEndianReader(ByteView(raw))
       #expect(try reader.readLEB128() == value)
       #expect(reader.isAtEnd)
     }
@@ -37,15 +37,15 @@ struct LittleEndianTests {
   @Test func aTruncatedFieldNamesItsOffsetAndLeavesTheReaderWhereItWas() throws {
     let bytes: [UInt8] = [1, 2, 3, 0x80, 0x80]
     bytes.withUnsafeBytes { raw in
-      var reader = LittleEndianReader(raw, offset: 1)
+      var reader = LittleEndianReader(ByteView(raw), offset: 1)
       #expect(throws: ByteCodingError.truncated(offset: 1, needed: 8, available: 4)) {
         try reader.read(UInt64.self)
       }
       #expect(reader.offset == 1)
       #expect(throws: ByteCodingError.truncated(offset: 1, needed: 5, available: 4)) {
-        try reader.readBytes(5)
+        try reader.readView(5)
       }
-      var leb = LittleEndianReader(raw, offset: 3)
+      var leb = LittleEndianReader(ByteView(raw), offset: 3)
       #expect(throws: ByteCodingError.self) { try leb.readLEB128() }
       #expect(leb.offset == 3)
     }
@@ -56,21 +56,19 @@ struct LittleEndianTests {
     let tooLong: [UInt8] = Array(repeating: 0x80, count: 10) + [0x00]
     for bytes in [tooWide, tooLong] {
       bytes.withUnsafeBytes { raw in
-        var reader = LittleEndianReader(raw)
+        var reader = LittleEndianReader(ByteView(raw))
         #expect(throws: ByteCodingError.overlongInteger(offset: 0)) { try reader.readLEB128() }
       }
     }
   }
 
-  @Test func storesLandAtTheirOffset() throws {
-    var header = [UInt8](repeating: 0, count: 12)
-    header.withUnsafeMutableBytes { raw in
-      raw.storeLittleEndian(UInt32(0xA1B2_C3D4), at: 0)
-      raw.storeLittleEndian(Int64(7), at: 4)
-    }
+  @Test func appendsLandAtTheirOffset() throws {
+    var header: [UInt8] = []
+    header.appendLittleEndian(UInt32(0xA1B2_C3D4))
+    header.appendLittleEndian(Int64(7))
     #expect(Array(header[0..<4]) == [0xD4, 0xC3, 0xB2, 0xA1])
     try header.withUnsafeBytes { (raw) throws in
-      var reader = LittleEndianReader(raw, offset: 4)
+      var reader = LittleEndianReader(ByteView(raw), offset: 4)
       #expect(try reader.read(Int64.self) == 7)
     }
   }

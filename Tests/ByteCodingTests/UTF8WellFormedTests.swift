@@ -7,7 +7,8 @@ import Testing
 struct UTF8WellFormedTests {
   func agrees(_ bytes: [UInt8]) -> Bool {
     let library = String(validating: bytes, as: UTF8.self) != nil
-    return bytes.withUnsafeBufferPointer { UTF8Validation.isWellFormed($0, from: 0) } == library
+    return bytes.withUnsafeBufferPointer { UTF8Validation.isWellFormed(ByteView($0), from: 0) }
+      == library
   }
 
   @Test func everySequenceOfUpToThreeBytesAndSampledFourByteOnes() {
