@@ -35,11 +35,12 @@ public final class LabelDictionary {
   public let count: Int
   /// Size of the whole section, in bytes.
   public let sectionByteCount: Int
-  private let mapping: UnsafeMutableRawPointer?
-  private let mappingByteCount: Int
+  /// The mapping, from the page holding the section's body to the file's end; nil for no labels.
+  private let region: MappedRegion?
   /// Each label's end offset, `UInt32` little-endian.
-  private let ends: UnsafeRawBufferPointer
-  private let bytes: UnsafeRawPointer?
+  private let ends: ByteView
+  /// The labels' bytes, back to back.
+  private let labels: ByteView
 
   /// Opens and verifies the dictionary section of a compact base.
   /// - Parameters:
@@ -97,33 +98,30 @@ public final class LabelDictionary {
     }
     count = labelCount
     guard labelCount > 0 else {
-      mapping = nil
-      mappingByteCount = 0
-      ends = UnsafeRawBufferPointer(start: nil, count: 0)
-      bytes = nil
+      region = nil
+      ends = .empty
+      self.labels = .empty
       return
     }
     // Map from the page holding the section's body to the end of the file.
     let pageByteCount = MappedRegion.pageByteCount
     let body = start + Self.sectionHeaderByteCount
     let mapStart = body / pageByteCount * pageByteCount
-    mappingByteCount = fileByteCount - mapStart
-    let address: UnsafeMutableRawPointer
+    let mapped: MappedRegion
     do {
-      address = try MappedRegion(
-        descriptor: descriptor, offset: mapStart, byteCount: mappingByteCount
-      ).address
+      mapped = try MappedRegion(
+        descriptor: descriptor, offset: mapStart, byteCount: fileByteCount - mapStart)
     } catch {
       throw FileHandleIO.error(path, mapStart, "mmap", error)
     }
-    mapping = address
-    let table = UnsafeRawPointer(address) + (body - mapStart)
-    ends = UnsafeRawBufferPointer(start: table, count: tableByteCount)
-    bytes = table + tableByteCount
+    region = mapped
+    // The file's size was checked to be the section's end, so both views end where it does.
+    let sectionBody = mapped.bytes.rebased(from: body - mapStart)
+    ends = sectionBody.rebased(0..<tableByteCount)
+    self.labels = sectionBody.rebased(from: tableByteCount)
     do {
       let stored = field(UInt64.self, at: 16)
-      let actual = StreamChecksum.of(
-        ByteView(UnsafeRawBufferPointer(start: table, count: tableByteCount + labelBytes)))
+      let actual = StreamChecksum.of(sectionBody)
       guard actual == stored else {
         throw fail(16, "checksum mismatch: the table or the labels are corrupt")
       }
@@ -135,13 +133,12 @@ public final class LabelDictionary {
           throw fail(Self.sectionHeaderByteCount + 4 * index, "label \(index) ends at \(end)")
         }
         if validatesLabels {
-          let label = UnsafeBufferPointer(
-            start: (bytes! + previousEnd).assumingMemoryBound(to: UInt8.self), count: length)
-          guard UTF8Validation.isValid(ByteView(label)) else {
+          let label = self.labels.rebased(previousEnd..<end)
+          guard UTF8Validation.isValid(label) else {
             throw BaseFormatError(
               path: path, offset: body + tableByteCount + previousEnd, problem: .invalidUTF8Label)
           }
-          if let bad = LabelRule.controlCharacterOffset(ByteView(label)) {
+          if let bad = LabelRule.controlCharacterOffset(label) {
             throw BaseFormatError(
               path: path, offset: body + tableByteCount + previousEnd + bad,
               problem: .invalidLabel("a control character or line break"))
@@ -159,25 +156,17 @@ public final class LabelDictionary {
   }
 
   deinit {
-    if let mapping { MappedRegion(address: mapping, byteCount: mappingByteCount).unmap() }
+    region?.unmap()
   }
 
-  /// The bytes of label `index` (`0 ≤ index < count`, checked by the caller).
+  /// The bytes of label `index` (`0 ≤ index < count`, checked by the caller). Read through the
+  /// views, checked: only a miss of the reader's label cache comes here (a string is made once
+  /// per label that fits its budget), so the checks are not per entry.
   @inline(__always)
-  func label(at index: Int) -> UnsafeBufferPointer<UInt8> {
-    // Per entry on the hot path: `index < count` is the caller's check, so the table is read
-    // through its pointer (a checked load here cost the compact loader 8% more instructions).
-    let table = ends.baseAddress.unsafelyUnwrapped
-    let end = Int(
-      UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
-    let start =
-      index == 0
-      ? 0
-      : Int(
-        UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * index - 4, as: UInt32.self)))
-    return UnsafeBufferPointer(
-      start: (bytes.unsafelyUnwrapped + start).assumingMemoryBound(to: UInt8.self),
-      count: end - start)
+  func label(at index: Int) -> ByteView {
+    let end = Int(ends.loadLittleEndian(UInt32.self, at: 4 * index))
+    let start = index == 0 ? 0 : Int(ends.loadLittleEndian(UInt32.self, at: 4 * index - 4))
+    return labels.rebased(start..<end)
   }
 
   /// The section for `labels` (in index order), bound to a base's 64-byte `header`: what the

@@ -1,3 +1,4 @@
+import ByteCoding
 import SystemCalls
 
 /// Makes the `String` a reader hands out for a label whose bytes are known UTF-8 (its block's
@@ -47,6 +48,12 @@ public enum LabelString {
     }
     if case .validating = form { return makeValidating(bytes) }
     return String.calldirFromKnownUTF8(bytes)
+  }
+
+  /// The label the bytes `view` shows (valid UTF-8), made in `form`.
+  @inline(__always)
+  static func make(_ view: ByteView, form: Form) -> String {
+    view.withContiguousStorageIfAvailable { make($0, form: form) } ?? ""
   }
 
   /// The public form, out of line, so the others' path stays short.

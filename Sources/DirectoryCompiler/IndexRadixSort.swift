@@ -25,60 +25,37 @@ enum IndexRadixSort {
     @inline(__always) func key(_ entry: Entry) -> UInt64 {
       UInt64(bitPattern: entry.number) ^ (1 << 63)
     }
-    var inScratch = false
+    // Each pass reads `entries` and writes `scratch`, then the two swap (no copy). Plain arrays
+    // with checked subscripts: a write lands at a computed index, where a check is worth its
+    // cost. Measured against the raw buffers this used to take (cachegrind, a one-thread compile
+    // of 200,000 directory rows): the sort's 37 M instructions became 50 M, 0.6% of the compile.
     var counts = [Int](repeating: 0, count: bucketCount)
     var shift = 0
     while shift < 64 {
-      // Each digit's count; true when one digit holds every number (the pass is skipped).
-      func histogram(_ source: UnsafeBufferPointer<Entry>) -> Bool {
-        counts.withUnsafeMutableBufferPointer { counts in
-          for index in counts.indices { counts[index] = 0 }
-          for index in 0..<count {
-            counts[Int((key(source[index]) >> UInt64(shift)) & UInt64(bucketCount - 1))] += 1
-          }
-          return counts.contains(count)
-        }
-      }
-      let allInOne =
-        inScratch
-        ? scratch.withUnsafeBufferPointer(histogram) : entries.withUnsafeBufferPointer(histogram)
-      if !allInOne {
+      let digit = UInt64(shift)
+      let mask = UInt64(bucketCount - 1)
+      // Each digit's count; a pass in which one digit holds every number is skipped.
+      for bucket in 0..<bucketCount { counts[bucket] = 0 }
+      for entry in entries[..<count] { counts[Int((key(entry) >> digit) & mask)] += 1 }
+      if !counts.contains(count) {
         var total = 0
         for bucket in 0..<bucketCount {
           let here = counts[bucket]
           counts[bucket] = total
           total += here
         }
-        func pass(_ source: UnsafeBufferPointer<Entry>, _ target: UnsafeMutableBufferPointer<Entry>)
-        {
-          counts.withUnsafeMutableBufferPointer { counts in
-            for index in 0..<count {
-              let entry = source[index]
-              let bucket = Int((key(entry) >> UInt64(shift)) & UInt64(bucketCount - 1))
-              target[counts[bucket]] = entry
-              counts[bucket] += 1
-            }
-          }
+        for entry in entries[..<count] {
+          let bucket = Int((key(entry) >> digit) & mask)
+          scratch[counts[bucket]] = entry
+          counts[bucket] += 1
         }
-        if inScratch {
-          scratch.withUnsafeBufferPointer { source in
-            entries.withUnsafeMutableBufferPointer { pass(source, $0) }
-          }
-        } else {
-          entries.withUnsafeBufferPointer { source in
-            scratch.withUnsafeMutableBufferPointer { pass(source, $0) }
-          }
-        }
-        inScratch.toggle()
+        swap(&entries, &scratch)
       }
       shift += digitBits
     }
-    if inScratch {
-      entries.withUnsafeMutableBufferPointer { target in
-        scratch.withUnsafeBufferPointer { source in
-          for index in 0..<count { target[index] = source[index] }
-        }
-      }
+    if entries.count != count {
+      // `scratch` was the longer buffer and now holds the sorted entries at its front.
+      entries.removeLast(entries.count - count)
     }
     // Equal numbers in sequence order (already so when records arrive in order).
     var start = 0
