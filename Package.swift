@@ -253,7 +253,7 @@ let package = Package(
       name: "ProcessSpawningTests", dependencies: ["ProcessSpawning", "SystemCalls", "TestSupport"]),
     .testTarget(
       name: "DirectoryContainerTests",
-      dependencies: ["DirectoryContainer", "BaseFormat", "TestSupport"]),
+      dependencies: ["DirectoryContainer", "BaseFormat", "ByteCoding", "TestSupport"]),
     .testTarget(
       name: "CallDirectoryLoaderTests",
       dependencies: ["CallDirectoryLoader", "DirectoryContainer", "BaseFormat", "TestSupport"]),

@@ -50,46 +50,51 @@ public struct SHA256: Sendable {
     h = temporary1 &+ s0 &+ majority
   }
 
-  private mutating func compress(_ bytes: UnsafeRawBufferPointer) {
-    // The message schedule lives on the stack, and the loops run on raw pointers: with arrays
-    // (an allocation per 64-byte block, bounds checks per round) this ran at half the speed.
-    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-      Self.roundConstants.withUnsafeBufferPointer { constants in
-        compress(
-          bytes.baseAddress!, schedule: schedule.baseAddress!, constants: constants.baseAddress!)
-      }
-    }
+  /// σ0 of the message schedule (FIPS 180-4 §4.1.2).
+  @inline(__always)
+  fileprivate static func sigma0(_ word: UInt32) -> UInt32 {
+    rotate(word, 7) ^ rotate(word, 18) ^ (word >> 3)
   }
 
+  /// σ1 of the message schedule.
   @inline(__always)
-  private mutating func compress(
-    _ bytes: UnsafeRawPointer, schedule words: UnsafeMutablePointer<UInt32>,
-    constants: UnsafePointer<UInt32>
-  ) {
-    for index in 0..<16 {
-      words[index] = UInt32(
-        bigEndian: bytes.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
-    }
-    for index in 16..<64 {
-      let w15 = words[index - 15]
-      let w2 = words[index - 2]
-      let s0 = Self.rotate(w15, 7) ^ Self.rotate(w15, 18) ^ (w15 >> 3)
-      let s1 = Self.rotate(w2, 17) ^ Self.rotate(w2, 19) ^ (w2 >> 10)
-      words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
-    }
+  fileprivate static func sigma1(_ word: UInt32) -> UInt32 {
+    rotate(word, 17) ^ rotate(word, 19) ^ (word >> 10)
+  }
+
+  /// One 64-byte block. The message schedule is a rolling window of its last 16 words in
+  /// sixteen named fields (registers and the stack: no raw pointer, no index to check), the
+  /// block is read through a checked view, and the constants through their array. Measured with
+  /// cachegrind on a one-thread compile of 200,000 directory rows, which hashes every base:
+  /// 211 M instructions, against 219 M for the raw-pointer loops it replaced (64 words on the
+  /// stack).
+  private mutating func compress(_ block: ByteView) {
+    var w = MessageWindow(block)
+    let k = Self.roundConstants
+    // Known once, so the optimizer drops the check on each round's constant.
+    precondition(k.count == 64)
     var (a, b, c, d, e, f, g, h) = state
-    // Eight rounds per pass, each naming the working variables one place on instead of
+    // Sixteen rounds per pass, each naming the working variables one place on instead of
     // moving all eight (FIPS 180-4 §6.2.2, step 3): the moves were a third of each round's
     // instructions, and hashing the bases is the tail of every compile.
-    for index in stride(from: 0, to: 64, by: 8) {
-      Self.round(a, b, c, &d, e, f, g, &h, constants[index] &+ words[index])
-      Self.round(h, a, b, &c, d, e, f, &g, constants[index + 1] &+ words[index + 1])
-      Self.round(g, h, a, &b, c, d, e, &f, constants[index + 2] &+ words[index + 2])
-      Self.round(f, g, h, &a, b, c, d, &e, constants[index + 3] &+ words[index + 3])
-      Self.round(e, f, g, &h, a, b, c, &d, constants[index + 4] &+ words[index + 4])
-      Self.round(d, e, f, &g, h, a, b, &c, constants[index + 5] &+ words[index + 5])
-      Self.round(c, d, e, &f, g, h, a, &b, constants[index + 6] &+ words[index + 6])
-      Self.round(b, c, d, &e, f, g, h, &a, constants[index + 7] &+ words[index + 7])
+    for first in stride(from: 0, to: 64, by: 16) {
+      if first > 0 { w.advance() }
+      Self.round(a, b, c, &d, e, f, g, &h, k[first + 0] &+ w.w0)
+      Self.round(h, a, b, &c, d, e, f, &g, k[first + 1] &+ w.w1)
+      Self.round(g, h, a, &b, c, d, e, &f, k[first + 2] &+ w.w2)
+      Self.round(f, g, h, &a, b, c, d, &e, k[first + 3] &+ w.w3)
+      Self.round(e, f, g, &h, a, b, c, &d, k[first + 4] &+ w.w4)
+      Self.round(d, e, f, &g, h, a, b, &c, k[first + 5] &+ w.w5)
+      Self.round(c, d, e, &f, g, h, a, &b, k[first + 6] &+ w.w6)
+      Self.round(b, c, d, &e, f, g, h, &a, k[first + 7] &+ w.w7)
+      Self.round(a, b, c, &d, e, f, g, &h, k[first + 8] &+ w.w8)
+      Self.round(h, a, b, &c, d, e, f, &g, k[first + 9] &+ w.w9)
+      Self.round(g, h, a, &b, c, d, e, &f, k[first + 10] &+ w.w10)
+      Self.round(f, g, h, &a, b, c, d, &e, k[first + 11] &+ w.w11)
+      Self.round(e, f, g, &h, a, b, c, &d, k[first + 12] &+ w.w12)
+      Self.round(d, e, f, &g, h, a, b, &c, k[first + 13] &+ w.w13)
+      Self.round(c, d, e, &f, g, h, a, &b, k[first + 14] &+ w.w14)
+      Self.round(b, c, d, &e, f, g, h, &a, k[first + 15] &+ w.w15)
     }
     state = (
       state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f,
@@ -100,14 +105,11 @@ public struct SHA256: Sendable {
   /// Feeds a string's UTF-8 bytes, in place.
   public mutating func update(utf8 text: String) {
     var text = text
-    text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    text.withUTF8 { update(ByteView($0)) }
   }
 
   /// Feeds the bytes a view shows.
-  public mutating func update(_ view: ByteView) { view.withUnsafeBytes { update($0) } }
-
-  /// Feeds bytes.
-  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  public mutating func update(_ bytes: ByteView) {
     totalByteCount &+= UInt64(bytes.count)
     var index = 0
     if blockCount > 0 {
@@ -118,12 +120,12 @@ public struct SHA256: Sendable {
       }
       if blockCount == 64 {
         let copy = block
-        copy.withUnsafeBytes { compress($0) }
+        copy.withUnsafeBytes { compress(ByteView($0)) }
         blockCount = 0
       }
     }
     while index + 64 <= bytes.count {
-      compress(UnsafeRawBufferPointer(rebasing: bytes[index..<(index + 64)]))
+      compress(bytes.rebased(index..<(index + 64)))
       index += 64
     }
     while index < bytes.count {
@@ -142,7 +144,7 @@ public struct SHA256: Sendable {
     padding += [UInt8](repeating: 0, count: remainder <= 56 ? 56 - remainder : 120 - remainder)
     withUnsafeBytes(of: bitLength.bigEndian) { padding.append(contentsOf: $0) }
     let savedTotal = copy.totalByteCount
-    padding.withUnsafeBytes { copy.update($0) }
+    padding.withUnsafeBytes { copy.update(ByteView($0)) }
     copy.totalByteCount = savedTotal
     let words = [
       copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5,
@@ -168,5 +170,54 @@ public struct SHA256: Sendable {
       return nil
     }
     return hash.hexDigest()
+  }
+}
+
+/// SHA-256's message schedule, the last 16 words (FIPS 180-4 §6.2.2, step 1, as a rolling
+/// window): field `wJ` holds word `16n + J` after ``advance()`` has run `n` times.
+private struct MessageWindow {
+  var w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15: UInt32
+
+  /// The block's own 16 words, big-endian.
+  @inline(__always)
+  init(_ block: ByteView) {
+    w0 = block.loadLittleEndian(UInt32.self, at: 0).byteSwapped
+    w1 = block.loadLittleEndian(UInt32.self, at: 4).byteSwapped
+    w2 = block.loadLittleEndian(UInt32.self, at: 8).byteSwapped
+    w3 = block.loadLittleEndian(UInt32.self, at: 12).byteSwapped
+    w4 = block.loadLittleEndian(UInt32.self, at: 16).byteSwapped
+    w5 = block.loadLittleEndian(UInt32.self, at: 20).byteSwapped
+    w6 = block.loadLittleEndian(UInt32.self, at: 24).byteSwapped
+    w7 = block.loadLittleEndian(UInt32.self, at: 28).byteSwapped
+    w8 = block.loadLittleEndian(UInt32.self, at: 32).byteSwapped
+    w9 = block.loadLittleEndian(UInt32.self, at: 36).byteSwapped
+    w10 = block.loadLittleEndian(UInt32.self, at: 40).byteSwapped
+    w11 = block.loadLittleEndian(UInt32.self, at: 44).byteSwapped
+    w12 = block.loadLittleEndian(UInt32.self, at: 48).byteSwapped
+    w13 = block.loadLittleEndian(UInt32.self, at: 52).byteSwapped
+    w14 = block.loadLittleEndian(UInt32.self, at: 56).byteSwapped
+    w15 = block.loadLittleEndian(UInt32.self, at: 60).byteSwapped
+  }
+
+  /// The next 16 words of the schedule, each from the window's (newer ones first where the
+  /// formula reaches them, in order).
+  @inline(__always)
+  mutating func advance() {
+    w0 = w0 &+ SHA256.sigma0(w1) &+ w9 &+ SHA256.sigma1(w14)
+    w1 = w1 &+ SHA256.sigma0(w2) &+ w10 &+ SHA256.sigma1(w15)
+    w2 = w2 &+ SHA256.sigma0(w3) &+ w11 &+ SHA256.sigma1(w0)
+    w3 = w3 &+ SHA256.sigma0(w4) &+ w12 &+ SHA256.sigma1(w1)
+    w4 = w4 &+ SHA256.sigma0(w5) &+ w13 &+ SHA256.sigma1(w2)
+    w5 = w5 &+ SHA256.sigma0(w6) &+ w14 &+ SHA256.sigma1(w3)
+    w6 = w6 &+ SHA256.sigma0(w7) &+ w15 &+ SHA256.sigma1(w4)
+    w7 = w7 &+ SHA256.sigma0(w8) &+ w0 &+ SHA256.sigma1(w5)
+    w8 = w8 &+ SHA256.sigma0(w9) &+ w1 &+ SHA256.sigma1(w6)
+    w9 = w9 &+ SHA256.sigma0(w10) &+ w2 &+ SHA256.sigma1(w7)
+    w10 = w10 &+ SHA256.sigma0(w11) &+ w3 &+ SHA256.sigma1(w8)
+    w11 = w11 &+ SHA256.sigma0(w12) &+ w4 &+ SHA256.sigma1(w9)
+    w12 = w12 &+ SHA256.sigma0(w13) &+ w5 &+ SHA256.sigma1(w10)
+    w13 = w13 &+ SHA256.sigma0(w14) &+ w6 &+ SHA256.sigma1(w11)
+    w14 = w14 &+ SHA256.sigma0(w15) &+ w7 &+ SHA256.sigma1(w12)
+    w15 = w15 &+ SHA256.sigma0(w0) &+ w8 &+ SHA256.sigma1(w13)
   }
 }

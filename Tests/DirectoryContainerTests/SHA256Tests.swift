@@ -1,3 +1,4 @@
+import ByteCoding
 import DirectoryContainer
 import Foundation
 import TestSupport
@@ -7,7 +8,7 @@ import Testing
 struct SHA256Tests {
   func digest(_ text: String) -> String {
     var hash = SHA256()
-    Array(text.utf8).withUnsafeBytes { hash.update($0) }
+    Array(text.utf8).withUnsafeBytes { hash.update(ByteView($0)) }
     return hash.hexDigest()
   }
 
@@ -45,10 +46,10 @@ struct SHA256Tests {
     var start = 0
     for size in [1, 63, 64, 65, 1000, 4096, 100_000] where start < bytes.count {
       let end = min(bytes.count, start + size)
-      bytes[start..<end].withUnsafeBytes { chunked.update($0) }
+      bytes[start..<end].withUnsafeBytes { chunked.update(ByteView($0)) }
       start = end
     }
-    bytes[start...].withUnsafeBytes { chunked.update($0) }
+    bytes[start...].withUnsafeBytes { chunked.update(ByteView($0)) }
     #expect(chunked.hexDigest() == expected)
   }
 }
