@@ -27,14 +27,8 @@ func forEachChunk(
   ofFile path: String, chunkByteCount: Int = fileChunkByteCount, maximumByteCount: Int = .max,
   _ body: (ByteView) -> Void
 ) throws(Errno) {
-  let descriptor = try systemCall {
-    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
-  }
+  let (descriptor, size) = try openRegularFile(path, maximumByteCount: maximumByteCount)
   defer { try? descriptor.close() }
-  let status = try descriptor.stat()
-  guard status.type == .regular else { throw Errno.invalidArgument }
-  guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
-  let size = Int(status.size)
   var buffer = [UInt8](repeating: 0, count: max(chunkByteCount, 1))
   var total = 0
   while true {
@@ -48,24 +42,40 @@ func forEachChunk(
   }
 }
 
+/// Opens `path` for reading without blocking and checks it through the descriptor: a regular
+/// file of at most `maximumByteCount` bytes. Returns the descriptor (the caller closes it) and
+/// the file's size when opened.
+/// - Throws: `Errno` from `open` or `fstat`; `.invalidArgument` when it is not a regular file;
+///   `.fileTooLarge` when it is larger than `maximumByteCount`.
+private func openRegularFile(_ path: String, maximumByteCount: Int) throws(Errno) -> (
+  FileDescriptor, Int
+) {
+  let descriptor = try systemCall {
+    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
+  }
+  do throws(Errno) {
+    let status = try descriptor.stat()
+    guard status.type == .regular else { throw Errno.invalidArgument }
+    guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
+    return (descriptor, Int(status.size))
+  } catch {
+    try? descriptor.close()
+    throw error
+  }
+}
+
 /// A whole small file's bytes: a regular file of at most `maximumByteCount` bytes, so a
 /// manifest replaced by a link to /dev/zero or a huge file cannot take the memory.
 /// - Throws: `Errno` when the file cannot be opened or read; `.fileTooLarge` when it is larger;
 ///   `.invalidArgument` when it is not a regular file.
 public func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt8] {
-  // Opened without blocking and checked through the descriptor (see forEachChunk): a FIFO in
-  // the manifest's place is refused, not waited on.
-  let descriptor = try systemCall {
-    try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])
-  }
+  // Opened without blocking and checked through the descriptor: a FIFO in the manifest's place
+  // is refused, not waited on.
+  let (descriptor, expected) = try openRegularFile(path, maximumByteCount: maximumByteCount)
   defer { try? descriptor.close() }
-  let status = try descriptor.stat()
-  guard status.type == .regular else { throw Errno.invalidArgument }
-  guard status.size <= maximumByteCount else { throw Errno.fileTooLarge }
   // Read straight into an array of the file's size (one byte more shows that it grew), not
   // through a chunk buffer appended to a growing array: the extension reads its manifest and
   // journal this way inside its memory limit, and each extra copy stayed in its footprint.
-  let expected = Int(status.size)
   var bytes = [UInt8](repeating: 0, count: expected + 1)
   var count = 0
   while count < bytes.count {
