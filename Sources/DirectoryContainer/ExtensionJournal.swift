@@ -135,12 +135,14 @@ public struct ExtensionJournal: Equatable, Sendable {
         return
       default: break
       }
+      // The digest is checked as the manifest's are: a field with a control character (a CR
+      // left by a line ended CR CR LF) would not come back the same from the journal's text.
       guard counts == nil, fields.count == 4, fields[0] == "file",
-        isInsideContainer(String(fields[2]))
+        isInsideContainer(String(fields[2])), Manifest.Parser.isSHA256(String(fields[3]))
       else {
         throw ManifestError(
           line: number,
-          problem: "expected file, name, a path inside the container, sha256"
+          problem: "expected file, name, a path inside the container, sha256 (64 hex digits)"
             + (counts == nil ? "" : " (before the counted line), or count"))
       }
       let name = try ManifestField.unescaped(String(fields[1]), line: number)

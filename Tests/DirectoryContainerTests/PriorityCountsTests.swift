@@ -98,6 +98,14 @@ struct PriorityCountsTests {
     #expect(throws: ManifestError.self, "two counted lines") {
       try parse(lines + ["counted\t\(key)"])
     }
+    // Found by the manifest fuzz target: a file line ended CR CR LF kept a CR in its digest,
+    // which did not come back the same from the journal's own text. A digest is 64 hex digits.
+    let fileLine = lines.firstIndex { $0.hasPrefix("file\t") }!
+    for digest in ["3800\r", String(repeating: "a", count: 63), String(repeating: "A", count: 64)] {
+      var bad = lines
+      bad[fileLine] = "file\tr1\tbases/r1.cdb\t\(digest)"
+      #expect(throws: ManifestError.self, "digest \(digest.debugDescription)") { try parse(bad) }
+    }
     do {
       try parse(lines + ["count\tidentification\t50\t7"])
     } catch let error as ManifestError {
