@@ -109,9 +109,7 @@ public struct ByteView: RandomAccessCollection {
   /// byte by byte through an iterator).
   @inlinable
   public func equals(_ array: [UInt8]) -> Bool {
-    count == array.count
-      && (count == 0
-        || array.withUnsafeBytes { memcmp(base.unsafelyUnwrapped, $0.baseAddress!, count) == 0 })
+    count == array.count && array.withUnsafeBytes { equals(ByteView($0)) }
   }
 
   /// Whether the two views show the same bytes (`memcmp`).
@@ -124,8 +122,9 @@ public struct ByteView: RandomAccessCollection {
   /// The index of the first `byte` at or after `start`, or nil: `memchr`, which reads a word or
   /// a vector at a time (the generic `firstIndex(of:)` went byte by byte, about ten
   /// instructions each, on every line and field of a dump). It reads no byte outside the view.
+  /// `start` has no default: a call without it is `Collection.firstIndex(of:)`, byte by byte.
   @inlinable
-  public func firstIndex(of byte: UInt8, from start: Int = 0) -> Int? {
+  public func firstIndex(of byte: UInt8, from start: Int) -> Int? {
     guard start >= 0, start < count, let base else { return nil }
     guard let found = memchr(base + start, Int32(byte), count - start) else { return nil }
     return UnsafeRawPointer(found) - base
@@ -204,8 +203,9 @@ extension Array where Element == UInt8 {
 }
 
 extension UnsafeRawBufferPointer {
-  /// The little-endian `T` at `offset`, for the rooms' fixed layouts whose length they checked first
-  /// (a dictionary's section header, a sort record): reading past the bytes is a programming error, not bad input.
+  /// The little-endian `T` at `offset`, for the rooms' fixed layouts whose length they checked
+  /// first (a sort record in a run's buffer): reading past the bytes is a programming error, not
+  /// bad input.
   /// - Precondition: the value's bytes lie inside the buffer.
   @inlinable
   public func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {

@@ -134,13 +134,6 @@ public enum UTF8Validation {
     default: false
     }
   }
-
-  /// The index of the first `byte` in `view` at or after `start`, or nil
-  /// (``ByteView/firstIndex(of:from:)``, `memchr`).
-  @inlinable
-  public static func firstIndex(of byte: UInt8, in view: ByteView, from start: Int = 0) -> Int? {
-    view.firstIndex(of: byte, from: start)
-  }
 }
 
 extension String {

@@ -35,10 +35,10 @@ enum DelimitedFields {
     // Splitting at ASCII bytes and removing ASCII quotes keeps UTF-8 whole: one check per line.
     guard UTF8Validation.isValid(line) else { return .badUTF8 }
     fields.removeAll(keepingCapacity: true)
-    if quoting == .none || UTF8Validation.firstIndex(of: UInt8(ascii: "\""), in: line) == nil {
+    if quoting == .none || line.firstIndex(of: UInt8(ascii: "\""), from: 0) == nil {
       var start = 0
       while true {
-        let end = UTF8Validation.firstIndex(of: delimiter, in: line, from: start) ?? line.count
+        let end = line.firstIndex(of: delimiter, from: start) ?? line.count
         fields.append(start..<end)
         guard end < line.count else { return .fields(inUnquoted: false) }
         start = end + 1

@@ -19,8 +19,8 @@ struct ByteViewTests {
       #expect(Array(view.rebased(3..<6)) == Array("495".utf8))
       #expect(view.rebased(from: view.count).isEmpty && view.rebased(4..<4).isEmpty)
       #expect(String(decoding: view.rebased(17..<view.count), as: UTF8.self) == "Москва")
-      #expect(UTF8Validation.firstIndex(of: 0x09, in: view) == 16)
-      #expect(UTF8Validation.firstIndex(of: 0x09, in: view.rebased(from: 17)) == nil)
+      #expect(view.firstIndex(of: 0x09, from: 0) == 16)
+      #expect(view.rebased(from: 17).firstIndex(of: 0x09, from: 0) == nil)
       #expect(UTF8Validation.isValid(view) && !UTF8Validation.isValid(view.rebased(18..<19)))
     }
     let empty = [UInt8]().withUnsafeBytes { ByteView($0) }
@@ -78,7 +78,7 @@ struct ByteViewTests {
           (0..<bytes.count).contains(start) ? bytes[start...].firstIndex(of: 0x09) : nil
         #expect(view.firstIndex(of: 0x09, from: start) == expected, "from \(start)")
       }
-      #expect(view.firstIndex(of: UInt8(ascii: "z")) == nil)
+      #expect(view.firstIndex(of: UInt8(ascii: "z"), from: 0) == nil)
       let copy = Array(bytes)
       copy.withUnsafeBytes { other in
         #expect(view.equals(ByteView(other)) && view.equals(copy))
