@@ -183,6 +183,7 @@ let package = Package(
       dependencies: [
         "BaseFormat", "ByteCoding", "DirectoryContainer", "SystemCalls", "CZlib",
         .product(name: "SystemPackage", package: "swift-system"),
+        .product(name: "HeapModule", package: "swift-collections"),
       ]),
 
     .target(name: "ReleaseDownload", dependencies: ["ReleaseFormat"]),

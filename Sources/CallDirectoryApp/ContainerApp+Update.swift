@@ -29,16 +29,35 @@ extension ContainerApp {
   /// applies patches in bounded memory, then stages every new base through one
   /// ``ContainerTransaction``: all or nothing. The next `sync` sends the incremental request.
   /// Downloads wait in ``downloadsFolder`` until then, so an interrupted update resumes.
+  ///
+  /// Before anything is fetched: a version that would keep under half the entries the container
+  /// publishes is refused (unless `allowShrink`); downloads left from another version, or larger
+  /// than the index declares, are discarded; and the volume must have room for every download,
+  /// the bases patches make and their staged copies, else the parts waiting are discarded too
+  /// and the update refused with the figures. A new container chooses every region, as a compile
+  /// does; an existing one keeps the user's choice.
   /// - Throws: ``ContainerAppError`` naming the file and the problem (a fetch that fails, a
-  ///   file whose hash is not the index's, a patch that does not apply); the container is then
-  ///   as it was.
+  ///   file whose hash is not the index's, a patch that does not apply, too little space), of
+  ///   kind ``ContainerAppError/Kind/shrink`` for a refused shrink; the container is then as it
+  ///   was.
   @discardableResult
   public func update(
-    from source: some ReleaseSource, progress: (String) -> Void = { _ in }
+    from source: some ReleaseSource, allowShrink: Bool = false,
+    progress: (String) -> Void = { _ in }
   ) throws -> UpdateSummary {
     let downloads = container + "/" + Self.downloadsFolder
+    let containerWasThere = FolderCalls.exists(container)
     do { try ContainerFolder.create(downloads) } catch {
       throw ContainerAppError(error.description)
+    }
+    var succeeded = false
+    defer {
+      // A failed update keeps the parts it fetched (the next one resumes), but leaves no empty
+      // downloads folder, nor a container folder it made and put nothing in.
+      if !succeeded && FolderCalls.entries(of: downloads).isEmpty {
+        FolderCalls.removeFolder(downloads)
+        if !containerWasThere { FolderCalls.removeFolder(container) }
+      }
     }
     let index = try fetchIndex(from: source, into: downloads)
     guard let latest = index.latest else {
@@ -52,35 +71,45 @@ extension ContainerApp {
     } catch {
       throw ContainerAppError("\(container): \(error)")
     }
+    let plan = UpdatePlan(index: index, latest: latest, current: current)
+    if !allowShrink, let current {
+      let newEntries = latest.bases.filter { $0.role != Manifest.Role.seed.rawValue }.reduce(0) {
+        $0 &+ $1.entries
+      }
+      if let why = ShrinkRule.refusal(
+        oldEntries: ShrinkRule.publishedEntries(current), newEntries: newEntries)
+      {
+        throw ContainerAppError(
+          "refusing to update: version \(latest.number) \(why) of those \(container) publishes; nothing was changed. Pass --allow-shrink if that is meant",
+          kind: .shrink)
+      }
+    }
+    try plan.prepare(downloads: downloads, container: container)
     var summary = UpdateSummary(
-      version: latest.number, patched: 0, fetchedWhole: 0, unchanged: 0, downloadedBytes: 0)
+      version: latest.number, patched: 0, fetchedWhole: 0, unchanged: plan.unchanged,
+      downloadedBytes: 0)
     // Each changed base, made in the downloads folder before anything in the container changes:
     // every download first, then the patch chains applied on every core (each base's chain on one
     // thread), then staged together.
     var made: [(base: ReleaseIndex.Base, path: String)] = []
     var chains: [(base: ReleaseIndex.Base, chain: PatchChain)] = []
-    for base in latest.bases {
-      let held = current?.bases.first { $0.name == base.name && $0.state != .retired }
-      if held?.sha256 == base.sha256 {
-        summary.unchanged += 1
-        continue
-      }
-      let chain = index.cheapestChain(from: held?.sha256, to: base)
-      if let held, !chain.isEmpty {
+    for step in plan.steps {
+      if let held = step.held, !step.chain.isEmpty {
         var patches: [String] = []
-        for patch in chain {
+        for patch in step.chain {
           patches.append(
             try fetchVerified(
               patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
               into: downloads, summary: &summary))
         }
-        let outputs = chain.indices.map { downloads + "/made-\(base.name)-\($0).cdb" }
+        let outputs = step.chain.indices.map { downloads + "/made-\(step.base.name)-\($0).cdb" }
         chains.append(
           (
-            base,
+            step.base,
             PatchChain(patches: patches, oldPath: container + "/" + held.file, outputs: outputs)
           ))
       } else {
+        let base = step.base
         let path = try fetchVerified(
           base.file, sha256: base.sha256, byteCount: base.byteCount, from: source, into: downloads,
           summary: &summary)
@@ -111,9 +140,13 @@ extension ContainerApp {
       && current?.bases.allSatisfy({ published.contains($0.name) || $0.state == .retired }) == true
     {
       ContainerFolder.removeTree(downloads)
+      succeeded = true
       return summary
     }
     try change(creating: true) { manifest, transaction in
+      // A new container chooses every region, as a compile does; an existing one keeps the
+      // user's choice (issue 39, item 2: an update wrote none, so only the seed set installed).
+      let previous = transaction.current
       for (base, path) in made {
         try place(base, from: path, version: latest.number, in: &manifest, transaction)
       }
@@ -126,8 +159,10 @@ extension ContainerApp {
         retired.state = .retired
         return retired
       }
+      manifest.chooseRegions(after: previous)
     }
     ContainerFolder.removeTree(downloads)
+    succeeded = true
     return summary
   }
 

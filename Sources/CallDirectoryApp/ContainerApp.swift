@@ -66,12 +66,11 @@ public struct ContainerApp {
     file: String, name: String, role: Manifest.Role, region: String? = nil, priority: Int,
     version: Int
   ) throws -> Manifest.Base {
-    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
-    else {
-      throw ContainerAppError("base name '\(name)' must be letters, digits, '-', '_' or '.'")
+    guard BaseNaming.isValidName(name) else {
+      throw ContainerAppError("base name '\(name)' must be \(BaseNaming.nameRule)")
     }
     if role == .region && region == nil { throw ContainerAppError("a region base needs --region") }
-    if let region, !Self.isPlainField(region) {
+    if let region, !BaseNaming.isValidRegion(region) {
       throw ContainerAppError("region '\(region)' must not hold a tab, a comma or a line break")
     }
     return try change(creating: true) { manifest, transaction in
@@ -109,11 +108,6 @@ public struct ContainerApp {
     }
   }
 
-  /// A manifest field that cannot break the manifest's lines or the chosen list.
-  static func isPlainField(_ text: String) -> Bool {
-    !text.isEmpty && text != "-" && !text.contains(where: { "\t\n\r,".contains($0) })
-  }
-
   /// Copies `source` to `destination` atomically (temporary file, fsync, rename).
   private static func copy(from source: String, to destination: String) throws {
     do {
@@ -145,8 +139,22 @@ public struct ContainerApp {
 /// Why the app could not change its container: one line naming the file or argument and the
 /// problem. The container is as it was before the call.
 public struct ContainerAppError: Error, CustomStringConvertible, Equatable {
+  /// What kind of refusal it is, for a caller that answers each differently.
+  public enum Kind: Sendable, Equatable {
+    /// A file, a release, a server or an argument that cannot be used.
+    case failed
+    /// An update that would leave fewer than half the entries the container publishes (or
+    /// none): refused unless shrinking is allowed (``DirectoryContainer/ShrinkRule``).
+    case shrink
+  }
+
   /// The line.
   public let description: String
+  /// What kind of refusal it is.
+  public let kind: Kind
 
-  init(_ description: String) { self.description = description }
+  init(_ description: String, kind: Kind = .failed) {
+    self.description = description
+    self.kind = kind
+  }
 }

@@ -45,7 +45,7 @@ public struct CompileOptions: Sendable {
   /// Fail on any rejected line.
   public var strict = false
   /// Publish a compile even when it would leave a live container with no entries, or with
-  /// fewer than ``ShrinkGuard/keptShare`` of them (`--allow-shrink`).
+  /// fewer than ``DirectoryContainer/ShrinkRule/keptShare`` of them (`--allow-shrink`).
   public var allowShrink = false
   /// Lines longer than this many bytes are rejected ("line too long"), read in constant memory.
   public var maximumLineByteCount = CompileOptions.defaultMaximumLineByteCount

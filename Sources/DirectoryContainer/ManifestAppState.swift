@@ -11,17 +11,7 @@ extension Manifest {
   public mutating func keepAppState(of previous: Manifest) {
     fullSetRequested = previous.fullSetRequested
     installProgress = previous.installProgress
-    let previousRegions = Set(previous.bases.filter { $0.state != .retired }.compactMap(\.region))
-    let regions = bases.compactMap(\.region)
-    let chosen = Set(previous.chosenRegions)
-    let hadAll = previousRegions.isEmpty ? chosen.isEmpty : previousRegions.isSubset(of: chosen)
-    if !hadAll {
-      // The user's choice is never cleared by a compile: when none of the chosen regions is
-      // published this time (an empty compile, allowed with --allow-shrink), it is kept as it
-      // was, so the next compile that publishes them again finds them chosen.
-      let kept = regions.filter(chosen.contains)
-      chosenRegions = kept.isEmpty ? previous.chosenRegions : kept
-    }
+    chooseRegions(after: previous)
     let previousByName = Dictionary(
       previous.bases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for index in bases.indices {
@@ -37,6 +27,28 @@ extension Manifest {
       var retired = old
       retired.state = .retired
       bases.append(retired)
+    }
+  }
+
+  /// Chooses the regions of this manifest's bases as a compile or an update does: every region
+  /// in a new container (`previous` nil); in an existing one, every region again if the user had
+  /// all of the previous ones, else those of the user's choice still published, or the whole
+  /// choice when none of them is (the user's choice is never cleared: an empty release, allowed
+  /// with --allow-shrink, keeps it for the next one that publishes them again).
+  public mutating func chooseRegions(after previous: Manifest?) {
+    let regions = bases.filter { $0.state != .retired }.compactMap(\.region)
+    guard let previous else {
+      chosenRegions = regions
+      return
+    }
+    let previousRegions = Set(previous.bases.filter { $0.state != .retired }.compactMap(\.region))
+    let chosen = Set(previous.chosenRegions)
+    let hadAll = previousRegions.isEmpty ? chosen.isEmpty : previousRegions.isSubset(of: chosen)
+    if hadAll {
+      chosenRegions = regions
+    } else {
+      let kept = regions.filter(chosen.contains)
+      chosenRegions = kept.isEmpty ? previous.chosenRegions : kept
     }
   }
 }

@@ -41,8 +41,7 @@ public struct HTTPReleaseSource: ReleaseSource {
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
     request.timeoutInterval = idleTimeout
     if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
-    let receiver = Receiver(
-      output: output, offset: have, limit: expectedByteCount.map { $0 - have }, url: url)
+    let receiver = Receiver(output: output, offset: have, total: expectedByteCount, url: url)
     let session = URLSession(configuration: .ephemeral, delegate: receiver, delegateQueue: nil)
     defer { session.invalidateAndCancel() }
     let task = session.dataTask(with: request)
@@ -58,31 +57,55 @@ public struct HTTPReleaseSource: ReleaseSource {
 /// Streams a response's body into the part file, checking its status and size.
 private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   let output: FileHandle
+  /// Bytes of the file already in the part when the body starts.
   var offset: Int
-  let limit: Int?
+  /// The whole file's size, from the index.
+  let total: Int?
   let url: URL
   var received = 0
   var failure: ReleaseError?
   let finished = DispatchSemaphore(value: 0)
 
-  init(output: FileHandle, offset: Int, limit: Int?, url: URL) {
+  init(output: FileHandle, offset: Int, total: Int?, url: URL) {
     self.output = output
     self.offset = offset
-    self.limit = limit
+    self.total = total
     self.url = url
   }
+
+  /// Bytes this body may bring: the rest of the declared size after what the part holds.
+  var limit: Int? { total.map { $0 - offset } }
 
   func urlSession(
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    let http = response as? HTTPURLResponse
+    let status = http?.statusCode ?? 0
     switch status {
-    case 206: break
-    case 200:
-      // The whole file again (the server ignored the range, or there was none): start over.
-      if offset > 0 {
+    case 206:
+      // The rest must start where the part ends: bytes from elsewhere would be spliced in.
+      let range = http?.value(forHTTPHeaderField: "Content-Range")
+      guard let start = range.flatMap(HTTPContentRange.firstByte), start == offset else {
+        failure = ReleaseError(
+          "\(url.absoluteString): HTTP 206 with Content-Range '\(range ?? "")', not from byte \(offset) where the download stopped (refused; the next update starts over)"
+        )
+        // The part is no use against this server: the next try asks for the whole file.
         try? output.truncate(atOffset: 0)
+        completionHandler(.cancel)
+        return
+      }
+    case 200:
+      // The whole file again (the server ignored the range, as `python3 -m http.server` does,
+      // or there was none): start over, with the whole declared size to fill.
+      if offset > 0 {
+        do {
+          try output.truncate(atOffset: 0)
+        } catch {
+          failure = ReleaseError("cannot restart the download of \(url.absoluteString): \(error)")
+          completionHandler(.cancel)
+          return
+        }
         offset = 0
       }
     default:
@@ -123,5 +146,21 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
     try? output.synchronize()
     finished.signal()
+  }
+}
+
+/// The first byte of an HTTP `Content-Range: bytes FIRST-LAST/SIZE` (RFC 9110, 14.4); nil for
+/// anything else.
+enum HTTPContentRange {
+  static func firstByte(_ value: String) -> Int? {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+    let range = trimmed.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)
+    guard let dash = range.firstIndex(of: "-") else { return nil }
+    let first = range[..<dash]
+    guard !first.isEmpty, first.allSatisfy(\.isASCII), first.allSatisfy(\.isNumber) else {
+      return nil
+    }
+    return Int(first)
   }
 }

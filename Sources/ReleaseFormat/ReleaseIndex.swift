@@ -1,3 +1,5 @@
+import DirectoryContainer
+
 /// A release folder's index (`index.json`): its numbered versions, each version's bases
 /// (content-addressed files, as in a container), and the patches between bases. Written last and
 /// atomically by `calldir publish`, so a client that reads it finds every file it names.
@@ -15,6 +17,16 @@ public struct ReleaseIndex: Equatable, Sendable {
   public static let fileName = "index.json"
   /// The index format this code writes and reads.
   public static let format: Int64 = 1
+  /// The largest base or patch an index may declare, in bytes: 4 GiB. A base holds at most
+  /// 1,999,999 entries in practice (one CallKit request), a few dozen MiB even with 1,024-byte
+  /// labels written inline; the bound keeps a declared size from reserving the disk or
+  /// overflowing a sum.
+  public static let maximumFileByteCount = 1 << 32
+  /// The most patches an index may name: 65,536, far above `publish`'s (bases × `--keep`), so
+  /// the chain search stays bounded (issue 39, item 8).
+  public static let maximumPatchCount = 1 << 16
+  /// The most entries a base may declare, and the highest priority and version number.
+  public static let maximumCount = 1 << 32
 
   /// A base of a version.
   public struct Base: Equatable, Sendable {
@@ -100,29 +112,6 @@ public struct ReleaseIndex: Equatable, Sendable {
     self.versions = versions
     self.patches = patches
   }
-
-  /// The cheapest download that turns the base whose SHA-256 is `from` (nil: none held) into
-  /// `target`: a chain of patches with fewer bytes in all than the full base, or an empty chain
-  /// meaning "download the full base". Dijkstra over the patches (a few hundred at most).
-  public func cheapestChain(from: String?, to target: Base) -> [Patch] {
-    guard let from, from != target.sha256 else { return [] }
-    var best: [String: (bytes: Int, chain: [Patch])] = [from: (0, [])]
-    var settled = Set<String>()
-    let relevant = patches.filter { $0.name == target.name }
-    while let (hash, entry) = best.filter({ !settled.contains($0.key) }).min(by: {
-      $0.value.bytes < $1.value.bytes
-    }) {
-      settled.insert(hash)
-      if hash == target.sha256 { return entry.bytes < target.byteCount ? entry.chain : [] }
-      for patch in relevant where patch.fromSHA256 == hash {
-        let bytes = entry.bytes + patch.byteCount
-        if best[patch.toSHA256].map({ bytes < $0.bytes }) ?? true {
-          best[patch.toSHA256] = (bytes, entry.chain + [patch])
-        }
-      }
-    }
-    return []
-  }
 }
 
 extension ReleaseIndex {
@@ -178,11 +167,23 @@ extension ReleaseIndex {
       }
       return text
     }
-    func count(_ value: JSONValue, _ key: String, _ place: String) throws(ReleaseError) -> Int {
-      guard case .number(let number)? = value[key], number >= 0, number <= 1 << 40 else {
-        throw fail("\(place) has no \(key), or one out of range")
+    func count(
+      _ value: JSONValue, _ key: String, _ place: String, maximum: Int = Self.maximumCount
+    ) throws(ReleaseError) -> Int {
+      guard case .number(let number)? = value[key], number >= 0, number <= maximum else {
+        throw fail("\(place) has no \(key), or one out of range (0 to \(maximum))")
       }
       return Int(number)
+    }
+    func size(_ value: JSONValue, _ place: String) throws(ReleaseError) -> Int {
+      try count(value, "bytes", place, maximum: Self.maximumFileByteCount)
+    }
+    func name(_ value: JSONValue, _ place: String) throws(ReleaseError) -> String {
+      let text = try string(value, "name", place)
+      guard BaseNaming.isValidName(text) else {
+        throw fail("\(place): name \(text.debugDescription) must be \(BaseNaming.nameRule)")
+      }
+      return text
     }
     func hash(_ value: JSONValue, _ key: String, _ place: String) throws(ReleaseError) -> String {
       let text = try string(value, key, place)
@@ -206,18 +207,28 @@ extension ReleaseIndex {
         throw fail("version \(number) has no bases")
       }
       var bases: [Base] = []
+      var names = Set<String>()
       for baseValue in baseValues {
-        let name = try string(baseValue, "name", "a base of version \(number)")
+        let name = try name(baseValue, "a base of version \(number)")
         let place = "base \(name) of version \(number)"
+        guard names.insert(name).inserted else {
+          throw fail("version \(number) has two bases named \(name)")
+        }
         var region: String?
-        if case .string(let text)? = baseValue["region"] { region = text }
+        if case .string(let text)? = baseValue["region"] {
+          guard BaseNaming.isValidRegion(text) else {
+            throw fail(
+              "\(place): region \(text.debugDescription) holds a comma or a control character")
+          }
+          region = text
+        }
         bases.append(
           Base(
             name: name, role: try string(baseValue, "role", place), region: region,
             priority: try count(baseValue, "priority", place),
             entries: try count(baseValue, "entries", place),
             sha256: try hash(baseValue, "sha256", place),
-            byteCount: try count(baseValue, "bytes", place), file: try file(baseValue, place)))
+            byteCount: try size(baseValue, place), file: try file(baseValue, place)))
       }
       guard versions.last.map({ $0.number < number }) ?? true else {
         throw fail("version \(number) is not above the one before")
@@ -225,15 +236,19 @@ extension ReleaseIndex {
       versions.append(Version(number: number, bases: bases))
     }
     guard case .array(let patchValues)? = root["patches"] else { throw fail("no patches") }
+    guard patchValues.count <= Self.maximumPatchCount else {
+      throw fail(
+        "\(patchValues.count) patches, over the \(Self.maximumPatchCount) an index may name")
+    }
     patches = []
     for value in patchValues {
-      let name = try string(value, "name", "a patch")
+      let name = try name(value, "a patch")
       let place = "a patch of \(name)"
       patches.append(
         Patch(
           name: name, fromSHA256: try hash(value, "from", place),
           toSHA256: try hash(value, "to", place),
-          file: try file(value, place), byteCount: try count(value, "bytes", place),
+          file: try file(value, place), byteCount: try size(value, place),
           sha256: try hash(value, "sha256", place)))
     }
   }

@@ -10,6 +10,9 @@ import SystemPackage
 public struct ReleasePublisher {
   /// Versions patched from, and kept, by default.
   public static let defaultKeep = 8
+  /// The most versions `keep` may name: each costs a patch per changed base on every publish,
+  /// and the index must stay under ``ReleaseIndex/maximumPatchCount`` patches.
+  public static let maximumKeep = 256
   /// The largest index read back (a few KiB per version).
   static let maximumIndexByteCount = 16 << 20
 
@@ -18,9 +21,14 @@ public struct ReleasePublisher {
   /// How many earlier versions get a patch to the newest, and stay in the index.
   public let keep: Int
 
-  public init(releases: String, keep: Int = Self.defaultKeep) {
+  /// Publish even when the new version would hold fewer than half the entries of the newest
+  /// (``DirectoryContainer/ShrinkRule``).
+  public let allowShrink: Bool
+
+  public init(releases: String, keep: Int = Self.defaultKeep, allowShrink: Bool = false) {
     self.releases = releases
     self.keep = keep
+    self.allowShrink = allowShrink
   }
 
   /// What a publish did.
@@ -35,6 +43,9 @@ public struct ReleasePublisher {
     public var patchesMade: Int
     /// Patches not kept: not smaller than the full base, or not remaking it exactly.
     public var patchesSkipped: Int
+    /// Earlier versions' base files that were missing or no longer hashed to the index's
+    /// SHA-256: no patch was made from them (their clients fetch the base whole).
+    public var oldFilesUnusable: [String] = []
   }
 
   /// Reads the folder's index; an empty one when there is none yet.
@@ -52,13 +63,23 @@ public struct ReleasePublisher {
   }
 
   /// Publishes `container`'s bases as the next version (unless they are the newest's already).
-  /// - Throws: ``ReleaseError`` naming the file; the index is then as it was.
+  /// - Throws: ``ReleaseError`` naming the file; of kind ``ReleaseError/Kind/shrink`` when the
+  ///   version would hold fewer than half the newest's entries and `allowShrink` is off. The
+  ///   index is then as it was.
   public func publish(container: String) throws(ReleaseError) -> Summary {
+    guard (1...Self.maximumKeep).contains(keep) else {
+      throw ReleaseError("keep must be 1 to \(Self.maximumKeep), got \(keep)")
+    }
     let manifest: Manifest
     do { manifest = try Manifest.read(container: container) } catch {
       throw ReleaseError("\(container): \(error)")
     }
     var index = try currentIndex()
+    let published = manifest.bases.filter { $0.state != .retired }
+    guard !published.isEmpty else {
+      throw ReleaseError("\(container) holds no bases to publish (compile into it first)")
+    }
+    try checkShrink(from: index.latest, to: ShrinkRule.publishedEntries(manifest))
     for folder in ["bases", "patches"] {
       do { try ContainerFolder.create(releases + "/" + folder) } catch {
         throw ReleaseError(error.description)
@@ -68,7 +89,7 @@ public struct ReleasePublisher {
       version: index.latest?.number ?? 0, isNew: false, basesCopied: 0, patchesMade: 0,
       patchesSkipped: 0)
     var bases: [ReleaseIndex.Base] = []
-    for base in manifest.bases where base.state != .retired {
+    for base in published {
       let file = "bases/" + base.name + "." + base.sha256.prefix(16) + ".cdb"
       let target = releases + "/" + file
       if SHA256.hexDigest(ofFile: target) != base.sha256 {
@@ -80,10 +101,15 @@ public struct ReleasePublisher {
         }
         summary.basesCopied += 1
       }
+      // Measured, not read from the manifest: one without a size published "bytes": 0, and
+      // that version could never be installed from scratch (issue 39, item 7).
+      guard let byteCount = FolderCalls.regularFileByteCount(target) else {
+        throw ReleaseError("cannot measure \(target)")
+      }
       bases.append(
         ReleaseIndex.Base(
           name: base.name, role: base.role.rawValue, region: base.region, priority: base.priority,
-          entries: base.entries, sha256: base.sha256, byteCount: base.byteCount ?? 0, file: file))
+          entries: base.entries, sha256: base.sha256, byteCount: byteCount, file: file))
     }
     if let latest = index.latest, latest.bases == bases { return summary }
     let version = ReleaseIndex.Version(number: (index.latest?.number ?? 0) + 1, bases: bases)
@@ -107,6 +133,10 @@ public struct ReleasePublisher {
     let scratch = releases + "/.publish-\(ProcessEnvironment.processID)"
     do { try ContainerFolder.create(scratch) } catch { throw ReleaseError(error.description) }
     defer { ContainerFolder.removeTree(scratch) }
+    // Each old file is checked against the index before a patch is made from it: a file
+    // changed after it was published made a patch whose header named another base, and every
+    // client at that version then failed every update (issue 39, item 6).
+    var trusted: [String: Bool] = [:]
     for base in version.bases {
       for old in earlier.reversed() {
         guard let from = old.bases.first(where: { $0.name == base.name }),
@@ -115,6 +145,12 @@ public struct ReleasePublisher {
             $0.fromSHA256 == from.sha256 && $0.toSHA256 == base.sha256
           })
         else { continue }
+        let oldPath = releases + "/" + from.file
+        if trusted[oldPath] == nil {
+          trusted[oldPath] = SHA256.hexDigest(ofFile: oldPath) == from.sha256
+          if trusted[oldPath] == false { summary.oldFilesUnusable.append(from.file) }
+        }
+        guard trusted[oldPath] == true else { continue }
         let file = "patches/\(base.name).\(from.sha256.prefix(16))-\(base.sha256.prefix(16)).cdp"
         let path = releases + "/" + file
         try PatchMaker.make(
@@ -135,6 +171,21 @@ public struct ReleasePublisher {
             byteCount: byteCount, sha256: sha256))
         summary.patchesMade += 1
       }
+    }
+  }
+
+  /// Refuses a version of `newEntries` entries after `latest` when it keeps under half of them.
+  private func checkShrink(from latest: ReleaseIndex.Version?, to newEntries: Int)
+    throws(ReleaseError)
+  {
+    guard !allowShrink, let latest else { return }
+    let oldEntries = latest.bases.filter { $0.role != Manifest.Role.seed.rawValue }.reduce(0) {
+      $0 &+ $1.entries
+    }
+    if let why = ShrinkRule.refusal(oldEntries: oldEntries, newEntries: newEntries) {
+      throw ReleaseError(
+        "refusing to publish: against version \(latest.number), the new version \(why); nothing was written. Pass --allow-shrink if that is meant",
+        kind: .shrink)
     }
   }
 

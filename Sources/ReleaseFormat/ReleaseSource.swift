@@ -15,21 +15,34 @@ public protocol ReleaseSource {
   func fetch(_ path: String, to destination: String, expectedByteCount: Int?) throws(ReleaseError)
 }
 
-/// A release folder on this machine (a mounted volume, or a folder a test made).
+/// A release folder on this machine (a mounted volume, or a folder a test made). Only regular
+/// files are read: a FIFO or a device in the folder is refused at once rather than waited on
+/// (one named `index.json` blocked `app update` forever), and a copy that goes on longer than
+/// `timeout` seconds (a stalled network volume) is stopped.
 public struct FolderReleaseSource: ReleaseSource {
   /// The release folder.
   public let folder: String
+  /// Seconds a whole file's copy may take.
+  public let timeout: Double
 
-  public init(folder: String) { self.folder = folder }
+  public init(folder: String, timeout: Double = 600) {
+    self.folder = folder
+    self.timeout = timeout
+  }
 
   public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
     throws(ReleaseError)
   {
     let source = folder + "/" + path
+    let deadline = MonotonicTime.nanoseconds() &+ UInt64(max(0, min(timeout, 1e9)) * 1e9)
     do {
-      let input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec])
+      // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
+      let input = try FileDescriptor.open(
+        FilePath(source), .readOnly, options: [.closeOnExec, .nonBlocking])
       defer { try? input.close() }
-      guard try input.stat().type == .regular else { throw ReleaseError("\(source) is not a file") }
+      guard try input.stat().type == .regular else {
+        throw ReleaseError("\(source) is not a regular file")
+      }
       let output = try FileDescriptor.open(
         FilePath(destination), .writeOnly, options: [.create, .append, .closeOnExec],
         permissions: [.ownerReadWrite, .groupRead, .otherRead])
@@ -38,6 +51,10 @@ public struct FolderReleaseSource: ReleaseSource {
       let limit = Int64(expectedByteCount ?? Int.max)
       var buffer = [UInt8](repeating: 0, count: 256 * 1024)
       while offset < limit {
+        guard MonotonicTime.nanoseconds() < deadline else {
+          throw ReleaseError(
+            "\(source): not copied within \(Int(timeout)) s (kept; the next update resumes)")
+        }
         let count = try buffer.withUnsafeMutableBytes {
           try input.read(fromAbsoluteOffset: offset, into: $0)
         }

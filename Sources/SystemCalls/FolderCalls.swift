@@ -55,6 +55,16 @@ public enum FolderCalls {
     return Int(status.size)
   }
 
+  /// The bytes an unprivileged writer may still use on the volume holding `path` (`statvfs`'s
+  /// available blocks times the fragment size); nil when it cannot be asked.
+  public static func availableByteCount(onVolumeOf path: String) -> Int? {
+    var status = statvfs()
+    guard statvfs(path, &status) == 0 else { return nil }
+    let (bytes, overflow) = UInt64(status.f_bavail).multipliedReportingOverflow(
+      by: UInt64(status.f_frsize))
+    return overflow || bytes > UInt64(Int.max) ? Int.max : Int(bytes)
+  }
+
   /// Makes the folder `path` (its parent must exist); one that is already there is no error.
   /// - Throws: `Errno` from `mkdir` other than `EEXIST`.
   public static func makeFolder(_ path: String) throws(Errno) {

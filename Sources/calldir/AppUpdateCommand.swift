@@ -15,8 +15,14 @@ extension AppCommand {
         or the whole base. Each file's size and SHA-256 are checked; patches are applied in \
         bounded memory; every new base is staged in one transaction, all or nothing. Downloads \
         wait in the container's .downloads/ until then: an interrupted update resumes (HTTP \
-        Range). The next `app sync` sends the incremental request. --from is an http(s) URL \
-        (loopback or not) or a folder.
+        Range; a server that ignores it sends the whole file again). Before fetching anything, \
+        the volume must have room for the downloads, the patched bases and their staged \
+        copies. A new container chooses every region, as compile does; an existing one keeps \
+        the user's choice. The next `app sync` sends the incremental request. --from is an \
+        http(s) URL (loopback or not) or a folder of regular files.
+        Exit statuses: 0 done; 1 usage, input, server or output error (the container is left as \
+        it was; parts fetched wait for the next update); 5 the new version would keep fewer \
+        than half the container's entries, without --allow-shrink (nothing changed).
         """)
 
     @Option(name: .long, help: "The release: an http:// or https:// URL, or a folder.")
@@ -24,12 +30,30 @@ extension AppCommand {
     @Option(
       name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
     ) var container: String
-    @Option(name: .long, help: "Seconds without a byte before a download gives up.")
+    @Option(
+      name: .long,
+      help:
+        "Seconds without a byte before a download gives up (above 0, at most \(Int(Self.maximumTimeout)); a whole file may take 20 times as long)."
+    )
     var timeout: Double = 30
+    @Flag(
+      name: .long,
+      help:
+        "Apply a version that keeps fewer than half the container's entries (else exit 5, nothing changed)."
+    )
+    var allowShrink = false
+
+    /// The longest --timeout: a day. URLSession's timers trap on values it cannot schedule
+    /// (`inf`, `1e308` died with SIGILL inside FoundationNetworking).
+    static let maximumTimeout = 86_400.0
 
     func validate() throws {
       _ = try nonEmptyPath(from)
-      guard timeout > 0 else { throw ValidationError("--timeout must be above 0, got \(timeout)") }
+      guard timeout.isFinite, timeout > 0, timeout <= Self.maximumTimeout else {
+        throw ValidationError(
+          "--timeout must be above 0 and at most \(Int(Self.maximumTimeout)) seconds, got \(timeout)"
+        )
+      }
     }
 
     func run() throws {
@@ -42,9 +66,11 @@ extension AppCommand {
         }
         summary = try app.update(
           from: HTTPReleaseSource(base: url, idleTimeout: timeout, totalTimeout: timeout * 20),
-          progress: progress)
+          allowShrink: allowShrink, progress: progress)
       } else {
-        summary = try app.update(from: FolderReleaseSource(folder: from), progress: progress)
+        summary = try app.update(
+          from: FolderReleaseSource(folder: from, timeout: timeout * 20), allowShrink: allowShrink,
+          progress: progress)
       }
       print(
         "version \(summary.version): \(summary.patched) patched, \(summary.fetchedWhole) fetched whole, \(summary.unchanged) unchanged; \(summary.downloadedBytes) bytes downloaded"

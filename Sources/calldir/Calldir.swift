@@ -1,6 +1,8 @@
 import ArgumentParser
+import CallDirectoryApp
 import CallDirectoryHost
 import Foundation
+import ReleaseFormat
 
 /// `calldir`: compile, load, simulate and benchmark Call Directory data.
 @main
@@ -36,6 +38,12 @@ struct Calldir: ParsableCommand {
         let line = "calldir: \(detail.isEmpty ? "\(failure)" : detail) (code \(failure.code))\n"
         FileHandle.standardError.write(Data(line.utf8))
         Foundation.exit(ExitStatus.requestFailed.rawValue)
+      }
+      // A release or an update that would keep under half the entries: 5, as compile's.
+      if (error as? ReleaseError)?.kind == .shrink || (error as? ContainerAppError)?.kind == .shrink
+      {
+        FileHandle.standardError.write(Data("calldir: \(error)\n".utf8))
+        Foundation.exit(ExitStatus.shrinkRefused.rawValue)
       }
       let message =
         self.message(for: error)

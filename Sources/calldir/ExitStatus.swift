@@ -13,8 +13,8 @@ enum ExitStatus: Int32, CaseIterable {
   case requestFailed = 3
   /// `compile --strict` rejected at least one line: nothing was written.
   case strictRejected = 4
-  /// `compile` would have left a live container with no entries or lost more than half of them,
-  /// without `--allow-shrink`: nothing was written.
+  /// `compile`, `publish` or `app update` would have left a live container (or a release) with
+  /// no entries or lost more than half of them, without `--allow-shrink`: nothing was written.
   case shrinkRefused = 5
 
   /// The value to throw from `run()`.
@@ -25,7 +25,8 @@ enum ExitStatus: Int32, CaseIterable {
     Exit statuses: 0 success; 1 usage, input or output error (one line on stderr; a container \
     being changed is left as it was); 2 a --gate check \
     failed (one line per failure); 3 a request to the simulated system failed (iOS code \
-    printed); 4 compile --strict rejected a line (nothing written); 5 compile would empty a \
-    container or lose over half its entries, without --allow-shrink (nothing written).
+    printed); 4 compile --strict rejected a line (nothing written); 5 compile, publish or app \
+    update would empty a container or a release or lose over half its entries, without \
+    --allow-shrink (nothing written).
     """
 }
