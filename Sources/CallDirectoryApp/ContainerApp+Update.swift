@@ -59,6 +59,13 @@ extension ContainerApp {
         if !containerWasThere { FolderCalls.removeFolder(container) }
       }
     }
+    // A volume without room even for the index (a download that filled the disk left its part):
+    // the parts waiting go first, or every later update would fail before it began.
+    if let available = FolderCalls.availableByteCount(onVolumeOf: downloads),
+      available < UpdatePlan.spareByteCount
+    {
+      UpdatePlan.discardParts(in: downloads)
+    }
     let index = try fetchIndex(from: source, into: downloads)
     guard let latest = index.latest else {
       throw ContainerAppError("the release has no version yet")
@@ -196,14 +203,23 @@ extension ContainerApp {
     let done = downloads + "/" + sha256
     if SHA256.hexDigest(ofFile: done) == sha256 { return done }
     let part = done + ".part"
-    let before = (try? FolderCalls.byteCount(of: part)) ?? 0
-    do {
-      try source.fetch(file, to: part, expectedByteCount: byteCount)
-    } catch {
-      throw ContainerAppError(error.description)
+    var before = (try? FolderCalls.byteCount(of: part)) ?? 0
+    var after = 0
+    // A resumed part that does not check out (its first bytes were not this file's) is fetched
+    // once more from its start before the update gives up.
+    for attempt in 0..<2 {
+      do {
+        try source.fetch(file, to: part, expectedByteCount: byteCount)
+      } catch {
+        throw ContainerAppError(error.description)
+      }
+      after = (try? FolderCalls.byteCount(of: part)) ?? 0
+      summary.downloadedBytes += max(0, after - before)
+      let checks = after == byteCount && SHA256.hexDigest(ofFile: part) == sha256
+      guard !checks, attempt == 0, before > 0 else { break }
+      FolderCalls.removeFile(part)
+      before = 0
     }
-    let after = (try? FolderCalls.byteCount(of: part)) ?? 0
-    summary.downloadedBytes += max(0, after - before)
     guard after == byteCount, SHA256.hexDigest(ofFile: part) == sha256 else {
       FolderCalls.removeFile(part)
       throw ContainerAppError(

@@ -67,15 +67,20 @@ struct UpdatePlan {
     let needed = neededByteCount(in: folder)
     guard let available = FolderCalls.availableByteCount(onVolumeOf: folder), available < needed
     else { return }
-    for entry in FolderCalls.entries(of: folder) where entry.name.hasSuffix(".part") {
-      FolderCalls.removeFile(folder + "/" + entry.name)
-    }
+    Self.discardParts(in: folder)
     let neededNow = neededByteCount(in: folder)
     let availableNow = FolderCalls.availableByteCount(onVolumeOf: folder) ?? 0
     if availableNow < neededNow {
       throw ContainerAppError(
         "\(container): the update needs \(neededNow) bytes free (downloads, patched bases and their staged copies), the volume has \(availableNow); nothing was fetched"
       )
+    }
+  }
+
+  /// Removes every part waiting in the downloads folder `folder`.
+  static func discardParts(in folder: String) {
+    for entry in FolderCalls.entries(of: folder) where entry.name.hasSuffix(".part") {
+      FolderCalls.removeFile(folder + "/" + entry.name)
     }
   }
 

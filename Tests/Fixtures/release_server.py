@@ -2,9 +2,13 @@
 """A loopback HTTP server for the release tests: serves a release folder with Range support
 (python3 -m http.server has none) and injects the faults the tests name.
 
-usage: release_server.py FOLDER [--drop-after N] [--corrupt] [--stall] [--missing]
+usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range] [--corrupt]
+                         [--stall] [--missing]
   --drop-after N  the first response of every file under patches/ or bases/ sends N bytes of
                   its body, then the connection is cut (later requests are served whole)
+  --die-after N   the first response for a file under patches/ or bases/ sends N bytes of its
+                  body, then the whole server exits (killed mid-download)
+  --wrong-range   a Range request is answered 206 from byte 0, its Content-Range saying so
   --corrupt       files under patches/ and bases/ are served with one byte changed
   --stall         files under patches/ and bases/ get headers, then nothing, until the client
                   gives up
@@ -25,6 +29,7 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
 folder = sys.argv[1]
 options = sys.argv[2:]
 drop_after = int(options[options.index("--drop-after") + 1]) if "--drop-after" in options else None
+die_after = int(options[options.index("--die-after") + 1]) if "--die-after" in options else None
 dropped = set()
 lock = threading.Lock()
 stall = threading.Event()
@@ -59,16 +64,23 @@ class Handler(BaseHTTPRequestHandler):
             if start >= len(body):
                 return self.answer(416, b"")
         status = 206 if start else 200
+        if ranged and "--wrong-range" in options:
+            start, status = 0, 206
         sys.stderr.write(f"GET {path} {ranged or '-'} {status}\n")
         sys.stderr.flush()
         self.send_response(status)
         self.send_header("Content-Length", str(len(body) - start))
-        if start:
+        if status == 206:
             self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
         self.end_headers()
         if faulty and "--stall" in options:
             stall.wait()  # never set: the client's timeout ends it
             return
+        if faulty and die_after is not None:
+            self.wfile.write(body[start : start + die_after])
+            self.wfile.flush()
+            sys.stderr.flush()
+            os._exit(0)
         if faulty and drop_after is not None:
             with lock:
                 first = path not in dropped
