@@ -60,8 +60,8 @@ import PackageDescription
 //     ReleaseFormat, SystemChannel ← calldir-fuzz
 //   ReleaseFormat ← calldir-patch
 //   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, Datasets,
-//     DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning,
-//     ReleaseFormat ← BenchHarness
+//     DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning, ReleaseFormat,
+//     SystemCalls ← BenchHarness
 //   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
 //     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
 //     ProcessMetrics, ProcessSpawning, ReleaseDownload, ReleaseFormat ← calldir
@@ -208,7 +208,7 @@ let package = Package(
       dependencies: [
         "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
         "DirectoryContainer", "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
-        "ReleaseFormat", "CZlib",
+        "ReleaseFormat", "CZlib", "SystemCalls",
       ]),
     .executableTarget(
       name: "calldir",

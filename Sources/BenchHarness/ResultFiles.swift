@@ -1,15 +1,39 @@
 import BaseFormat
 import Foundation
+import SystemCalls
 
-/// Writing result files (CSV, SVG) atomically, so an interrupted run never leaves half a file.
+/// Writing result files (CSV, SVG, JSON, HTML): a regular file is replaced atomically, so an
+/// interrupted run never leaves half a file; a FIFO, a device or `/dev/stdout` is written
+/// through and never replaced (``SystemCalls/OutputTarget``).
 public enum ResultFiles {
-  /// Writes `text` to `path` through a temporary file, `fsync` and `rename`, creating the folder.
-  /// - Throws: ``BenchError`` naming the path.
+  /// The tool's own working folder: a missing folder under it is made, as the dataset cache's
+  /// is; a missing folder anywhere else is the user's mistake, and an error.
+  public static let workingFolder = ".calldir"
+
+  /// Writes `text` to `path`: through a temporary file, `fsync` and `rename` when `path` is a
+  /// regular file or nothing yet, written through when it is a FIFO, a device or a link to one.
+  /// - Throws: ``BenchError`` naming the path: its folder does not exist (outside
+  ///   ``workingFolder``), it is a folder, or a call failed.
   public static func writeAtomically(_ text: String, to path: String) throws(BenchError) {
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    let target: OutputTarget
+    do {
+      target = try OutputTarget.of(
+        path,
+        creatingFolder: path.hasPrefix(workingFolder + "/")
+          || path.hasPrefix("./" + workingFolder + "/"))
+    } catch {
+      throw BenchError("cannot write \(error.description)")
+    }
+    guard case .replace(let regular) = target else {
+      do { try target.writeThrough(Array(text.utf8)) } catch {
+        throw BenchError("cannot write \(path): \(SystemErrorText.text(error))")
+      }
+      return
+    }
+    let folder = URL(fileURLWithPath: regular).deletingLastPathComponent()
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let writer = try AtomicFileWriter(path: path)
+      let writer = try AtomicFileWriter(path: regular)
       try writer.write(text.utf8)
       try writer.commit()
     } catch let error as BaseFormatError {

@@ -1,0 +1,110 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What an output path names, so a result file is written the way its path asks: a regular file
+/// (or a new one) is replaced atomically; anything else is written through and never replaced.
+/// Run as root, `bench --json /dev/stdout` used to rename a temporary file over the system's
+/// `/dev/stdout`, and `--save-baseline /dev/full` replaced `/dev/full` (issue 39, item 9).
+public enum OutputTarget: Equatable, Sendable {
+  /// A regular file, or nothing yet in a folder that exists: replace it atomically at `path`
+  /// (a link to a regular file is replaced at its target, the link kept).
+  case replace(path: String)
+  /// A FIFO, a device or a socket (or a link to one): open it and write, as `>` does.
+  case writeThrough(path: String)
+  /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`: the descriptor this
+  /// process already holds, as a shell treats them.
+  case descriptor(Int32)
+
+  /// Why a path cannot be written.
+  public struct Refusal: Error, CustomStringConvertible, Equatable {
+    public let description: String
+  }
+
+  /// The target `path` names.
+  /// - Parameter creatingFolder: whether a missing parent folder will be made (the tool's own
+  ///   working folders); otherwise a missing one is refused.
+  /// - Throws: ``Refusal`` for a folder, a dangling link, or a missing parent folder.
+  public static func of(_ path: String, creatingFolder: Bool = false) throws(Refusal)
+    -> OutputTarget
+  {
+    if let descriptor = standardDescriptor(path) { return .descriptor(descriptor) }
+    let given = FilePath(path)
+    guard let status = try? given.stat(followTargetSymlink: false) else {
+      let parent = given.removingLastComponent()
+      let folder = parent.isEmpty ? "." : parent.string
+      guard creatingFolder || (try? FilePath(folder).stat())?.type == .directory else {
+        throw Refusal(description: "\(path): the folder \(folder) does not exist")
+      }
+      return .replace(path: path)
+    }
+    switch status.type {
+    case .regular: return .replace(path: path)
+    case .directory: throw Refusal(description: "\(path) is a folder, not a file")
+    case .symbolicLink:
+      guard let target = try? given.stat(followTargetSymlink: true) else {
+        throw Refusal(description: "\(path) is a link to nothing")
+      }
+      if target.type == .directory { throw Refusal(description: "\(path) is a link to a folder") }
+      guard target.type == .regular, let resolved = resolvedPath(path) else {
+        return .writeThrough(path: path)
+      }
+      return .replace(path: resolved)
+    default: return .writeThrough(path: path)
+    }
+  }
+
+  /// The descriptor a shell would use for `path`, if it names one of this process's own.
+  static func standardDescriptor(_ path: String) -> Int32? {
+    switch path {
+    case "/dev/stdin": return 0
+    case "/dev/stdout": return 1
+    case "/dev/stderr": return 2
+    default:
+      for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+        let digits = path.dropFirst(prefix.count)
+        guard !digits.isEmpty, digits.count < 10, digits.allSatisfy(\.isASCII),
+          digits.allSatisfy(\.isNumber)
+        else { return nil }
+        return Int32(digits)
+      }
+      return nil
+    }
+  }
+
+  /// `path` with every link resolved (`realpath`), or nil.
+  static func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Writes `bytes` through a non-regular target (``writeThrough(path:)`` or
+  /// ``descriptor(_:)``), all of them, without truncating or replacing it.
+  /// - Throws: `Errno` from `open` or `write` (`ENOSPC` for `/dev/full`).
+  public func writeThrough(_ bytes: [UInt8]) throws(Errno) {
+    let descriptor: FileDescriptor
+    var opened = false
+    switch self {
+    case .replace: return
+    case .descriptor(let raw): descriptor = FileDescriptor(rawValue: raw)
+    case .writeThrough(let path):
+      do {
+        descriptor = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.closeOnExec])
+      } catch {
+        throw error as? Errno ?? .ioError
+      }
+      opened = true
+    }
+    defer { if opened { try? descriptor.close() } }
+    do {
+      _ = try bytes.withUnsafeBytes { try descriptor.writeAll($0) }
+    } catch {
+      throw error as? Errno ?? .ioError
+    }
+  }
+}
