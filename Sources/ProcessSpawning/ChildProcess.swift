@@ -150,6 +150,9 @@ public enum ChildProcess {
       sampleCount: 0, report: nil, standardError: "", requestedKillReason: nil)
     outcome.spawnedAtNanoseconds = spawnedAt
     let (waitStatus, usage) = supervise(processID, limits: limits, io: io, outcome: &outcome)
+    // What the child left behind in its group goes with it: the system ends an extension's
+    // whole process, and an orphan holding the pipes would keep the reads below waiting.
+    killGroup(processID)
     // A final pump: frames the child wrote just before exiting.
     if outcome.killedFor == nil, let reason = io.onTick?() {
       outcome.requestedKillReason = reason
@@ -194,9 +197,16 @@ public enum ChildProcess {
     let spawnedAt = MonotonicTime.nanoseconds()
     // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample
     // below reads the child's own image, never the parent's copy before exec.
+    // In a process group of its own: a child that leaves a grandchild (a script's `sleep`)
+    // is killed with it, or the orphan would hold the report pipe open and hang the read.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
     let spawnStatus =
-      envp.map { posix_spawn(&processID, executable, &actions, nil, argv, $0) }
-      ?? posix_spawn(&processID, executable, &actions, nil, argv, environ)
+      envp.map { posix_spawn(&processID, executable, &actions, &attributes, argv, $0) }
+      ?? posix_spawn(&processID, executable, &actions, &attributes, argv, environ)
     if reportWrite >= 0 { close(reportWrite) }
     guard spawnStatus == 0 else {
       throw SpawnError(
@@ -231,16 +241,16 @@ public enum ChildProcess {
         if let limit = limits.memoryLimitBytes, status.footprintBytes > limit,
           outcome.killedFor == nil
         {
-          kill(processID, SIGKILL)
+          killGroup(processID)
           outcome.killedFor = .memory
         }
       }
       if outcome.killedFor == nil, limits.clock.nanoseconds() > deadline {
-        kill(processID, SIGKILL)
+        killGroup(processID)
         outcome.killedFor = .timeout
       }
       if outcome.killedFor == nil, let reason = io.onTick?() {
-        kill(processID, SIGKILL)
+        killGroup(processID)
         outcome.killedFor = .requested
         outcome.requestedKillReason = reason
       }
@@ -281,12 +291,31 @@ public enum ChildProcess {
     }
   }
 
-  /// The first line on `descriptor`, read to EOF (the child has exited, so EOF comes at once);
-  /// at most ``reportByteLimit`` bytes. swift-system's `read` retries interrupted calls.
+  /// Sends SIGKILL to the child's process group (its ID), and to the child itself should it have
+  /// left the group.
+  private static func killGroup(_ processID: pid_t) {
+    kill(-processID, SIGKILL)
+    kill(processID, SIGKILL)
+  }
+
+  /// How long the report pipe is read after the child's exit: a descendant that left the
+  /// child's process group may hold it open, and reading stops then rather than waits for it.
+  static let reportGraceMilliseconds: Int32 = 1_000
+
+  /// The first line on `descriptor`, read to EOF (the child has exited, so EOF comes at once,
+  /// unless a descendant outside its group holds the pipe: then at most
+  /// ``reportGraceMilliseconds``); at most ``reportByteLimit`` bytes. swift-system's `read`
+  /// retries interrupted calls.
   private static func readFirstLine(_ descriptor: Int32) -> String? {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
+    let deadline = MonotonicTime.nanoseconds() &+ UInt64(reportGraceMilliseconds) * 1_000_000
     while bytes.count < reportByteLimit {
+      let now = MonotonicTime.nanoseconds()
+      guard now < deadline else { break }
+      var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let left = Int32(clamping: (deadline - now) / 1_000_000 + 1)
+      if poll(&ready, 1, left) <= 0 { break }
       let count = chunk.withUnsafeMutableBytes {
         (try? FileDescriptor(rawValue: descriptor).read(into: $0)) ?? 0
       }

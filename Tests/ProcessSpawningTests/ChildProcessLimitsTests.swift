@@ -56,6 +56,38 @@ struct ChildProcessLimitsTests {
     #expect(exited.standardError.contains("why"))
   }
 
+  /// Whether `pid` is gone (or a zombie nobody reaps yet: it holds no descriptors).
+  func isGone(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+      return true
+    }
+    // "PID (comm) STATE …": the state follows the last ')'.
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+  }
+
+  /// A child that leaves a grandchild holding the report pipe (issue 39, item 10: `bench ab`
+  /// never returned): the grandchild shares the child's process group and goes with it, both
+  /// when the child exits and when the timeout kills it.
+  @Test(arguments: [false, true])
+  func aGrandchildHoldingThePipeIsKilledWithItsGroup(atTheTimeout: Bool) throws {
+    let folder = try TemporaryFolder()
+    let pidFile = folder.path("grandchild.pid")
+    let script =
+      "sleep 1000 & echo $! > '\(pidFile)'; "
+      + (atTheTimeout ? "sleep 1000" : "echo '{\"done\":1}' >&3; exit 0")
+    var limits = ChildProcess.Limits(memoryLimitBytes: nil, timeoutSeconds: 0.5)
+    limits.clock = SteppingClock(step: 100_000_000).clock
+    let outcome = try ChildProcess.run(
+      executable: "/bin/sh", arguments: ["-c", script], limits: limits)
+    #expect(outcome.killedFor == (atTheTimeout ? .timeout : nil))
+    if !atTheTimeout { #expect(outcome.report == "{\"done\":1}") }
+    let grandchild = try #require(
+      Int32(
+        try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
+          in: .whitespacesAndNewlines)))
+    #expect(isGone(grandchild), "the grandchild \(grandchild) outlived its group")
+  }
+
   @Test func aMissingExecutableIsAnErrorNotACrash() {
     #expect(throws: ChildProcess.SpawnError.self) {
       try ChildProcess.run(
