@@ -232,10 +232,7 @@ struct SVGWriter {
     """
   }
 
-  private func f(_ value: Double) -> String { String(format: "%.1f", value) }
+  private func f(_ value: Double) -> String { MarkupText.coordinate(value) }
 
-  private func escaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
+  private func escaped(_ text: String) -> String { MarkupText.escaped(text) }
 }

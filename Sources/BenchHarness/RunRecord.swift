@@ -188,27 +188,52 @@ public struct RunRecord: Equatable, Sendable {
     func optional(_ name: String) -> String {
       header.firstIndex(of: name).map { row[$0] } ?? ""
     }
+    // Every figure is a count, a size or a time: a negative one, NaN or infinity is a broken
+    // row, refused with its line (they gave "−5.000 → 1e+308, −inf%" in the history, and
+    // `nan` coordinates in charts).
     func integer(_ name: String) throws(CSVError) -> Int {
       let text = try value(name)
-      guard let parsed = Int(text) else {
-        throw CSVError(line: line, problem: "column '\(name)': '\(text)' is not a whole number")
+      guard let parsed = Int(text), parsed >= 0 else {
+        throw CSVError(
+          line: line, problem: "column '\(name)': '\(text)' is not a whole number of 0 or more")
       }
       return parsed
     }
-    func real(_ name: String) throws(CSVError) -> Double {
-      let text = try value(name)
-      guard let parsed = Double(text) else {
-        throw CSVError(line: line, problem: "column '\(name)': '\(text)' is not a number")
+    func checkedReal(_ name: String, _ text: String) throws(CSVError) -> Double {
+      guard let parsed = Double(text), parsed.isFinite, parsed >= 0 else {
+        throw CSVError(
+          line: line, problem: "column '\(name)': '\(text)' is not a finite number of 0 or more")
       }
       return parsed
+    }
+    func real(_ name: String) throws(CSVError) -> Double { try checkedReal(name, try value(name)) }
+    func optionalReal(_ name: String) throws(CSVError) -> Double? {
+      let text = optional(name)
+      return text.isEmpty ? nil : try checkedReal(name, text)
+    }
+    // Names that become series, labels and keys: a control character (a NUL merged two
+    // strategies' series) is refused.
+    func name(_ column: String) throws(CSVError) -> String {
+      let text = column == "strategy" || column == "profile" ? try value(column) : optional(column)
+      guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        throw CSVError(
+          line: line,
+          problem: "column '\(column)': \(text.debugDescription) holds a control character")
+      }
+      return text
+    }
+    for column in [
+      "timestamp", "commit", "host", "binary", "allocator", "build", "device", "cap_scope", "phase",
+    ] {
+      _ = try name(column)
     }
     timestamp = try value("timestamp")
     commit = try value("commit")
     host = try value("host")
-    profile = try value("profile")
+    profile = try name("profile")
     entries = try integer("entries")
     fileBytes = try integer("file_bytes")
-    strategy = try value("strategy")
+    strategy = try name("strategy")
     binary = try value("binary")
     repeatIndex = try integer("repeat")
     wallSeconds = try real("wall_s")
@@ -219,8 +244,7 @@ public struct RunRecord: Equatable, Sendable {
     peakRSSBytes = try integer("peak_rss_bytes")
     idleRSSBytes = try integer("idle_rss_bytes")
     footprintPeakBytes = try integer("footprint_peak_bytes")
-    let heap = try value("heap_peak_bytes")
-    heapPeakBytes = heap.isEmpty ? nil : Int(heap)
+    heapPeakBytes = try value("heap_peak_bytes").isEmpty ? nil : try integer("heap_peak_bytes")
     memoryLimitBytes = try integer("memory_limit_bytes")
     let statusText = try value("status")
     guard let parsedStatus = Status(rawValue: statusText) else {
@@ -234,29 +258,29 @@ public struct RunRecord: Equatable, Sendable {
     childFootprintBytes = Int(optional("child_footprint_bytes")) ?? 0
     rssFileBytes = Int(optional("rss_file_bytes")) ?? 0
     samples = Int(optional("samples")) ?? 0
-    sampleHz = Double(optional("sample_hz")) ?? 0
+    sampleHz = try optionalReal("sample_hz") ?? 0
     exitCode = Int(optional("exit_code"))
     signal = Int(optional("signal"))
     errorCode = Int(optional("error_code"))
     detail = optional("detail")
     phase = optional("phase")
-    timeToEnabledSeconds = Double(optional("time_to_enabled_s"))
-    timeToFullSeconds = Double(optional("time_to_full_s"))
-    hostIngestPerSecond = Double(optional("host_ingest_per_s"))
+    timeToEnabledSeconds = try optionalReal("time_to_enabled_s")
+    timeToFullSeconds = try optionalReal("time_to_full_s")
+    hostIngestPerSecond = try optionalReal("host_ingest_per_s")
     allocator = optional("allocator")
-    allocations = Int(optional("allocations"))
-    instructionsPerEntry = Double(optional("instructions_per_entry"))
+    allocations = optional("allocations").isEmpty ? nil : try integer("allocations")
+    instructionsPerEntry = try optionalReal("instructions_per_entry")
     baseVersion = Int(optional("base_version"))
     build = optional("build")
     installedEntries = Int(optional("installed_entries"))
     requests = Int(optional("requests"))
-    timeToAllSeconds = Double(optional("time_to_all_s"))
+    timeToAllSeconds = try optionalReal("time_to_all_s")
     capScope = optional("cap_scope")
     device = optional("device")
-    deviceProjectedSeconds = Double(optional("device_projected_s"))
-    deviceTimeToEnabledSeconds = Double(optional("device_to_enabled_s"))
-    deviceTimeToAllSeconds = Double(optional("device_to_all_s"))
-    startupSeconds = Double(optional("startup_s"))
+    deviceProjectedSeconds = try optionalReal("device_projected_s")
+    deviceTimeToEnabledSeconds = try optionalReal("device_to_enabled_s")
+    deviceTimeToAllSeconds = try optionalReal("device_to_all_s")
+    startupSeconds = try optionalReal("startup_s")
   }
 
   /// Reads every record of a bench CSV.

@@ -59,8 +59,15 @@ struct HistoryAddCommand: ParsableCommand {
 
   func validate() throws {
     _ = try nonEmptyPath(results)
-    guard !commit.isEmpty, commit.allSatisfy({ $0.isHexDigit }) else {
-      throw ValidationError("--commit takes a commit's SHA (hex digits), got '\(commit)'")
+    // A SHA-1 commit ID is 40 hex digits, a SHA-256 one 64; an abbreviation at least 4.
+    guard (4...64).contains(commit.utf8.count), commit.allSatisfy({ $0.isASCII && $0.isHexDigit })
+    else {
+      throw ValidationError(
+        "--commit takes a commit's SHA (4 to 64 hex digits), got '\(commit.prefix(80))'")
+    }
+    for (name, value) in [("--parent", parent), ("--branch", branch), ("--subject", subject)]
+    where value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      throw ValidationError("\(name) holds a control character")
     }
   }
 

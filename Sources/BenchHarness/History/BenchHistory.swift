@@ -162,20 +162,29 @@ public final class BenchHistory {
     }
   }
 
-  /// Keeps only the last `count` commits (and their figures), then compacts the file.
+  /// Keeps only the last `count` commits (and their figures), then compacts the file. The
+  /// write is always attempted, so a database that cannot be written is an error even when
+  /// nothing is removed (it said "removed 0" on a read-only one).
   /// - Returns: the commits removed.
   /// - Throws: ``BenchError`` when the database cannot be written; it is then as it was.
   @discardableResult
   public func prune(keepingLast count: Int) throws(BenchError) -> Int {
     do {
-      let total = Int(try database.integer("SELECT COUNT(*) FROM commits") ?? 0)
-      guard total > count else { return 0 }
-      let cutoff = try database.prepare(
-        "DELETE FROM commits WHERE position <= (SELECT MAX(position) FROM commits) - ?1")
-      cutoff.bind(Int64(count), at: 1)
-      try cutoff.run()
+      try database.execute("BEGIN IMMEDIATE")
+      let total: Int
+      do {
+        total = Int(try database.integer("SELECT COUNT(*) FROM commits") ?? 0)
+        let cutoff = try database.prepare(
+          "DELETE FROM commits WHERE position <= (SELECT MAX(position) FROM commits) - ?1")
+        cutoff.bind(Int64(count), at: 1)
+        try cutoff.run()
+        try database.execute("COMMIT")
+      } catch {
+        try? database.execute("ROLLBACK")
+        throw error
+      }
       try database.execute("VACUUM")
-      return total - count
+      return max(0, total - count)
     } catch {
       throw BenchError("\(path): cannot prune: \(error)")
     }

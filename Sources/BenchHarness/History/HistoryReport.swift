@@ -167,20 +167,8 @@ public enum HistoryReport {
     return html + "</table>\n"
   }
 
-  static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+  static func format(_ value: Double) -> String { MarkupText.coordinate(value) }
 
   /// Text made safe inside HTML elements and attributes.
-  static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      default: escaped.append(character)
-      }
-    }
-    return escaped
-  }
+  static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 }
