@@ -5,6 +5,10 @@
 // platforms, and this machine has none.
 import Foundation
 
+/// The domain of the call directory manager's errors (CallKit's CXError.h declares it an
+/// NSErrorDomain constant; its value is CallKit's, not the stand-in's concern).
+public let CXErrorDomainCallDirectoryManager: String = "com.apple.CallKit.error.calldirectorymanager"
+
 open class CXCallDirectoryManager: NSObject, @unchecked Sendable {
   public enum EnabledStatus: Int, Sendable {
     case unknown = 0

@@ -168,7 +168,11 @@ final class TwoPhaseRepeat {
         var row = record("chunk", chunk, target.bundleID)
         // A chunk the system killed and the app retried smaller, or the cap reached (error
         // 5), is the plan working: the row keeps its error code, and the run goes on.
-        if chunk.error?.code == 2 || chunk.error?.code == 5 { row.status = .ok }
+        if chunk.error?.isLoadingInterrupted == true
+          || chunk.error?.isMaximumEntriesExceeded == true
+        {
+          row.status = .ok
+        }
         fullRows.append(row)
       }
       lastCommit = max(

@@ -69,9 +69,25 @@ public struct UpdateBench: Sendable {
   /// The methods compared, in the CSV's order.
   public static let methods = ["calldir", "full", "zstd", "bsdiff"]
 
+  /// The programs the comparison runs besides calldir's own (Debian's zstd and bsdiff
+  /// packages; bspatch comes with bsdiff).
+  public static let requiredTools = ["zstd", "bsdiff", "bspatch"]
+
+  /// The ``requiredTools`` not found in `PATH`.
+  public static func missingTools() -> [String] {
+    requiredTools.filter { InstructionCounter.executableInPath($0) == nil }
+  }
+
   /// Runs every churn.
-  /// - Throws: ``BenchError`` when a file cannot be written or a tool fails.
+  /// - Throws: ``BenchError`` when a required tool is missing (before anything is compiled),
+  ///   a file cannot be written or a tool fails.
   public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> [Row] {
+    let missing = Self.missingTools()
+    guard missing.isEmpty else {
+      throw BenchError(
+        "bench update needs \(missing.joined(separator: ", ")) in PATH (Debian: apt-get install zstd bsdiff); nothing was compiled"
+      )
+    }
     let work = configuration.workDirectory
     let parameters = configuration.parameters
     let stem = "\(configuration.profile)-\(parameters.entries)-\(parameters.seed)"

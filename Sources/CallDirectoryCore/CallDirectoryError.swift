@@ -21,6 +21,10 @@ public enum CallDirectoryError: Error, Equatable, Hashable, Sendable {
   case unexpectedIncrementalRemoval
   /// Any other raw code, such as 102 ("the system failed to load your extension").
   case other(code: Int)
+  /// An error from another domain than CallKit's call directory manager (the extension
+  /// cancelling with `CocoaError(.fileNoSuchFile)`, code 4, is no duplicate entry), reported as
+  /// it came.
+  case foreign(domain: String, code: Int)
 
   /// iOS's raw error code.
   public var code: Int {
@@ -35,6 +39,7 @@ public enum CallDirectoryError: Error, Equatable, Hashable, Sendable {
     case .currentlyLoading: 7
     case .unexpectedIncrementalRemoval: 8
     case .other(let code): code
+    case .foreign(_, let code): code
     }
   }
 
@@ -52,6 +57,22 @@ public enum CallDirectoryError: Error, Equatable, Hashable, Sendable {
     case 8: self = .unexpectedIncrementalRemoval
     default: self = .other(code: code)
     }
+  }
+
+  /// Whether this is CallKit's code 5, the cap reached (not another domain's 5).
+  public var isMaximumEntriesExceeded: Bool {
+    if case .maximumEntriesExceeded = self { return true }
+    return false
+  }
+
+  /// Whether this is CallKit's code 2, a load interrupted (the system killed the extension).
+  public var isLoadingInterrupted: Bool { self == .loadingInterrupted }
+
+  /// The error for an `NSError`'s domain and code: CallKit's call directory manager domain
+  /// (`callDirectoryDomain`, CallKit's `CXErrorDomainCallDirectoryManager`) maps its codes,
+  /// any other domain is kept as it is (``foreign(domain:code:)``).
+  public init(domain: String, code: Int, callDirectoryDomain: String) {
+    self = domain == callDirectoryDomain ? Self(code: code) : .foreign(domain: domain, code: code)
   }
 }
 
@@ -72,6 +93,7 @@ extension CallDirectoryError: CustomStringConvertible {
     case .unexpectedIncrementalRemoval:
       "removal called when isIncremental is false is unsupported (code 8)"
     case .other(let code): "call directory error (code \(code))"
+    case .foreign(let domain, let code): "\(domain) error \(code)"
     }
   }
 }

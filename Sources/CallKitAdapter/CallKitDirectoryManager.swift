@@ -44,8 +44,13 @@
       manager.reloadExtension(withIdentifier: identifier) { error in answer.deliver(error) }
       guard let failure = answer.wait() else { return ReloadOutcome(error: nil) }
       // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
-      // (the 102 seen in the field) keeps its code.
-      return ReloadOutcome(error: CallDirectoryError(code: (failure as NSError).code))
+      // (the 102 seen in the field) keeps its code. Only CallKit's domain is mapped: the
+      // extension cancelling with CocoaError(.fileNoSuchFile), code 4, is no duplicate entry.
+      let error = failure as NSError
+      return ReloadOutcome(
+        error: CallDirectoryError(
+          domain: error.domain, code: error.code,
+          callDirectoryDomain: CXErrorDomainCallDirectoryManager))
     }
   }
 

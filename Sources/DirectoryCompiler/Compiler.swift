@@ -35,6 +35,13 @@ public final class Compiler {
     }
     let prefixes = try loadRegionPrefixes()
     let fileManager = FileManager.default
+    // A compile that fails or is refused into a folder it made leaves no folder behind (runs
+    // last: after the transaction's lock and the scratch folder are gone).
+    let outputWasThere = fileManager.fileExists(atPath: options.output)
+    var committed = false
+    defer {
+      if !committed && !outputWasThere { try? fileManager.removeItem(atPath: options.output) }
+    }
     // Held to the end: other writers of this container wait; readers never do.
     let transaction: ContainerTransaction
     do {
@@ -63,12 +70,19 @@ public final class Compiler {
       input.sorters, sawRank: input.sawRank, scratch: scratch, report: &report)
 
     // Before any base enters the container: a refused run leaves it byte for byte as it was.
+    let newEntries = written.outputs.values.reduce(0) { $0 + $1.count }
     if let current = transaction.current, !options.allowShrink {
-      try ShrinkGuard.check(
-        current: current, newEntries: written.outputs.values.reduce(0) { $0 + $1.count },
-        report: report)
+      try ShrinkGuard.check(current: current, newEntries: newEntries, report: report)
+    }
+    // A new container with nothing in it is no container: every row rejected (or none read)
+    // wrote an empty one, and exited 0.
+    if transaction.current == nil && newEntries == 0 {
+      throw CompileError.usage(
+        "nothing to write: \(report.linesRead) lines read, \(report.accepted) accepted, \(report.rejectedCount) rejected; \(options.output) was not created"
+      )
     }
     let manifest = try commit(written, to: transaction, report: &report)
+    committed = true
     for base in manifest.bases where base.state != .retired {
       report.outputs.append((base.file, base.byteCount ?? 0))
     }

@@ -191,7 +191,7 @@ struct AppCommand: ParsableCommand {
         // A chunk the system killed was retried smaller, and error 5 ends a plan past the cap
         // with the top priorities in: neither fails the sync; any other last failure does.
         let isLast = index == results.count - 1
-        if let error = result.error, !isLast || error.code == 5 {
+        if let error = result.error, !isLast || error.isMaximumEntriesExceeded {
           FileHandle.standardError.write(
             Data(
               "calldir: sync \(bundleID): request \(index + 1) ended with code \(error.code): \(result.detail.isEmpty ? "\(error)" : result.detail)\n"

@@ -48,7 +48,13 @@ struct BenchUpdateCommand: ParsableCommand {
   }
 
   func churns() throws -> [Double] {
-    try churn.split(separator: ",").map { text in
+    // Every item must be a share: an empty --churn (or an empty item) measured nothing and
+    // exited 0.
+    let items = churn.split(separator: ",", omittingEmptySubsequences: false)
+    guard !churn.isEmpty else {
+      throw ValidationError("--churn: give at least one share, such as 5%")
+    }
+    return try items.map { text in
       let trimmed = text.hasSuffix("%") ? text.dropLast() : text[...]
       guard let value = Double(trimmed), value > 0, value <= 100 else {
         throw ValidationError("--churn: '\(text)' is not a share from 0% to 100%")
@@ -58,6 +64,12 @@ struct BenchUpdateCommand: ParsableCommand {
   }
 
   func run() throws {
+    let missing = UpdateBench.missingTools()
+    guard missing.isEmpty else {
+      throw ValidationError(
+        "bench update needs \(missing.joined(separator: ", ")) in PATH (Debian: apt-get install zstd bsdiff)"
+      )
+    }
     let (name, parameters) = try dataset.resolve(defaultProfile: "directory-4m")
     let directory = SiblingExecutables.directory()
     var configuration = UpdateBench.Configuration(

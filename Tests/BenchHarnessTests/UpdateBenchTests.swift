@@ -9,7 +9,12 @@ import Testing
 /// after the update timed, and the same bytes run to run (the churn and the bases are deterministic). Needs zstd and bsdiff (.ci/run installs).
 @Suite("bench update: downloads and applies, by method")
 struct UpdateBenchTests {
-  @Test func everyMethodIsMeasuredAndCalldirsPatchIsTheSmallest() throws {
+  /// zstd and bsdiff are Debian packages, not Swift's: `swift test` on a machine with nothing
+  /// but Swift skips this test (issue 39, item 15); `.ci/run` installs them.
+  static let toolsInstalled = UpdateBench.missingTools().isEmpty
+
+  @Test(.enabled(if: toolsInstalled, "needs zstd and bsdiff (apt-get install zstd bsdiff)"))
+  func everyMethodIsMeasuredAndCalldirsPatchIsTheSmallest() throws {
     let folder = try TemporaryFolder()
     var parameters = try DatasetProfile.load("directory-4m").parameters
     parameters.entries = 30_000
@@ -33,5 +38,31 @@ struct UpdateBenchTests {
     #expect(again.map(\.downloadBytes) == rows.map(\.downloadBytes), "deterministic")
     let csv = UpdateBench.csv(rows, configuration: configuration).encoded()
     #expect(csv.hasPrefix("profile,entries,churn,method,"))
+  }
+}
+
+/// `bench update`'s arguments and tools are checked before anything is compiled.
+@Suite("bench update: refused before it starts")
+struct UpdateBenchRefusalTests {
+  @Test(arguments: ["", ",", "5%,", "0%"])
+  func aChurnThatMeasuresNothingIsAUsageError(churn: String) throws {
+    let run = try runProcess(try builtExecutable("calldir"), ["bench", "update", "--churn", churn])
+    #expect(run.status == 1, "'\(churn)': \(run.stdout)")
+    #expect(run.stderr.contains("--churn"), "\(run.stderr)")
+  }
+
+  @Test func missingToolsAreNamedBeforeAnythingIsCompiled() throws {
+    let folder = try TemporaryFolder()
+    // A PATH with calldir's own folder only: zstd and bsdiff are not there.
+    let run = try runProcess(
+      "/usr/bin/env",
+      [
+        "PATH=" + folder.path("empty"), try builtExecutable("calldir"), "bench", "update",
+        "--profile", "ci-smoke",
+      ],
+      directory: folder.url)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("needs zstd, bsdiff, bspatch"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path(".calldir")), "nothing compiled")
   }
 }
