@@ -34,14 +34,8 @@ struct ReleaseJourneyTests {
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
       try process.run()
-      // "Serving HTTP on 127.0.0.1 port N (…) ...": printed once it listens (no sleeping).
-      var line = Data()
-      while !line.contains(UInt8(ascii: "\n")) {
-        let piece = output.fileHandleForReading.availableData
-        if piece.isEmpty { break }
-        line.append(piece)
-      }
-      let words = String(decoding: line, as: UTF8.self).split(separator: " ")
+      // "Serving HTTP on 127.0.0.1 port N (…) ...": printed once it listens.
+      let words = firstLine(of: output).split(separator: " ")
       port = words.firstIndex(of: "port").flatMap { Int(words[$0 + 1]) } ?? 0
     }
 

@@ -123,16 +123,10 @@ struct ReleaseUpdateTests {
       process.standardOutput = output
       process.standardError = log
       try process.run()
-      // The server prints its port once it listens: read that line (no sleeping).
-      var line = Data()
-      while !line.contains(UInt8(ascii: "\n")) {
-        let piece = output.fileHandleForReading.availableData
-        if piece.isEmpty { break }
-        line.append(piece)
-      }
+      // The server prints its port once it listens: read that line.
       port =
         Int(
-          String(decoding: line, as: UTF8.self).split(separator: " ").last?
+          firstLine(of: output).split(separator: " ").last?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
     }
 

@@ -50,3 +50,16 @@ public func runProcess(
     status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
     stderr: String(decoding: errorData, as: UTF8.self))
 }
+
+/// The first line a child writes on `pipe` (a server's "listening on port N"), read as it
+/// arrives: waiting for the line is the synchronisation, no sleeping. Empty when the child
+/// closes the pipe first.
+public func firstLine(of pipe: Pipe) -> String {
+  var line = Data()
+  while !line.contains(UInt8(ascii: "\n")) {
+    let piece = pipe.fileHandleForReading.availableData
+    if piece.isEmpty { break }
+    line.append(piece)
+  }
+  return String(decoding: line, as: UTF8.self)
+}
