@@ -1,6 +1,9 @@
 import SwiftUI
 
-/// The extension's status, what it holds, and the Update button with its progress.
+/// The extension's status, what it holds, and the Update button with its progress. Main-actor
+/// isolated for the SDKs before iOS 18's, where `View` is not yet (its model's default value is
+/// made on the main actor).
+@MainActor
 struct ContentView: View {
   @StateObject private var model = DirectoryModel()
 
