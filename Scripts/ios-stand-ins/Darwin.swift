@@ -100,6 +100,22 @@ public struct dirent {
 @discardableResult public func readdir(_ stream: UnsafeMutablePointer<DIR>!) -> UnsafeMutablePointer<dirent>! { nil }
 @discardableResult public func closedir(_ stream: UnsafeMutablePointer<DIR>!) -> Int32 { 0 }
 @discardableResult public func getpid() -> pid_t { 0 }
+// Free space (FolderCalls.availableByteCount): Darwin's fsblkcnt_t is 32 bits.
+public typealias fsblkcnt_t = UInt32
+public struct statvfs {
+  public var f_bsize: UInt = 0
+  public var f_frsize: UInt = 0
+  public var f_blocks: fsblkcnt_t = 0
+  public var f_bfree: fsblkcnt_t = 0
+  public var f_bavail: fsblkcnt_t = 0
+  public init() {}
+}
+@discardableResult public func fstatvfs(_ descriptor: Int32, _ status: UnsafeMutablePointer<statvfs>!) -> Int32 { 0 }
+// Output paths (OutputTarget): a link's target.
+@discardableResult public func realpath(
+  _ path: UnsafePointer<CChar>!, _ resolved: UnsafeMutablePointer<CChar>!
+) -> UnsafeMutablePointer<CChar>! { nil }
+public func free(_ pointer: UnsafeMutableRawPointer?) {}
 @discardableResult public func kill(_ process: pid_t, _ signal: Int32) -> Int32 { 0 }
 @discardableResult public func time(_ result: UnsafeMutablePointer<time_t>!) -> time_t { 0 }
 public func _exit(_ status: Int32) -> Never { fatalError() }

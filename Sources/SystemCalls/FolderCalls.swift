@@ -55,11 +55,16 @@ public enum FolderCalls {
     return Int(status.size)
   }
 
-  /// The bytes an unprivileged writer may still use on the volume holding `path` (`statvfs`'s
-  /// available blocks times the fragment size); nil when it cannot be asked.
+  /// The bytes an unprivileged writer may still use on the volume holding `path` (`fstatvfs`'s
+  /// available blocks times the fragment size); nil when it cannot be asked. Asked through a
+  /// descriptor: Swift imports `statvfs` the function and the struct under one name, which a
+  /// Swift stand-in for Darwin cannot declare.
   public static func availableByteCount(onVolumeOf path: String) -> Int? {
+    guard let folder = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+    else { return nil }
+    defer { try? folder.close() }
     var status = statvfs()
-    guard statvfs(path, &status) == 0 else { return nil }
+    guard fstatvfs(folder.rawValue, &status) == 0 else { return nil }
     let (bytes, overflow) = UInt64(status.f_bavail).multipliedReportingOverflow(
       by: UInt64(status.f_frsize))
     return overflow || bytes > UInt64(Int.max) ? Int.max : Int(bytes)

@@ -35,8 +35,7 @@ public enum OutputTarget: Equatable, Sendable {
     if let descriptor = standardDescriptor(path) { return .descriptor(descriptor) }
     let given = FilePath(path)
     guard let status = try? given.stat(followTargetSymlink: false) else {
-      let parent = given.removingLastComponent()
-      let folder = parent.isEmpty ? "." : parent.string
+      let folder = Self.parentFolder(of: path)
       guard creatingFolder || (try? FilePath(folder).stat())?.type == .directory else {
         throw Refusal(description: "\(path): the folder \(folder) does not exist")
       }
@@ -56,6 +55,15 @@ public enum OutputTarget: Equatable, Sendable {
       return .replace(path: resolved)
     default: return .writeThrough(path: path)
     }
+  }
+
+  /// The folder holding `path`: what comes before its last `/` (`/` itself for a file at the
+  /// root, `.` for a bare name).
+  static func parentFolder(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
   }
 
   /// The descriptor a shell would use for `path`, if it names one of this process's own.
