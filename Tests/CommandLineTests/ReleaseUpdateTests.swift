@@ -141,13 +141,9 @@ struct ReleaseUpdateTests {
   }
 
   /// The loopback server is a Python script (`Tests/Fixtures/release_server.py`).
-  static let pythonInstalled =
-    ["/usr/bin/python3", "/usr/local/bin/python3"].contains {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
-    || ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
-      FileManager.default.isExecutableFile(atPath: "\($0)/python3")
-    } == true
+  /// Found as the servers are started, through `/usr/bin/env python3` (a fixed path such as
+  /// /usr/bin/python3 enabled the tests on a machine whose PATH had none: issue 39, item 15).
+  static let pythonInstalled = isInPath("python3")
 
   @Test(.enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"))
   func aDroppedConnectionResumesWithRange() throws {

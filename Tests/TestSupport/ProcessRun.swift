@@ -63,3 +63,13 @@ public func firstLine(of pipe: Pipe) -> String {
   }
   return String(decoding: line, as: UTF8.self)
 }
+
+/// Whether `/usr/bin/env NAME` would find `name`: an executable of that name in a folder of
+/// `PATH`. A test that runs a tool Swift does not bring (python3, zstd) is enabled by this, so
+/// `swift test` on a machine with nothing but Swift skips it.
+public func isInPath(_ name: String) -> Bool {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+  return path.split(separator: ":").contains {
+    FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+  }
+}
