@@ -11,9 +11,12 @@
   /// CallKit answers through completion handlers; this adapter waits for them, so call it from
   /// a background queue, never the main thread (as a sync after a download runs anyway).
   public struct CallKitDirectoryManager: CallDirectoryManaging {
-    /// How a reload ended: CallKit's error as calldir's, with iOS's raw code.
+    /// How a reload ended: CallKit's error as calldir's, with iOS's raw code, and the error's
+    /// domain as it came (CallKit's, or another's: see ``CallDirectoryError/foreign(code:)``).
     public struct ReloadOutcome: CallDirectoryReloadOutcome {
       public var error: CallDirectoryError?
+      /// The `NSError` domain of ``error``; nil when the reload succeeded.
+      public var errorDomain: String?
     }
 
     /// The system's manager.
@@ -42,7 +45,7 @@
     public func reloadExtension(_ identifier: String, incremental: Bool) throws -> ReloadOutcome {
       let answer = AwaitedAnswer<(any Error)?>()
       manager.reloadExtension(withIdentifier: identifier) { error in answer.deliver(error) }
-      guard let failure = answer.wait() else { return ReloadOutcome(error: nil) }
+      guard let failure = answer.wait() else { return ReloadOutcome(error: nil, errorDomain: nil) }
       // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
       // (the 102 seen in the field) keeps its code. Only CallKit's domain is mapped: the
       // extension cancelling with CocoaError(.fileNoSuchFile), code 4, is no duplicate entry.
@@ -50,7 +53,8 @@
       return ReloadOutcome(
         error: CallDirectoryError(
           domain: error.domain, code: error.code,
-          callDirectoryDomain: CXErrorDomainCallDirectoryManager))
+          callDirectoryDomain: CXErrorDomainCallDirectoryManager),
+        errorDomain: error.domain)
     }
   }
 
