@@ -4,6 +4,8 @@
 #
 # usage: Scripts/typecheck-ios.sh            (both targets)
 #        Scripts/typecheck-ios.sh ios|macos  (one)
+#        Scripts/typecheck-ios.sh --self-test (the stand-ins refuse what the real SDK refuses:
+#                                              planted calls must fail for iOS)
 # Exit status: 0 every module type-checks; 1 one does not (the compiler's errors are printed).
 #
 # How (the recipe of issue 26, proven here):
@@ -37,6 +39,16 @@ toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
 resources=$toolchain/lib/swift
 linux=$resources/linux
 work=.build/typecheck-ios
+if [[ ${1:-} == --self-test ]]; then
+  plants=$(mktemp -d)
+  trap 'rm -rf "$plants"' EXIT
+  printf '%s\n' '// proc_pid_rusage outside #if os(macOS)' 'import Darwin' \
+    'func footprint() -> Int32 { proc_pid_rusage(0, RUSAGE_INFO_V4, nil) }' >"$plants/libproc.swift"
+  printf '%s\n' '// strlen of an optional pointer' 'import Darwin' \
+    'func length(_ text: UnsafePointer<CChar>?) -> Int { strlen(text) }' >"$plants/strlen.swift"
+  planted=("$plants/libproc.swift" "$plants/strlen.swift")
+  set -- ios
+fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then targets=(ios macos); fi
 
@@ -82,12 +94,26 @@ typecheck() { # platform-folder triple interface-triple
     -enable-experimental-feature SuppressedAssociatedTypesWithDefaults \
     -enable-experimental-feature Lifetimes -enable-upcoming-feature LifetimeDependence \
     "${files[@]}"
+  if [[ -n ${planted:-} ]]; then
+    # Each planted file must fail against the stand-ins, as it fails against the real SDK.
+    local plant failed=0
+    for plant in "${planted[@]}"; do
+      if emit Planted "$plant" 2>/dev/null; then
+        echo "typecheck-ios: self-test: $(head -1 "$plant") type-checks for $triple; the real SDK refuses it" >&2
+        failed=1
+      else
+        echo "typecheck-ios: self-test: refused as the SDK refuses it: $(head -1 "$plant")"
+      fi
+    done
+    return $failed
+  fi
   for module in "${modules[@]}"; do
     mapfile -d '' files < <(sources "Sources/$module")
     emit "$module" "${files[@]}"
   done
   echo "typecheck-ios: ${modules[*]} type-check for $triple"
 }
+
 
 # One room for system calls (issue 26, item 4): of the modules above, only SystemCalls imports
 # the C library (Darwin on Apple systems, Glibc here), and ByteCoding, for memcmp and memchr
