@@ -247,7 +247,7 @@ let package = Package(
       dependencies: [
         "CallDirectoryApp", "CallDirectoryHost", "CallDirectoryCore", "CallDirectoryLoader",
         "BaseFormat", "BenchHarness", "Datasets", "DirectoryCompiler", "DirectoryContainer",
-        "HostTestSupport",
+        "HostTestSupport", "ReleaseFormat",
         "TestSupport", "calldir-extension",
       ]),
     .testTarget(

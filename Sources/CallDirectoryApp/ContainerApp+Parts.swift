@@ -26,7 +26,7 @@ extension ContainerApp {
   @discardableResult
   public func split(into count: Int) throws -> [ContainerApp] {
     guard count >= 2 else {
-      throw ContainerAppError("--extensions must be at least 2 to split, got \(count)")
+      throw ContainerAppError("a split needs at least 2 extensions, got \(count)")
     }
     let manifest = try self.manifest()
     var ranges = (1...count).compactMap { try? part($0).manifest().numberRange }

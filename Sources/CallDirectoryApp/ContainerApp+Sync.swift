@@ -127,11 +127,13 @@ extension ContainerApp {
     case .disabled: return []
     case .unknown:
       throw ContainerAppError(
-        "the system knows no extension \(bundleID): turn it on first (calldir host enable)")
+        "the system knows no extension \(bundleID): it must be turned on in Settings first",
+        kind: .extensionNotEnabled)
     }
     guard ContainerFolder.exists(container + "/" + Manifest.fileName) else {
       throw ContainerAppError(
-        "\(container) has no \(Manifest.fileName): compile or stage bases into it first")
+        "\(container) has no \(Manifest.fileName): no bases have been staged, updated or compiled into it yet"
+      )
     }
     var results: [Manager.ReloadOutcome] = []
     func reload(

@@ -87,7 +87,7 @@ extension ContainerApp {
         oldEntries: ShrinkRule.publishedEntries(current), newEntries: newEntries)
       {
         throw ContainerAppError(
-          "refusing to update: version \(latest.number) \(why) of those \(container) publishes; nothing was changed. Pass --allow-shrink if that is meant",
+          "refusing to update: version \(latest.number) \(why) of those \(container) publishes; nothing was changed (a shrink must be allowed on purpose)",
           kind: .shrink)
       }
     }

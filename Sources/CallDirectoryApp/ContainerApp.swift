@@ -43,7 +43,8 @@ public struct ContainerApp {
     }
     guard var manifest = transaction.current ?? (creating ? Manifest() : nil) else {
       throw ContainerAppError(
-        "\(container) has no \(Manifest.fileName): compile or stage bases into it first")
+        "\(container) has no \(Manifest.fileName): no bases have been staged, updated or compiled into it yet"
+      )
     }
     let result = try body(&manifest, transaction)
     do {
@@ -69,7 +70,9 @@ public struct ContainerApp {
     guard BaseNaming.isValidName(name) else {
       throw ContainerAppError("base name '\(name)' must be \(BaseNaming.nameRule)")
     }
-    if role == .region && region == nil { throw ContainerAppError("a region base needs --region") }
+    if role == .region && region == nil {
+      throw ContainerAppError("a region base needs its region")
+    }
     if let region, !BaseNaming.isValidRegion(region) {
       throw ContainerAppError("region '\(region)' must not hold a tab, a comma or a line break")
     }
@@ -146,6 +149,8 @@ public struct ContainerAppError: Error, CustomStringConvertible, Equatable {
     /// An update that would leave fewer than half the entries the container publishes (or
     /// none): refused unless shrinking is allowed (``DirectoryContainer/ShrinkRule``).
     case shrink
+    /// The system knows no such extension: the user has not turned it on in Settings.
+    case extensionNotEnabled
   }
 
   /// The line.

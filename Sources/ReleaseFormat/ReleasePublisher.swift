@@ -184,7 +184,7 @@ public struct ReleasePublisher {
     }
     if let why = ShrinkRule.refusal(oldEntries: oldEntries, newEntries: newEntries) {
       throw ReleaseError(
-        "refusing to publish: against version \(latest.number), the new version \(why); nothing was written. Pass --allow-shrink if that is meant",
+        "refusing to publish: against version \(latest.number), the new version \(why); nothing was written (a shrink must be allowed on purpose)",
         kind: .shrink)
     }
   }

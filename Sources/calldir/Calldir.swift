@@ -39,11 +39,18 @@ struct Calldir: ParsableCommand {
         FileHandle.standardError.write(Data(line.utf8))
         Foundation.exit(ExitStatus.requestFailed.rawValue)
       }
-      // A release or an update that would keep under half the entries: 5, as compile's.
+      // A release or an update that would keep under half the entries: 5, as compile's. The
+      // libraries' messages name no flag (an app's user has none); the command line adds it.
       if (error as? ReleaseError)?.kind == .shrink || (error as? ContainerAppError)?.kind == .shrink
       {
-        FileHandle.standardError.write(Data("calldir: \(error)\n".utf8))
+        FileHandle.standardError.write(
+          Data("calldir: \(error). Pass --allow-shrink if that is meant\n".utf8))
         Foundation.exit(ExitStatus.shrinkRefused.rawValue)
+      }
+      if let appError = error as? ContainerAppError, appError.kind == .extensionNotEnabled {
+        FileHandle.standardError.write(
+          Data("calldir: \(appError) (calldir host enable turns it on)\n".utf8))
+        Foundation.exit(ExitStatus.usageOrInput.rawValue)
       }
       let message =
         self.message(for: error)
