@@ -267,7 +267,9 @@ let package = Package(
     .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
     .testTarget(
       name: "ReleaseFormatTests",
-      dependencies: ["ReleaseFormat", "BaseFormat", "DirectoryContainer", "TestSupport"]),
+      dependencies: [
+        "ReleaseFormat", "ReleaseDownload", "BaseFormat", "DirectoryContainer", "TestSupport",
+      ]),
     // Runs the built `calldir`: listed so that `swift test` builds it first.
     .testTarget(
       name: "CommandLineTests",

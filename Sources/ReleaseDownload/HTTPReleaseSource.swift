@@ -18,11 +18,19 @@ public struct HTTPReleaseSource: ReleaseSource {
   /// Seconds a whole fetch may take.
   public let totalTimeout: TimeInterval
 
-  /// A source for the folder at `base`.
+  /// The longest timeout kept: 30 days. URLSession's and Dispatch's timers trap on values they
+  /// cannot schedule (`inf` and `1e308` died with SIGILL inside FoundationNetworking).
+  public static let maximumTimeout: TimeInterval = 30 * 86_400
+
+  /// A source for the folder at `base`. A timeout over ``maximumTimeout`` (infinity included)
+  /// is that maximum; one that is not a positive number (NaN, 0, negative) is the default's.
   public init(base: URL, idleTimeout: TimeInterval = 30, totalTimeout: TimeInterval = 600) {
+    func clamped(_ seconds: TimeInterval, _ fallback: TimeInterval) -> TimeInterval {
+      seconds > 0 ? min(seconds, Self.maximumTimeout) : fallback
+    }
     self.base = base
-    self.idleTimeout = idleTimeout
-    self.totalTimeout = totalTimeout
+    self.idleTimeout = clamped(idleTimeout, 30)
+    self.totalTimeout = clamped(totalTimeout, 600)
   }
 
   public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)

@@ -25,7 +25,10 @@ public struct FolderReleaseSource: ReleaseSource {
   /// Seconds a whole file's copy may take.
   public let timeout: Double
 
-  public init(folder: String, timeout: Double = 600) {
+  /// Seconds a file's copy may take when no timeout is given: 10 minutes.
+  public static let defaultTimeout: Double = 600
+
+  public init(folder: String, timeout: Double = defaultTimeout) {
     self.folder = folder
     self.timeout = timeout
   }
@@ -34,7 +37,10 @@ public struct FolderReleaseSource: ReleaseSource {
     throws(ReleaseError)
   {
     let source = folder + "/" + path
-    let deadline = MonotonicTime.nanoseconds() &+ UInt64(max(0, min(timeout, 1e9)) * 1e9)
+    // An infinite or huge timeout is no limit; one that is not a positive number (NaN would
+    // trap the conversion) is the default's.
+    let seconds = timeout > 0 ? min(timeout, 1e9) : Self.defaultTimeout
+    let deadline = MonotonicTime.nanoseconds() &+ UInt64(seconds * 1e9)
     do {
       // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
       let input = try FileDescriptor.open(
