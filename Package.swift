@@ -83,6 +83,8 @@ let package = Package(
     .library(name: "CallDirectoryApp", targets: ["CallDirectoryApp"]),
     .library(name: "PhoneNormalization", targets: ["PhoneNormalization"]),
     .library(name: "ReleaseFormat", targets: ["ReleaseFormat"]),
+    // The client an iOS app fetches a release with: URLSession, Range resume, statuses checked.
+    .library(name: "ReleaseDownload", targets: ["ReleaseDownload"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

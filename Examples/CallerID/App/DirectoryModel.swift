@@ -13,8 +13,9 @@ final class DirectoryModel: ObservableObject {
   @Published var progress: DirectoryUpdater.Progress?
   @Published var message: String?
 
-  /// Where a published release lives: its `manifest.cdm` and the files it names (set yours;
-  /// nil updates from the bases in the app's bundle).
+  /// Where a `calldir publish` release folder is served (its `index.json`, `bases/` and
+  /// `patches/`; set yours): updates download patches from there. nil updates from the bases in
+  /// the app's bundle.
   let releaseURL: URL? = nil
 
   private var updater: DirectoryUpdater? {
@@ -51,15 +52,28 @@ final class DirectoryModel: ObservableObject {
     Task.detached {
       var message: String
       do {
-        let source = try await Self.release(from: releaseURL)
-        let outcomes = try updater.update(from: source) { step in
+        let report: (DirectoryUpdater.Progress) -> Void = { step in
           Task { @MainActor in self.progress = step }
         }
+        // A release server when one is configured (patches, resume, hashes checked by
+        // ContainerApp.update(from:)); else the bases bundled with the app.
+        let outcomes =
+          if let releaseURL {
+            try updater.update(fromRelease: releaseURL, progress: report)
+          } else {
+            try updater.update(from: try Self.bundledDirectory(), progress: report)
+          }
         let failed = outcomes.compactMap(\.error)
-        message =
-          failed.isEmpty
-          ? "Updated in \(outcomes.count) request(s)"
-          : "iOS refused: \(failed.map { "\($0)" }.joined(separator: ", "))"
+        if outcomes.isEmpty {
+          message =
+            (try? updater.extensionStatus()) == .enabled
+            ? "Up to date"
+            : "Turn on “calldir example” in Settings › Phone › Call Blocking & Identification"
+        } else if failed.isEmpty {
+          message = "Updated"
+        } else {
+          message = "iOS refused the update: \(failed.map { "\($0)" }.joined(separator: ", "))"
+        }
       } catch {
         message = "Update failed: \(error)"
       }
@@ -71,27 +85,11 @@ final class DirectoryModel: ObservableObject {
     }
   }
 
-  /// A compiled container's folder: the bundle's `Directory` folder, or a release downloaded
-  /// file by file into a temporary folder (its manifest first, then each base it names).
-  nonisolated private static func release(from url: URL?) async throws -> String {
-    guard let url else {
-      guard let bundled = Bundle.main.path(forResource: "Directory", ofType: nil) else {
-        throw CocoaError(.fileNoSuchFile)
-      }
-      return bundled
+  /// The compiled container bundled with the app (its `Directory` folder).
+  nonisolated private static func bundledDirectory() throws -> String {
+    guard let bundled = Bundle.main.path(forResource: "Directory", ofType: nil) else {
+      throw CocoaError(.fileNoSuchFile)
     }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "release-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: folder.appendingPathComponent("bases"), withIntermediateDirectories: true)
-    func fetch(_ name: String) async throws {
-      let (downloaded, _) = try await URLSession.shared.download(
-        from: url.appendingPathComponent(name))
-      try FileManager.default.moveItem(at: downloaded, to: folder.appendingPathComponent(name))
-    }
-    try await fetch(Manifest.fileName)
-    let manifest = try Manifest.read(container: folder.path)
-    for base in manifest.bases where base.state != .retired { try await fetch(base.file) }
-    return folder.path
+    return bundled
   }
 }

@@ -3,6 +3,7 @@ import CallDirectoryCore
 import CallKitAdapter
 import DirectoryContainer
 import Foundation
+import ReleaseDownload
 
 /// The app's work, apart from its screen: where the App Group container is, what the extension
 /// holds, and an update (stage the new bases, then sync). No SwiftUI and no Combine, so it is
@@ -58,6 +59,31 @@ struct DirectoryUpdater: Sendable {
       installed: progress.installedEntries,
       pending: progress.installedEntries == nil ? staged : progress.pendingEntries,
       bases: manifest.bases.count)
+  }
+
+  /// Brings the App Group container to the newest version of a `calldir publish` release
+  /// folder served at `release` (any static HTTP server): patches where the container holds the
+  /// base they apply to, whole bases otherwise, each checked by size and SHA-256; an interrupted
+  /// download resumes on the next call (HTTP `Range`); a refused file (an HTTP error, a wrong
+  /// hash) changes nothing. Then syncs, as ``update(from:progress:)`` does.
+  /// - Returns: how each reload ended (none when the extension is off: see
+  ///   ``extensionStatus()``).
+  /// - Throws: ``CallDirectoryApp/ContainerAppError`` naming the file or step that failed; the
+  ///   container is then as it was before that step.
+  func update(
+    fromRelease release: URL, progress: (Progress) -> Void
+  ) throws -> [CallKitDirectoryManager.ReloadOutcome] {
+    let app = ContainerApp(container: container)
+    progress(Progress(done: 0, total: 2, step: "Downloading"))
+    try app.update(from: HTTPReleaseSource(base: release)) { step in
+      progress(Progress(done: 0, total: 2, step: step))
+    }
+    try app.requestFullSet()
+    progress(Progress(done: 1, total: 2, step: "Installing"))
+    let outcomes = try app.sync(
+      manager: CallKitDirectoryManager(), bundleID: Self.extensionIdentifier)
+    progress(Progress(done: 2, total: 2, step: "Done"))
+    return outcomes
   }
 
   /// Stages every base of a compiled container (`calldir compile --out DIR`, shipped in the
