@@ -18,6 +18,7 @@ public var errno: Int32 {
   set {}
 }
 
+public let EPERM: Int32 = 1
 public let EINTR: Int32 = 4
 public let EEXIST: Int32 = 17
 // Darwin's values (sys/errno.h); the fault-injection hook names them.

@@ -150,12 +150,28 @@ extension ContainerApp {
       succeeded = true
       return summary
     }
+    // Each made base copied into the container, verified whole and hashed before the writers'
+    // lock is taken: the lock covers the renames and the manifest's only (0xDEAD10CC).
+    var staged: [(base: ReleaseIndex.Base, copy: StagedCopy)] = []
+    defer { for item in staged { FolderCalls.removeFile(item.copy.path) } }
+    for (base, path) in made {
+      guard let role = Manifest.Role(rawValue: base.role) else {
+        throw ContainerAppError(
+          "the release's base \(base.name) has an unknown role '\(base.role)'")
+      }
+      let copy = try Self.stagedCopy(
+        of: path, at: ContainerTransaction.stagingPath(in: container, base.name), role: role)
+      staged.append((base, copy))
+      guard copy.sha256 == base.sha256 else {
+        throw ContainerAppError("\(base.name): staged bytes are not the release's")
+      }
+    }
     try change(creating: true) { manifest, transaction in
       // A new container chooses every region, as a compile does; an existing one keeps the
       // user's choice (issue 39, item 2: an update wrote none, so only the seed set installed).
       let previous = transaction.current
-      for (base, path) in made {
-        try place(base, from: path, version: latest.number, in: &manifest, transaction)
+      for (base, copy) in staged {
+        try place(base, copy, version: latest.number, in: &manifest, transaction)
       }
       // Bases the release no longer has: the system may still hold them, so they retire (the
       // next load removes their entries); one never installed simply goes.
@@ -232,37 +248,22 @@ extension ContainerApp {
     return done
   }
 
-  /// Adopts a made base into the container and records it, as ``stage(file:name:role:region:priority:version:)`` does.
+  /// Adopts a made base's verified copy into the container and records it, as
+  /// ``stage(file:name:role:region:priority:version:)`` does.
   private func place(
-    _ base: ReleaseIndex.Base, from path: String, version: Int, in manifest: inout Manifest,
+    _ base: ReleaseIndex.Base, _ copy: StagedCopy, version: Int, in manifest: inout Manifest,
     _ transaction: ContainerTransaction
   ) throws {
     guard let role = Manifest.Role(rawValue: base.role) else {
       throw ContainerAppError("the release's base \(base.name) has an unknown role '\(base.role)'")
     }
-    let header: BaseHeader
-    do throws(BaseFormatError) {
-      header = try MappedBaseReader(path: path, validatesLabels: true).header
-    } catch {
-      throw ContainerAppError("\(base.name): \(error.problemDescription)")
-    }
-    // Staged from a private copy: a patch chain's result, or a download kept for a retry.
-    let copy = container + "/.stage-\(ProcessEnvironment.processID)-\(base.name).cdb"
-    defer { FolderCalls.removeFile(copy) }
-    do {
-      try ContainerFolder.copyFile(from: path, to: copy)
-    } catch {
-      throw ContainerAppError(error.description)
-    }
     let adopted: ContainerTransaction.AdoptedFile
     do throws(ContainerError) {
-      adopted = try transaction.adopt(copy, name: base.name)
+      adopted = try transaction.adopt(copy.path, name: base.name, sha256: copy.sha256)
     } catch {
       throw ContainerAppError(error.description)
     }
-    guard adopted.sha256 == base.sha256 else {
-      throw ContainerAppError("\(base.name): staged bytes are not the release's")
-    }
+    let header = copy.header
     let previous = manifest.bases.firstIndex { $0.name == base.name }
     let installed = previous.flatMap { manifest.bases[$0].installedFile }
     let entry = Manifest.Base(

@@ -56,9 +56,14 @@ public struct ContainerApp {
   }
 
   /// Stages a base: copies `file` into the container, reads the copy whole to verify it (what is
-  /// verified is what is installed: the source may change meanwhile), moves it into `bases/`
-  /// under its hash and records it ready, in one transaction. A new version of an installed base
-  /// keeps the installed file, so an incremental load can send the difference.
+  /// verified is what is installed: the source may change meanwhile) and hashes it, then moves it
+  /// into `bases/` under its hash and records it ready, in one transaction. A new version of an
+  /// installed base keeps the installed file, so an incremental load can send the difference.
+  ///
+  /// In an existing container the copy, the check and the hash happen before the writers' lock
+  /// is taken: the lock covers the rename and the manifest's, so an app suspended in the
+  /// middle holds no lock for long (iOS ends a suspended app that holds a file lock in a shared
+  /// container: 0xDEAD10CC).
   /// - Returns: the base's manifest entry.
   /// - Throws: ``ContainerAppError`` naming the file and the problem; the container is then as
   ///   it was.
@@ -76,25 +81,28 @@ public struct ContainerApp {
     if let region, !BaseNaming.isValidRegion(region) {
       throw ContainerAppError("region '\(region)' must not hold a tab, a comma or a line break")
     }
+    // A new container is made by the transaction (and removed again if the stage fails), so
+    // its copy is made under the lock; an existing one's before it.
+    let unlocked = ContainerFolder.exists(container)
+    var prepared: StagedCopy?
+    if unlocked {
+      prepared = try Self.stagedCopy(
+        of: file, at: ContainerTransaction.stagingPath(in: container, name), role: role)
+    }
+    defer { if let prepared { FolderCalls.removeFile(prepared.path) } }
     return try change(creating: true) { manifest, transaction in
-      let copy = container + "/.stage-\(ProcessEnvironment.processID).cdb"
-      defer { FolderCalls.removeFile(copy) }
-      try Self.copy(from: file, to: copy)
-      let header: BaseHeader
-      do throws(BaseFormatError) {
-        let reader = try MappedBaseReader(path: copy, validatesLabels: true)
-        header = reader.header
-        while try reader.next() != nil {}
-      } catch {
-        throw ContainerAppError("\(file): \(error.problemDescription)")
+      let copy: StagedCopy
+      if let prepared {
+        copy = prepared
+      } else {
+        copy = try Self.stagedCopy(
+          of: file, at: container + "/.stage-\(ProcessEnvironment.processID).cdb", role: role)
       }
-      if role == .blocking && header.kind != .blocking {
-        throw ContainerAppError(
-          "\(file): a blocking list must be a blocking base, this one is \(header.kind)")
-      }
+      defer { if prepared == nil { FolderCalls.removeFile(copy.path) } }
+      let header = copy.header
       let adopted: ContainerTransaction.AdoptedFile
       do throws(ContainerError) {
-        adopted = try transaction.adopt(copy, name: name)
+        adopted = try transaction.adopt(copy.path, name: name, sha256: copy.sha256)
       } catch {
         throw ContainerAppError(error.description)
       }
@@ -108,6 +116,42 @@ public struct ContainerApp {
         installedSHA256: previous.flatMap { manifest.bases[$0].expectedInstalledSHA256 })
       if let previous { manifest.bases[previous] = base } else { manifest.bases.append(base) }
       return base
+    }
+  }
+
+  /// A base copied into the container, verified whole and hashed, ready to adopt.
+  struct StagedCopy {
+    var path: String
+    var header: BaseHeader
+    var sha256: String
+  }
+
+  /// Copies `file` to `path`, reads the copy whole to verify it and hashes it.
+  /// - Throws: ``ContainerAppError`` naming `file`; the copy is removed then.
+  static func stagedCopy(of file: String, at path: String, role: Manifest.Role) throws
+    -> StagedCopy
+  {
+    try copy(from: file, to: path)
+    do {
+      let header: BaseHeader
+      do throws(BaseFormatError) {
+        let reader = try MappedBaseReader(path: path, validatesLabels: true)
+        header = reader.header
+        while try reader.next() != nil {}
+      } catch {
+        throw ContainerAppError("\(file): \(error.problemDescription)")
+      }
+      if role == .blocking && header.kind != .blocking {
+        throw ContainerAppError(
+          "\(file): a blocking list must be a blocking base, this one is \(header.kind)")
+      }
+      guard let sha256 = SHA256.hexDigest(ofFile: path) else {
+        throw ContainerAppError("cannot read back the copy of \(file)")
+      }
+      return StagedCopy(path: path, header: header, sha256: sha256)
+    } catch {
+      FolderCalls.removeFile(path)
+      throw error
     }
   }
 

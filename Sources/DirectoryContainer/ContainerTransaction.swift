@@ -184,8 +184,28 @@ public final class ContainerTransaction {
   static func isLeftover(_ name: String) -> Bool {
     // Not the journal's: the extension writes it without the writers' lock, so one may be in
     // flight.
-    name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".compile-")
+    if name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".compile-")
       || name.hasPrefix(".stage-")
+    {
+      return true
+    }
+    // Copies a writer makes before it takes the lock (``stagingPrefix``): a leftover only once
+    // the process that named it has ended.
+    guard name.hasPrefix(stagingPrefix) else { return false }
+    let digits = name.dropFirst(stagingPrefix.count).prefix { $0.isASCII && $0.isNumber }
+    guard let processID = Int32(digits) else { return true }
+    return !ProcessEnvironment.isRunning(processID)
+  }
+
+  /// What the names of copies made outside the lock start with, followed by the writer's
+  /// process ID and `-`: `ContainerApp.stage` copies and verifies a base before it locks.
+  public static let stagingPrefix = ".staging-"
+
+  /// A path in the container for a copy made outside the lock by this process: on the
+  /// container's file system (``adopt(_:name:sha256:)`` renames it), and never taken for a
+  /// leftover while this process runs.
+  public static func stagingPath(in container: String, _ tag: String) -> String {
+    container + "/" + stagingPrefix + String(ProcessEnvironment.processID) + "-" + tag + ".cdb"
   }
 }
 

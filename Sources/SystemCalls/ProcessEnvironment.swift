@@ -15,6 +15,13 @@ public enum ProcessEnvironment {
   /// This process's ID (`getpid`), which names temporary files apart from other writers'.
   public static var processID: Int32 { getpid() }
 
+  /// Whether a process of ID `processID` is running (`kill(pid, 0)`: it exists, whether or not
+  /// this process may signal it). A writer's files named by its ID are leftovers once it is not.
+  public static func isRunning(_ processID: Int32) -> Bool {
+    guard processID > 0 else { return false }
+    return kill(processID, 0) == 0 || errno == EPERM
+  }
+
   /// The processor cores online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1: how many threads
   /// compute-bound work can use at once.
   public static var onlineCoreCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
