@@ -80,11 +80,8 @@ extension ContainerApp {
     }
     let plan = UpdatePlan(index: index, latest: latest, current: current)
     if !allowShrink, let current {
-      let newEntries = latest.bases.filter { $0.role != Manifest.Role.seed.rawValue }.reduce(0) {
-        $0 &+ $1.entries
-      }
       if let why = ShrinkRule.refusal(
-        oldEntries: ShrinkRule.publishedEntries(current), newEntries: newEntries)
+        oldEntries: ShrinkRule.publishedEntries(current), newEntries: latest.publishedEntries)
       {
         throw ContainerAppError(
           "refusing to update: version \(latest.number) \(why) of those \(container) publishes; nothing was changed (a shrink must be allowed on purpose)",
@@ -152,7 +149,7 @@ extension ContainerApp {
     }
     // Each made base copied into the container, verified whole and hashed before the writers'
     // lock is taken: the lock covers the renames and the manifest's only (0xDEAD10CC).
-    var staged: [(base: ReleaseIndex.Base, copy: StagedCopy)] = []
+    var staged: [(base: ReleaseIndex.Base, role: Manifest.Role, copy: StagedCopy)] = []
     defer { for item in staged { FolderCalls.removeFile(item.copy.path) } }
     for (base, path) in made {
       guard let role = Manifest.Role(rawValue: base.role) else {
@@ -161,7 +158,7 @@ extension ContainerApp {
       }
       let copy = try Self.stagedCopy(
         of: path, at: ContainerTransaction.stagingPath(in: container, base.name), role: role)
-      staged.append((base, copy))
+      staged.append((base, role, copy))
       guard copy.sha256 == base.sha256 else {
         throw ContainerAppError("\(base.name): staged bytes are not the release's")
       }
@@ -170,8 +167,8 @@ extension ContainerApp {
       // A new container chooses every region, as a compile does; an existing one keeps the
       // user's choice (issue 39, item 2: an update wrote none, so only the seed set installed).
       let previous = transaction.current
-      for (base, copy) in staged {
-        try place(base, copy, version: latest.number, in: &manifest, transaction)
+      for (base, role, copy) in staged {
+        try place(base, role: role, copy, version: latest.number, in: &manifest, transaction)
       }
       // Bases the release no longer has: the system may still hold them, so they retire (the
       // next load removes their entries); one never installed simply goes.
@@ -251,12 +248,9 @@ extension ContainerApp {
   /// Adopts a made base's verified copy into the container and records it, as
   /// ``stage(file:name:role:region:priority:version:)`` does.
   private func place(
-    _ base: ReleaseIndex.Base, _ copy: StagedCopy, version: Int, in manifest: inout Manifest,
-    _ transaction: ContainerTransaction
+    _ base: ReleaseIndex.Base, role: Manifest.Role, _ copy: StagedCopy, version: Int,
+    in manifest: inout Manifest, _ transaction: ContainerTransaction
   ) throws {
-    guard let role = Manifest.Role(rawValue: base.role) else {
-      throw ContainerAppError("the release's base \(base.name) has an unknown role '\(base.role)'")
-    }
     let adopted: ContainerTransaction.AdoptedFile
     do throws(ContainerError) {
       adopted = try transaction.adopt(copy.path, name: base.name, sha256: copy.sha256)

@@ -70,6 +70,13 @@ public struct ReleaseIndex: Equatable, Sendable {
       self.number = number
       self.bases = bases
     }
+
+    /// The entries the version publishes: its region and blocking bases (the seed set repeats
+    /// region entries), as ``DirectoryContainer/ShrinkRule/publishedEntries(_:)`` counts a
+    /// manifest's.
+    public var publishedEntries: Int {
+      bases.filter { $0.role != Manifest.Role.seed.rawValue }.reduce(0) { $0 &+ $1.entries }
+    }
   }
 
   /// A patch from one base's bytes to another's.

@@ -179,10 +179,7 @@ public struct ReleasePublisher {
     throws(ReleaseError)
   {
     guard !allowShrink, let latest else { return }
-    let oldEntries = latest.bases.filter { $0.role != Manifest.Role.seed.rawValue }.reduce(0) {
-      $0 &+ $1.entries
-    }
-    if let why = ShrinkRule.refusal(oldEntries: oldEntries, newEntries: newEntries) {
+    if let why = ShrinkRule.refusal(oldEntries: latest.publishedEntries, newEntries: newEntries) {
       throw ReleaseError(
         "refusing to publish: against version \(latest.number), the new version \(why); nothing was written (a shrink must be allowed on purpose)",
         kind: .shrink)
