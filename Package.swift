@@ -9,8 +9,10 @@ import PackageDescription
 //   CallDirectoryCore   the CallKit contract: numbers, errors, the checking context
 //   ByteCoding          bounds-checked little-endian and LEB128 fields: the one room for raw bytes
 //   SystemCalls         the one room for the system calls swift-system does not wrap: mmap,
-//                       flock, fsync/rename (the durable steps and their fault-injection hook),
-//                       folders and links, a thread, the environment, pipe, pread, strerror
+//                       flock, fsync/rename (the durable steps and their observer), folders
+//                       and links, a thread, the environment, pipe, pread, strerror
+//   PrivacyInfo         the privacy manifest (required-reason APIs), Apple platforms only
+//   FaultInjection      the durable steps' test hook: the command-line tools link it, no app does
 //   BaseFormat          base files: header, blocks, both readers, the writer
 //   DirectoryContainer  the App Group container: manifest, SHA-256, and ContainerTransaction (the
 //                       writers' lock, content-addressed bases, one manifest rename)
@@ -36,15 +38,16 @@ import PackageDescription
 //
 //   CallDirectoryCore ← CallKitAdapter
 //   ByteCoding ← PhoneNormalization
-//   ByteCoding ← SystemCalls
+//   ByteCoding, PrivacyInfo ← SystemCalls
 //   ByteCoding, CallDirectoryCore ← SystemChannel
 //   ByteCoding, SystemCalls ← BaseFormat
+//   SystemCalls ← FaultInjection
 //   ByteCoding, SystemCalls ← ProcessMetrics
 //   BaseFormat, ByteCoding, SystemCalls ← DirectoryContainer
 //   CallDirectoryCore, HeapProbe, ProcessMetrics, SystemCalls ← ExtensionReport
 //   ProcessMetrics, SystemCalls ← ProcessSpawning
-//   BaseFormat, ByteCoding, CSQLite, CallDirectoryCore, ProcessSpawning, SystemCalls,
-//     SystemChannel ← CallDirectoryHost
+//   BaseFormat, ByteCoding, CSQLite, CallDirectoryCore, FaultInjection, ProcessSpawning,
+//     SystemCalls, SystemChannel ← CallDirectoryHost
 //   BaseFormat, CallDirectoryCore, DirectoryContainer, SystemCalls ← CallDirectoryLoader
 //   BaseFormat, ByteCoding, CZlib, DirectoryContainer, PhoneNormalization, ProcessMetrics,
 //     SystemCalls ← DirectoryCompiler
@@ -54,17 +57,17 @@ import PackageDescription
 //     SystemCalls ← CallDirectoryApp
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
 //   ReleaseFormat ← ReleaseDownload
-//   BaseFormat, CallDirectoryCore, CallDirectoryLoader, ExtensionReport,
+//   BaseFormat, CallDirectoryCore, CallDirectoryLoader, ExtensionReport, FaultInjection,
 //     SystemChannel ← calldir-extension
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
 //     ReleaseFormat, SystemChannel ← calldir-fuzz
-//   ReleaseFormat ← calldir-patch
+//   FaultInjection, ReleaseFormat ← calldir-patch
 //   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, Datasets,
 //     DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning, ReleaseFormat,
 //     SystemCalls ← BenchHarness
 //   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
-//     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
-//     ProcessMetrics, ProcessSpawning, ReleaseDownload, ReleaseFormat ← calldir
+//     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, FaultInjection,
+//     PhoneNormalization, ProcessMetrics, ProcessSpawning, ReleaseDownload, ReleaseFormat ← calldir
 
 let package = Package(
   name: "calldir",
@@ -101,7 +104,16 @@ let package = Package(
     .target(name: "ByteCoding"),
     .target(
       name: "SystemCalls",
-      dependencies: ["ByteCoding", .product(name: "SystemPackage", package: "swift-system")]),
+      dependencies: [
+        "ByteCoding", .product(name: "SystemPackage", package: "swift-system"),
+        .target(name: "PrivacyInfo", condition: .when(platforms: [.iOS, .macOS, .macCatalyst])),
+      ]),
+    // The privacy manifest of the required-reason APIs (stat, fstat, fstatvfs), bundled with
+    // every app and extension that links SystemCalls, on Apple's platforms.
+    .target(name: "PrivacyInfo", resources: [.copy("PrivacyInfo.xcprivacy")]),
+    // The durable steps' test hook: linked by the command-line tools only, never by a library
+    // an app links (issue 40: no fault injection in what ships to iOS).
+    .target(name: "FaultInjection", dependencies: ["SystemCalls"]),
     .target(
       name: "BaseFormat",
       dependencies: [
@@ -145,12 +157,12 @@ let package = Package(
       ]),
 
     // MARK: The processes under test
-    .executableTarget(name: "calldir-patch", dependencies: ["ReleaseFormat"]),
+    .executableTarget(name: "calldir-patch", dependencies: ["ReleaseFormat", "FaultInjection"]),
     .executableTarget(
       name: "calldir-extension",
       dependencies: [
         "CallDirectoryCore", "BaseFormat", "CallDirectoryLoader", "ExtensionReport",
-        "SystemChannel",
+        "SystemChannel", "FaultInjection",
       ]),
     // The fuzz targets: replays inputs in a normal build, libFuzzer's driver in Scripts/fuzz.sh's.
     .executableTarget(
@@ -169,7 +181,8 @@ let package = Package(
       name: "CallDirectoryHost",
       dependencies: [
         "CSQLite", "CallDirectoryCore", "ByteCoding", "BaseFormat", "ProcessSpawning",
-        "SystemChannel", "SystemCalls", .product(name: "SystemPackage", package: "swift-system"),
+        "SystemChannel", "SystemCalls", "FaultInjection",
+        .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
     // MARK: The app's half (no Foundation: it builds for iOS)
@@ -219,7 +232,7 @@ let package = Package(
         "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
-        "ReleaseDownload",
+        "ReleaseDownload", "FaultInjection",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
         "calldir-extension", "calldir-baselines", "calldir-patch",
@@ -277,7 +290,7 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: [
         "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
-        "CallDirectoryHost", "SystemCalls",
+        "CallDirectoryHost", "SystemCalls", "FaultInjection",
       ],
       exclude: ["Help"]),
     .testTarget(

@@ -9,14 +9,16 @@ import Foundation
 /// NSErrorDomain constant; its value is CallKit's, not the stand-in's concern).
 public let CXErrorDomainCallDirectoryManager: String = "com.apple.CallKit.error.calldirectorymanager"
 
-open class CXCallDirectoryManager: NSObject, @unchecked Sendable {
+// Not Sendable: iOS's Objective-C header does not mark it so (iOS 16.4 SDK).
+open class CXCallDirectoryManager: NSObject {
   public enum EnabledStatus: Int, Sendable {
     case unknown = 0
     case disabled = 1
     case enabled = 2
   }
 
-  public static let sharedInstance = CXCallDirectoryManager()
+  // An Objective-C class property: imported as a computed one.
+  open class var sharedInstance: CXCallDirectoryManager { CXCallDirectoryManager() }
 
   open func reloadExtension(
     withIdentifier identifier: String,
@@ -28,6 +30,18 @@ open class CXCallDirectoryManager: NSObject, @unchecked Sendable {
     completionHandler completion:
       @escaping @Sendable (CXCallDirectoryManager.EnabledStatus, (any Error)?) -> Void
   ) {}
+
+  @available(iOS 13.4, *)
+  open func openSettings(completionHandler completion: (@Sendable ((any Error)?) -> Void)? = nil)
+  {}
+
+  // The async forms Swift imports for each completion handler above.
+  open func reloadExtension(withIdentifier identifier: String) async throws {}
+  open func enabledStatusForExtension(withIdentifier identifier: String) async throws
+    -> CXCallDirectoryManager.EnabledStatus
+  { .unknown }
+  @available(iOS 13.4, *)
+  open func openSettings() async throws {}
 }
 
 open class CXCallDirectoryExtensionContext: NSObject {

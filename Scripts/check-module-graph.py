@@ -147,6 +147,13 @@ def header_lines(targets, libraries, source_targets):
     return lines
 
 
+# Modules no library product (what an app or its extension links) may reach.
+APP_BANNED = {"FaultInjection"}
+
+# Targets depended on for the resources they bundle, not for code: nothing imports them.
+RESOURCE_ONLY = {"PrivacyInfo"}
+
+
 def drifts(text=None):
     """Every disagreement, one line each, for Package.swift's text (the file's by default)."""
     text, targets = read_package(text)
@@ -168,6 +175,8 @@ def drifts(text=None):
         for module in sorted(declared):
             if module in targets and targets[module]["kind"] == "executableTarget":
                 continue  # listed so that it is built first, never imported
+            if module in RESOURCE_ONLY:
+                continue  # bundled for its resources (a privacy manifest), never imported
             if module not in imported:
                 drift.append(f"Package.swift: {name} declares {module}, which none of its files imports")
     drawn = header_edges(text)
@@ -179,6 +188,18 @@ def drifts(text=None):
         drift.append(f"Package.swift header: draws {used} {ARROW} {user}, which is not declared")
     for used, user in sorted(declared_edges - drawn):
         drift.append(f"Package.swift header: {user} uses {used}, which the header does not draw")
+    # What an app links never reaches the test hook (issue 40): every library product's modules.
+    for product in re.findall(r"\.library\(\s*name:\s*\"([^\"]+)\"", text):
+        reached, waiting = set(), [product]
+        while waiting:
+            module = waiting.pop()
+            if module in reached or module not in targets:
+                continue
+            reached.add(module)
+            waiting.extend(targets[module]["dependencies"])
+        for banned in sorted(APP_BANNED & reached):
+            drift.append(f"Package.swift: the library product {product} reaches {banned}, "
+                         "which only the command-line tools may link")
     return drift, targets, libraries, source_targets, declared_edges
 
 
@@ -195,11 +216,21 @@ def self_test():
         return 1
     dead = [line for line in drifts(planted)[0] if "BaseFormat declares CallDirectoryCore" in line]
     drawn = [line for line in drifts(planted_header)[0] if "draws CallDirectoryCore ← BaseFormat" in line]
-    if not dead or not drawn:
-        print(f"self-test: a planted dead arrow was {'found' if dead else 'missed'}, a planted "
-              f"header edge {'found' if drawn else 'missed'}")
+    # The test hook planted into what an app links.
+    hooked = text.replace('name: "DirectoryContainer",\n      dependencies: [\n',
+                          'name: "DirectoryContainer",\n      dependencies: [\n        "FaultInjection",\n', 1)
+    reached = [line for line in drifts(hooked)[0]
+               if "CallDirectoryApp reaches FaultInjection" in line]
+    if hooked == text:
+        print("self-test: the planting sites moved; update self_test()")
         return 1
-    print("self-test: a planted dead arrow and a planted header edge are both reported")
+    if not dead or not drawn or not reached:
+        print(f"self-test: a planted dead arrow was {'found' if dead else 'missed'}, a planted "
+              f"header edge {'found' if drawn else 'missed'}, the test hook in an app's "
+              f"product {'found' if reached else 'missed'}")
+        return 1
+    print("self-test: a planted dead arrow, a planted header edge and the test hook planted in "
+          "an app's product are all reported")
     return 0
 
 

@@ -14,15 +14,17 @@ extension ContainerApp {
     try system.enable(bundleID, runner: .process(executable: executable, container: container))
   }
 
-  /// ``sync(manager:bundleID:)`` through the simulated system, spawning `executable`.
+  /// ``sync(manager:bundleID:maximumRequests:events:)`` through the simulated system, spawning
+  /// `executable`.
+  /// - Throws: ``ContainerAppError``, as that sync does.
   public func sync(
     system: SimulatedSystem, bundleID: String, executable: String,
-    maximumRequests: Int = ContainerApp.maximumRequestsPerSync, warn: (String) -> Void = { _ in },
-    note: (String) -> Void = { _ in }
-  ) throws -> [RequestResult] {
-    try sync(
+    maximumRequests: Int = ContainerApp.maximumRequestsPerSync,
+    events: @Sendable (SyncEvent) -> Void = { _ in }
+  ) async throws(ContainerAppError) -> [RequestResult] {
+    try await sync(
       manager: SimulatedCallDirectoryManager(
         system: system, executable: executable, container: container),
-      bundleID: bundleID, maximumRequests: maximumRequests, warn: warn, note: note)
+      bundleID: bundleID, maximumRequests: maximumRequests, events: events)
   }
 }

@@ -22,7 +22,7 @@ public struct TwoPhaseBench {
   public let binaryDirectory: String
   public let log: (String) -> Void
   /// What the simulated system's cap counts.
-  public var capScope = CheckingContext.CapScope.perExtension
+  public var capScope = CheckingContext.CapScope.perRequest
   /// The device the requests are projected onto, if any.
   public var device: DeviceProfile?
   /// Split the set by number range across this many extensions (nil: one).
@@ -50,7 +50,7 @@ public struct TwoPhaseBench {
     self.log = log
   }
 
-  public func run() throws -> [RunRecord] {
+  public func run() async throws -> [RunRecord] {
     try configuration.validate()
     let executable = try BenchRunner(configuration: configuration, binaryDirectory: binaryDirectory)
       .binaryPath(BenchStrategy.extensionBinary)
@@ -86,8 +86,8 @@ public struct TwoPhaseBench {
         bench: self, index: repeatIndex, host: host, dataset: dataset, regions: regions,
         executable: executable, environment: environment, idle: idle)
       let seedRows = try run.enable()
-      let (fullRows, phaseTwo) = try run.syncFullSet()
-      let updateRows = try run.syncUpdate()
+      let (fullRows, phaseTwo) = try await run.syncFullSet()
+      let updateRows = try await run.syncUpdate()
       records += seedRows + fullRows + updateRows
       log(
         String(

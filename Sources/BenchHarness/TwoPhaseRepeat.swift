@@ -142,7 +142,7 @@ final class TwoPhaseRepeat {
   }
 
   /// Phase two (a complete request up to the cap), then the chunks past it, per extension.
-  func syncFullSet() throws -> (
+  func syncFullSet() async throws -> (
     rows: [RunRecord], phaseTwo: (runs: [RequestResult], timeToFull: Double)
   ) {
     var fullRows: [RunRecord] = []
@@ -150,7 +150,7 @@ final class TwoPhaseRepeat {
     var lastCommit = started
     var phaseTwoRuns: [RequestResult] = []
     for target in targets {
-      let full = try target.app.sync(
+      let full = try await target.app.sync(
         system: system, bundleID: target.bundleID, executable: executable)
       guard let first = full.first else {
         var row = record(
@@ -194,14 +194,14 @@ final class TwoPhaseRepeat {
   }
 
   /// A new version of one region, synced incrementally by the extensions whose part changed.
-  func syncUpdate() throws -> [RunRecord] {
-    try app.stage(
+  func syncUpdate() async throws -> [RunRecord] {
+    try await app.stage(
       file: dataset.updatedRegionFile, name: dataset.updatedRegion.name, role: .region,
       region: dataset.updatedRegion.code, priority: dataset.updatedRegion.priority, version: 2)
     if let extensions = bench.extensions { try app.split(into: extensions) }
     var updateRows: [RunRecord] = []
     for target in targets {
-      let update = try target.app.sync(
+      let update = try await target.app.sync(
         system: system, bundleID: target.bundleID, executable: executable)
       guard let first = update.first else { continue }
       var row = record("incremental", first, target.bundleID)

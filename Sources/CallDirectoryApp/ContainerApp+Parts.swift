@@ -24,7 +24,12 @@ extension ContainerApp {
   /// - Throws: ``ContainerAppError`` for a count under 2, too few entries to split, or a base
   ///   or manifest that cannot be read or written.
   @discardableResult
-  public func split(into count: Int) throws -> [ContainerApp] {
+  public func split(into count: Int) throws(ContainerAppError) -> [ContainerApp] {
+    try ContainerAppError.catching { try splitNow(into: count) }
+  }
+
+  /// ``split(into:)``'s work.
+  private func splitNow(into count: Int) throws -> [ContainerApp] {
     guard count >= 2 else {
       throw ContainerAppError("a split needs at least 2 extensions, got \(count)")
     }

@@ -10,18 +10,25 @@ extension ContainerApp {
   /// Sets how many entries each incremental request past the cap adds, and the floor halving
   /// stops at (default: an eighth of the chunk, at most 125,000).
   /// - Throws: ``ContainerAppError`` for a chunk under 1 or a container without manifest.
-  public func setChunk(_ entries: Int, minimum: Int? = nil) throws {
+  public func setChunk(_ entries: Int, minimum: Int? = nil) throws(ContainerAppError) {
     guard entries >= 1, (minimum ?? 1) >= 1 else {
       throw ContainerAppError("a chunk must hold at least 1 entry, got \(entries)")
     }
-    try change { manifest, _ in manifest.installProgress.setChunk(entries, minimum: minimum) }
+    try ContainerAppError.catching {
+      try change { manifest, _ in manifest.installProgress.setChunk(entries, minimum: minimum) }
+    }
   }
 
   /// Records how a request the app made ended, from the extension's journal: on success the
   /// bases it read become installed, with the prefix it installed and the set's size; either
   /// way the journal's request is acknowledged, so it is never taken for one iOS made.
   /// - Throws: ``ContainerAppError`` when the manifest cannot be written.
-  public func recordRequest(succeeded: Bool) throws {
+  public func recordRequest(succeeded: Bool) throws(ContainerAppError) {
+    try ContainerAppError.catching { try recordRequestNow(succeeded: succeeded) }
+  }
+
+  /// ``recordRequest(succeeded:)``'s work.
+  private func recordRequestNow(succeeded: Bool) throws {
     try change { manifest, _ in
       let journal = try? ExtensionJournal.read(container: container)
       let wroteJournal = journal.map { $0.sequence > manifest.installProgress.acknowledgedRequest }
@@ -101,28 +108,48 @@ extension ContainerApp {
   /// 2. Phase two: the full set with a complete reload, up to the system's cap. Installed files
   ///    are hashed first: one that no longer matches what was installed (changed in place, or
   ///    gone) cannot be the old side of a difference, so a complete reload replaces what the
-  ///    system holds instead, and `warn` is told why.
+  ///    system holds instead (``SyncEvent/installedBasesChanged(_:)``).
   /// 3. In one extension's part of a set split by number range, changes that leave the part's
   ///    entries as they are are taken as installed without a request
-  ///    (``recordChangesThePartDoesNotSee()``), and `note` is told.
+  ///    (``SyncEvent/changesTakenWithoutRequest(count:)``).
   /// 4. Incremental reloads: what changed, then the rest of the full set past the cap, one chunk
   ///    (``DirectoryContainer/InstallProgress/chunkEntries``) per request, highest priorities
   ///    first. A request the system kills (error 2) is retried with half the chunk, down to
-  ///    its floor (``DirectoryContainer/InstallProgress/minimumChunkEntries``); error 5 means the system holds
-  ///    no more: what is in (the top priorities) stays, the rest is reported pending.
+  ///    its floor (``DirectoryContainer/InstallProgress/minimumChunkEntries``); error 5 means the
+  ///    system holds no more: what is in (the top priorities) stays, the rest is reported pending.
   ///
-  /// `maximumRequests` bounds the requests of this sync (an app given a little background time
-  /// makes one or two); the next sync resumes. `warn` hears what went wrong and was mended,
-  /// `note` what was done without a request.
-  /// - Returns: the requests made, in order (none when the extension is disabled or up to date).
-  /// - Throws: ``ContainerAppError`` when the manifest cannot be read or written; what `manager`
-  ///   throws when the system itself fails.
+  /// Each request is recorded in the manifest before the next begins, and the task's
+  /// cancellation is checked between requests: a cancelled sync (an app whose background time
+  /// expires) leaves the container and the journal as a killed one would, and the next sync
+  /// resumes. The request under way is waited for: iOS offers no way to stop it.
+  ///
+  /// - Parameters:
+  ///   - maximumRequests: bounds this sync's requests (an app given a little background time
+  ///     makes one or two); the next sync resumes.
+  ///   - events: hears each request and what was mended, as it happens.
+  /// - Returns: how each request ended, in order (none when the extension is disabled or up to
+  ///   date).
+  /// - Throws: ``ContainerAppError``: ``ContainerAppError/Kind/extensionNotEnabled`` when the
+  ///   system knows no such extension, ``ContainerAppError/Kind/noManifest``,
+  ///   ``ContainerAppError/Kind/cancelled``, ``ContainerAppError/Kind/system`` when `manager`
+  ///   itself fails (its error in ``ContainerAppError/underlying``), or the manifest's own.
   public func sync<Manager: CallDirectoryManaging>(
     manager: Manager, bundleID: String, maximumRequests: Int = maximumRequestsPerSync,
-    warn: (String) -> Void = { _ in }, note: (String) -> Void = { _ in }
-  ) throws -> [Manager.ReloadOutcome] {
+    events: @Sendable (SyncEvent) -> Void = { _ in }
+  ) async throws(ContainerAppError) -> [Manager.ReloadOutcome] {
     guard maximumRequests > 0 else { return [] }
-    switch try manager.enabledStatus(ofExtension: bundleID) {
+    return try await ContainerAppError.catchingAsync {
+      try await syncEnabled(
+        manager: manager, bundleID: bundleID, maximumRequests: maximumRequests, events: events)
+    }
+  }
+
+  /// ``sync(manager:bundleID:maximumRequests:events:)``'s work, throwing what it meets.
+  private func syncEnabled<Manager: CallDirectoryManaging>(
+    manager: Manager, bundleID: String, maximumRequests: Int,
+    events: @Sendable (SyncEvent) -> Void
+  ) async throws -> [Manager.ReloadOutcome] {
+    switch try await manager.enabledStatus(ofExtension: bundleID) {
     case .enabled: break
     case .disabled: return []
     case .unknown:
@@ -131,27 +158,34 @@ extension ContainerApp {
         kind: .extensionNotEnabled)
     }
     guard ContainerFolder.exists(container + "/" + Manifest.fileName) else {
-      throw ContainerAppError(
-        "\(container) has no \(Manifest.fileName): no bases have been staged, updated or compiled into it yet"
-      )
+      throw Self.noManifest(container)
     }
     var results: [Manager.ReloadOutcome] = []
+    let limit = min(maximumRequests, Self.maximumRequestsPerSync)
     func reload(
       incremental: Bool, preparing: (inout Manifest) -> Void = { _ in }
-    ) throws -> Manager.ReloadOutcome {
-      try change { manifest, _ in
+    ) async throws -> Manager.ReloadOutcome {
+      try ContainerAppError.checkCancellation()
+      let target = try change { manifest, _ in
         preparing(&manifest)
         manifest.installProgress.requestInFlight = true
+        return manifest.installProgress.targetEntries
       }
-      let result = try manager.reloadExtension(bundleID, incremental: incremental)
+      let number = results.count + 1
+      events(.requestStarted(number: number, incremental: incremental, targetEntries: target))
+      let result = try await manager.reloadExtension(bundleID, incremental: incremental)
       try recordRequest(succeeded: result.error == nil)
       results.append(result)
+      events(.requestFinished(number: number, error: result.error))
       return result
     }
     let systemRequests = try adoptSystemRequests()
+    if systemRequests == .adoptedCompleteRequest { events(.systemRequestAdopted) }
     let manifest = try self.manifest()
     if !manifest.fullSetRequested {
-      if try reload(incremental: false, preparing: { $0.fullSetRequested = true }).error != nil {
+      if try await reload(incremental: false, preparing: { $0.fullSetRequested = true }).error
+        != nil
+      {
         try requestFullSet(false)
         return results
       }
@@ -162,67 +196,50 @@ extension ContainerApp {
           != base.expectedInstalledSHA256
       }
       if !damaged.isEmpty {
-        warn(
-          "installed \(damaged.map(\.name).joined(separator: ", ")) no longer match what was installed: a complete reload replaces what the system holds"
-        )
+        events(.installedBasesChanged(damaged.map(\.name)))
       } else if systemRequests == .unknown {
-        warn(
-          "the last request was never recorded (or the journal is unreadable): a complete reload makes what the system holds known"
-        )
+        events(.lastRequestUnknown)
       }
       if !damaged.isEmpty || systemRequests == .unknown {
-        if try reload(incremental: false).error != nil { return results }
+        if try await reload(incremental: false).error != nil { return results }
       }
     }
     let taken = try recordChangesThePartDoesNotSee()
-    if taken > 0 {
-      note(
-        "\(taken) changed \(taken == 1 ? "base holds" : "bases hold") nothing new for this part's numbers: taken as installed without a request"
-      )
-    }
-    try installIncrementally(
-      requests: min(maximumRequests, Self.maximumRequestsPerSync) - results.count, reload: reload,
-      warn: warn)
-    return results
-  }
-
-  /// Step 4 of ``sync(manager:bundleID:warn:)``: incremental requests until the system holds the
-  /// current files' full set (or all it will take).
-  private func installIncrementally<Outcome: CallDirectoryReloadOutcome>(
-    requests: Int,
-    reload: (_ incremental: Bool, _ preparing: (inout Manifest) -> Void) throws -> Outcome,
-    warn: (String) -> Void
-  ) throws {
-    for _ in 0..<max(0, requests) {
+    if taken > 0 { events(.changesTakenWithoutRequest(count: taken)) }
+    // Step 4: incremental requests until the system holds the current files' full set (or all
+    // it will take).
+    while results.count < limit {
       let manifest = try self.manifest()
       let target: Int?
       switch Self.nextRequest(manifest) {
-      case .none: return
+      case .none: return results
       case .upToTheCap: target = nil
       case .prefix(let entries): target = entries
       }
-      guard let error = try reload(true, { $0.installProgress.targetEntries = target }).error
+      guard
+        let error = try await reload(
+          incremental: true, preparing: { $0.installProgress.targetEntries = target }
+        ).error
       else { continue }
       let progress = manifest.installProgress
       switch Self.answer(to: error, progress) {
       case .retrySmaller:
         let halved = max(progress.minimumChunkEntries, progress.chunkEntries / 2)
         try change { manifest, _ in manifest.installProgress.chunkEntries = halved }
-        warn("the system killed the request (error 2): retrying with chunks of \(halved) entries")
+        events(.chunkHalved(entries: halved))
       case .stopAtCap:
         let held = progress.installedEntries ?? 0
         try change { manifest, _ in manifest.installProgress.capReachedAt = held }
-        warn(
-          "the system holds no more than \(held) entries (error 5): the top priorities are in, \(progress.pendingEntries) pending"
-        )
-        return
+        events(.stoppedAtCap(held: held, pending: progress.pendingEntries))
+        return results
       case .later:
-        warn("the system is loading the extension already (error 7): the next sync goes on")
-        return
+        events(.alreadyLoading)
+        return results
       case .surface:
-        return  // the request's error is in the results: the app shows it; nothing is recorded
+        return results  // the request's error is in the results: the app shows it
       }
     }
+    return results
   }
 
   /// What a sync does when a request fails, by iOS's code: every code has an answer, and one

@@ -36,15 +36,33 @@ extension ContainerApp {
   /// the bases patches make and their staged copies, else the parts waiting are discarded too
   /// and the update refused with the figures. A new container chooses every region, as a compile
   /// does; an existing one keeps the user's choice.
-  /// - Throws: ``ContainerAppError`` naming the file and the problem (a fetch that fails, a
-  ///   file whose hash is not the index's, a patch that does not apply, too little space), of
-  ///   kind ``ContainerAppError/Kind/shrink`` for a refused shrink; the container is then as it
+  ///
+  /// The task's cancellation is checked between files (a download under way stops at once,
+  /// keeping what arrived) and before the transaction: a cancelled update leaves the container
+  /// as it was, and the next one resumes its downloads.
+  /// - Parameter events: hears each base fetched whole or patched
+  ///   (``SyncEvent/baseFetched(name:bytes:)``, ``SyncEvent/basePatched(name:patches:)``).
+  /// - Throws: ``ContainerAppError`` naming the file and the problem: of kind
+  ///   ``ContainerAppError/Kind/download`` for a fetch that fails (the HTTP status in
+  ///   ``ContainerAppError/code``), ``ContainerAppError/Kind/noSpace``,
+  ///   ``ContainerAppError/Kind/shrink`` for a refused shrink,
+  ///   ``ContainerAppError/Kind/cancelled``, else ``ContainerAppError/Kind/failed`` (a file
+  ///   whose hash is not the index's, a patch that does not apply); the container is then as it
   ///   was.
   @discardableResult
   public func update(
     from source: some ReleaseSource, allowShrink: Bool = false,
-    progress: (String) -> Void = { _ in }
-  ) throws -> UpdateSummary {
+    events: @Sendable (SyncEvent) -> Void = { _ in }
+  ) async throws(ContainerAppError) -> UpdateSummary {
+    try await ContainerAppError.catchingAsync {
+      try await updateNow(from: source, allowShrink: allowShrink, events: events)
+    }
+  }
+
+  /// ``update(from:allowShrink:events:)``'s work.
+  private func updateNow(
+    from source: some ReleaseSource, allowShrink: Bool, events: @Sendable (SyncEvent) -> Void
+  ) async throws -> UpdateSummary {
     let downloads = container + "/" + Self.downloadsFolder
     let containerWasThere = FolderCalls.exists(container)
     do { try ContainerFolder.create(downloads) } catch {
@@ -66,7 +84,7 @@ extension ContainerApp {
     {
       UpdatePlan.discardParts(in: downloads)
     }
-    let index = try fetchIndex(from: source, into: downloads)
+    let index = try await fetchIndex(from: source, into: downloads)
     guard let latest = index.latest else {
       throw ContainerAppError("the release has no version yet")
     }
@@ -101,8 +119,9 @@ extension ContainerApp {
       if let held = step.held, !step.chain.isEmpty {
         var patches: [String] = []
         for patch in step.chain {
+          try ContainerAppError.checkCancellation()
           patches.append(
-            try fetchVerified(
+            try await fetchVerified(
               patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
               into: downloads, summary: &summary))
         }
@@ -114,15 +133,17 @@ extension ContainerApp {
           ))
       } else {
         let base = step.base
-        let path = try fetchVerified(
+        try ContainerAppError.checkCancellation()
+        let path = try await fetchVerified(
           base.file, sha256: base.sha256, byteCount: base.byteCount, from: source, into: downloads,
           summary: &summary)
-        progress("\(base.name): fetched whole (\(base.byteCount) bytes)")
+        events(.baseFetched(name: base.name, bytes: base.byteCount))
         made.append((base, path))
         summary.fetchedWhole += 1
       }
     }
     if !chains.isEmpty {
+      try ContainerAppError.checkCancellation()
       do {
         try PatchApplier.apply(chains.map(\.chain))
       } catch {
@@ -130,7 +151,7 @@ extension ContainerApp {
       }
       for (base, chain) in chains {
         let count = chain.patches.count
-        progress("\(base.name): patched (\(count) patch\(count == 1 ? "" : "es"))")
+        events(.basePatched(name: base.name, patches: count))
         made.append((base, chain.madePath))
         summary.patched += 1
       }
@@ -160,9 +181,10 @@ extension ContainerApp {
         of: path, at: ContainerTransaction.stagingPath(in: container, base.name), role: role)
       staged.append((base, role, copy))
       guard copy.sha256 == base.sha256 else {
-        throw ContainerAppError("\(base.name): staged bytes are not the release's")
+        throw ContainerAppError("\(base.name): staged bytes are not the release's", base: base.name)
       }
     }
+    try ContainerAppError.checkCancellation()
     try change(creating: true) { manifest, transaction in
       // A new container chooses every region, as a compile does; an existing one keeps the
       // user's choice (issue 39, item 2: an update wrote none, so only the seed set installed).
@@ -187,20 +209,20 @@ extension ContainerApp {
   }
 
   /// Fetches the index afresh (it is small, and changes) and reads it.
-  private func fetchIndex(from source: some ReleaseSource, into downloads: String) throws
+  private func fetchIndex(from source: some ReleaseSource, into downloads: String) async throws
     -> ReleaseIndex
   {
     let path = downloads + "/" + ReleaseIndex.fileName
     FolderCalls.removeFile(path)
     defer { FolderCalls.removeFile(path) }
     do {
-      try source.fetch(
+      try await source.fetch(
         ReleaseIndex.fileName, to: path, expectedByteCount: Self.maximumIndexByteCount)
       return try ReleaseIndex(
         parsing: readWholeFile(path, maximumByteCount: Self.maximumIndexByteCount),
         path: ReleaseIndex.fileName)
     } catch let error as ReleaseError {
-      throw ContainerAppError(error.description)
+      throw ContainerAppError(release: error)
     } catch {
       throw ContainerAppError("cannot read the release's \(ReleaseIndex.fileName): \(error)")
     }
@@ -212,7 +234,7 @@ extension ContainerApp {
   private func fetchVerified(
     _ file: String, sha256: String, byteCount: Int, from source: some ReleaseSource,
     into downloads: String, summary: inout UpdateSummary
-  ) throws -> String {
+  ) async throws -> String {
     let done = downloads + "/" + sha256
     if SHA256.hexDigest(ofFile: done) == sha256 { return done }
     let part = done + ".part"
@@ -221,10 +243,10 @@ extension ContainerApp {
     // A resumed part that does not check out (its first bytes were not this file's) is fetched
     // once more from its start before the update gives up.
     for attempt in 0..<2 {
-      do {
-        try source.fetch(file, to: part, expectedByteCount: byteCount)
+      do throws(ReleaseError) {
+        try await source.fetch(file, to: part, expectedByteCount: byteCount)
       } catch {
-        throw ContainerAppError(error.description)
+        throw ContainerAppError(release: error)
       }
       after = (try? FolderCalls.byteCount(of: part)) ?? 0
       summary.downloadedBytes += max(0, after - before)
@@ -236,8 +258,8 @@ extension ContainerApp {
     guard after == byteCount, SHA256.hexDigest(ofFile: part) == sha256 else {
       FolderCalls.removeFile(part)
       throw ContainerAppError(
-        "\(file): \(after == byteCount ? "its SHA-256 is not the index's" : "\(after) bytes, not the index's \(byteCount)") (refused; fetched again next time)"
-      )
+        "\(file): \(after == byteCount ? "its SHA-256 is not the index's" : "\(after) bytes, not the index's \(byteCount)") (refused; fetched again next time)",
+        file: file)
     }
     do { try DurableStep.rename(part, over: done) } catch {
       throw ContainerAppError("cannot keep \(part): \(SystemErrorText.text(error))")
@@ -267,5 +289,20 @@ extension ContainerApp {
       installedFile: installed, byteCount: adopted.byteCount,
       installedSHA256: previous.flatMap { manifest.bases[$0].expectedInstalledSHA256 })
     if let previous { manifest.bases[previous] = entry } else { manifest.bases.append(entry) }
+  }
+}
+
+extension ContainerAppError {
+  /// A release's error as the app's: a download stays a download (retry helps), a cancelled
+  /// fetch a cancellation, anything else a failure; the file and the status go along.
+  public init(release error: ReleaseError) {
+    let kind: Kind
+    switch error.kind {
+    case .download: kind = .download
+    case .cancelled: kind = .cancelled
+    case .shrink: kind = .shrink
+    case .failed: kind = .failed
+    }
+    self.init(error.description, kind: kind, file: error.file, code: error.code)
   }
 }

@@ -8,7 +8,13 @@ import SystemCalls
 /// bases (copied atomically, SHA-256 recorded, then verified whole → ready), choose regions,
 /// request the full set, trigger reloads, and mark bases installed once the system took them.
 /// Bases are kept after install: disabling and enabling the extension reinstalls from them.
-public struct ContainerApp {
+///
+/// A value naming a folder, so it is `Sendable`: tasks may share it. Writers in several
+/// processes (the app, its extension's journal) are ordered by the container's transaction, so
+/// two tasks changing one container at once are too. Long calls are `async` and stop between
+/// steps when their task is cancelled; their typed errors say what failed
+/// (``ContainerAppError``).
+public struct ContainerApp: Sendable, Hashable {
   /// The container folder.
   public let container: String
 
@@ -16,15 +22,22 @@ public struct ContainerApp {
 
   /// The manifest, or an empty one when the container is new.
   /// - Throws: ``ContainerAppError`` when a manifest exists but cannot be read.
-  public func manifest() throws -> Manifest {
+  public func manifest() throws(ContainerAppError) -> Manifest {
     guard ContainerFolder.exists(container + "/" + Manifest.fileName) else {
       return Manifest()
     }
     do {
       return try Manifest.read(container: container)
     } catch {
-      throw ContainerAppError(error.description)
+      throw ContainerAppError(error.description, file: container + "/" + Manifest.fileName)
     }
+  }
+
+  /// The error for a container that has no manifest yet.
+  static func noManifest(_ container: String) -> ContainerAppError {
+    ContainerAppError(
+      "\(container) has no \(Manifest.fileName): no bases have been staged, updated or compiled into it yet",
+      kind: .noManifest)
   }
 
   /// Changes the manifest as one transaction (``DirectoryContainer/ContainerTransaction``): other
@@ -42,9 +55,7 @@ public struct ContainerApp {
       throw ContainerAppError(error.description)
     }
     guard var manifest = transaction.current ?? (creating ? Manifest() : nil) else {
-      throw ContainerAppError(
-        "\(container) has no \(Manifest.fileName): no bases have been staged, updated or compiled into it yet"
-      )
+      throw Self.noManifest(container)
     }
     let result = try body(&manifest, transaction)
     do {
@@ -64,12 +75,26 @@ public struct ContainerApp {
   /// is taken: the lock covers the rename and the manifest's, so an app suspended in the
   /// middle holds no lock for long (iOS ends a suspended app that holds a file lock in a shared
   /// container: 0xDEAD10CC).
+  ///
+  /// The task's cancellation is checked once the copy is verified, before the lock: a cancelled
+  /// stage leaves the container as it was.
   /// - Returns: the base's manifest entry.
-  /// - Throws: ``ContainerAppError`` naming the file and the problem; the container is then as
-  ///   it was.
+  /// - Throws: ``ContainerAppError`` naming the file and the problem (``ContainerAppError/file``,
+  ///   ``ContainerAppError/base``); the container is then as it was.
   @discardableResult
   public func stage(
     file: String, name: String, role: Manifest.Role, region: String? = nil, priority: Int,
+    version: Int
+  ) async throws(ContainerAppError) -> Manifest.Base {
+    try ContainerAppError.catching {
+      try stageNow(
+        file: file, name: name, role: role, region: region, priority: priority, version: version)
+    }
+  }
+
+  /// ``stage(file:name:role:region:priority:version:)``'s work.
+  private func stageNow(
+    file: String, name: String, role: Manifest.Role, region: String?, priority: Int,
     version: Int
   ) throws -> Manifest.Base {
     guard BaseNaming.isValidName(name) else {
@@ -90,6 +115,7 @@ public struct ContainerApp {
         of: file, at: ContainerTransaction.stagingPath(in: container, name), role: role)
     }
     defer { if let prepared { FolderCalls.removeFile(prepared.path) } }
+    try ContainerAppError.checkCancellation()
     return try change(creating: true) { manifest, transaction in
       let copy: StagedCopy
       if let prepared {
@@ -139,11 +165,12 @@ public struct ContainerApp {
         header = reader.header
         while try reader.next() != nil {}
       } catch {
-        throw ContainerAppError("\(file): \(error.problemDescription)")
+        throw ContainerAppError("\(file): \(error.problemDescription)", file: file)
       }
       if role == .blocking && header.kind != .blocking {
         throw ContainerAppError(
-          "\(file): a blocking list must be a blocking base, this one is \(header.kind)")
+          "\(file): a blocking list must be a blocking base, this one is \(header.kind)",
+          file: file)
       }
       guard let sha256 = SHA256.hexDigest(ofFile: path) else {
         throw ContainerAppError("cannot read back the copy of \(file)")
@@ -164,9 +191,29 @@ public struct ContainerApp {
     }
   }
 
-  /// Sets the regions the user chose.
-  /// - Throws: ``ContainerAppError`` for a region no base has, or a container without manifest.
-  public func choose(regions: [String]) throws {
+  /// Sets the regions the user chose; the next sync installs them.
+  /// - Throws: ``ContainerAppError`` for a region no base has, or a container without manifest
+  ///   (``ContainerAppError/Kind/noManifest``).
+  public func choose(regions: [String]) async throws(ContainerAppError) {
+    try ContainerAppError.catching { try chooseNow(regions: regions) }
+  }
+
+  /// Chooses every region the container publishes; the next sync installs them all.
+  /// - Returns: the regions chosen, sorted.
+  /// - Throws: ``ContainerAppError`` for a container without manifest.
+  @discardableResult
+  public func chooseAllRegions() async throws(ContainerAppError) -> [String] {
+    try ContainerAppError.catching {
+      try change { manifest, _ in
+        let all = Set(manifest.bases.filter { $0.state != .retired }.compactMap(\.region)).sorted()
+        manifest.chosenRegions = all
+        return all
+      }
+    }
+  }
+
+  /// ``choose(regions:)``'s work.
+  func chooseNow(regions: [String]) throws {
     try change { manifest, _ in
       let known = Set(manifest.bases.filter { $0.state != .retired }.compactMap(\.region))
       for region in regions where !known.contains(region) {
@@ -178,32 +225,10 @@ public struct ContainerApp {
   }
 
   /// Asks that the next complete load install the full set.
-  public func requestFullSet(_ requested: Bool = true) throws {
-    try change { manifest, _ in manifest.fullSetRequested = requested }
-  }
-}
-
-/// Why the app could not change its container: one line naming the file or argument and the
-/// problem. The container is as it was before the call.
-public struct ContainerAppError: Error, CustomStringConvertible, Equatable {
-  /// What kind of refusal it is, for a caller that answers each differently.
-  public enum Kind: Sendable, Equatable {
-    /// A file, a release, a server or an argument that cannot be used.
-    case failed
-    /// An update that would leave fewer than half the entries the container publishes (or
-    /// none): refused unless shrinking is allowed (``DirectoryContainer/ShrinkRule``).
-    case shrink
-    /// The system knows no such extension: the user has not turned it on in Settings.
-    case extensionNotEnabled
-  }
-
-  /// The line.
-  public let description: String
-  /// What kind of refusal it is.
-  public let kind: Kind
-
-  init(_ description: String, kind: Kind = .failed) {
-    self.description = description
-    self.kind = kind
+  /// - Throws: ``ContainerAppError`` for a container without manifest.
+  public func requestFullSet(_ requested: Bool = true) throws(ContainerAppError) {
+    try ContainerAppError.catching {
+      try change { manifest, _ in manifest.fullSetRequested = requested }
+    }
   }
 }

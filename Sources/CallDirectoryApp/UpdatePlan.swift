@@ -72,8 +72,8 @@ struct UpdatePlan {
     let availableNow = FolderCalls.availableByteCount(onVolumeOf: folder) ?? 0
     if availableNow < neededNow {
       throw ContainerAppError(
-        "\(container): the update needs \(neededNow) bytes free (downloads, patched bases and their staged copies), the volume has \(availableNow); nothing was fetched"
-      )
+        "\(container): the update needs \(neededNow) bytes free (downloads, patched bases and their staged copies), the volume has \(availableNow); nothing was fetched",
+        kind: .noSpace, file: container)
     }
   }
 

@@ -15,9 +15,13 @@ public protocol CallDirectoryReloadOutcome {
 }
 
 /// What the app asks of the system's call directory manager: the surface of
-/// `CXCallDirectoryManager` the app uses (reload an extension, read its enabled status). The
-/// simulated system implements it; an adapter over `CXCallDirectoryManager.sharedInstance`
-/// would too, so the same app code drives either.
+/// `CXCallDirectoryManager` the app uses (reload an extension, read its enabled status, open
+/// Settings). The simulated system implements it, and so does `CallKitAdapter`'s
+/// `CallKitDirectoryManager` over CallKit's async calls, so the same app code drives either.
+///
+/// The calls are `async`: a reload takes as long as the extension's request (seconds for a
+/// million entries), and no thread waits for it. A type whose calls do not suspend (the
+/// simulated system's) implements them as plain functions.
 ///
 /// On iOS the system decides whether a request is incremental (`context.isIncremental`, true once
 /// the extension has loaded); `incremental` is the app's wish, honoured by the simulated system
@@ -26,12 +30,18 @@ public protocol CallDirectoryManaging {
   /// What a reload returns: iOS's error, and whatever the system measured.
   associatedtype ReloadOutcome: CallDirectoryReloadOutcome
 
-  /// `getEnabledStatusForExtension(withIdentifier:)`.
-  /// - Throws: when the system cannot be asked (the simulated system's store failing).
-  func enabledStatus(ofExtension identifier: String) throws -> ExtensionEnabledStatus
+  /// `enabledStatusForExtension(withIdentifier:)`.
+  /// - Throws: when the system cannot be asked (CallKit's error; the simulated system's store
+  ///   failing).
+  func enabledStatus(ofExtension identifier: String) async throws -> ExtensionEnabledStatus
 
   /// `reloadExtension(withIdentifier:)`: runs a request of the extension and returns how it ended;
   /// the errors iOS reports through the completion handler are in the outcome, not thrown.
   /// - Throws: when the system itself fails (the simulated system's store or spawner).
-  func reloadExtension(_ identifier: String, incremental: Bool) throws -> ReloadOutcome
+  func reloadExtension(_ identifier: String, incremental: Bool) async throws -> ReloadOutcome
+
+  /// `openSettings()`: shows the user where to turn the app's extensions on (Settings › Apps ›
+  /// Phone › Call Blocking & Identification), for an extension whose status is not enabled.
+  /// - Throws: when the system cannot open them.
+  func openSettings() async throws
 }

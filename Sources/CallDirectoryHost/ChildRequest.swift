@@ -1,5 +1,6 @@
 import BaseFormat
 import CallDirectoryCore
+import FaultInjection
 import Foundation
 import ProcessSpawning
 import SystemCalls

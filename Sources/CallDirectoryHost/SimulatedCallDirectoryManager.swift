@@ -4,11 +4,25 @@ import CallDirectoryCore
 /// app's extension through `runner`, as iOS runs the extension of the app's bundle.
 public struct SimulatedCallDirectoryManager: CallDirectoryManaging {
   let system: SimulatedSystem
-  let runner: SimulatedSystem.Runner
+  /// The runner of each extension, by bundle identifier.
+  let runnerFor: (String) -> SimulatedSystem.Runner
 
   /// A manager whose reloads run the extension executable `executable`, which reads `container`.
   public init(system: SimulatedSystem, executable: String, container: String) {
-    (self.system, runner) = (system, .process(executable: executable, container: container))
+    self.system = system
+    runnerFor = { _ in .process(executable: executable, container: container) }
+  }
+
+  /// A manager for a set split across extensions (`ContainerApp.syncParts`): `BUNDLE.N` runs
+  /// `executable` on part N's container (`container/parts/N`), as each of an app's extensions
+  /// reads its own part on iOS; any other identifier runs it on `container`.
+  public init(system: SimulatedSystem, executable: String, partsOf container: String) {
+    self.system = system
+    runnerFor = { identifier in
+      let suffix = identifier.split(separator: ".").last.flatMap { Int($0) }
+      let folder = suffix.map { container + "/parts/\($0)" } ?? container
+      return .process(executable: executable, container: folder)
+    }
   }
 
   /// The extension's state in the store; `unknown` for a bundle id the system has never seen.
@@ -26,9 +40,13 @@ public struct SimulatedCallDirectoryManager: CallDirectoryManaging {
   /// - Throws: ``HostError`` when the store or the spawner fails.
   public func reloadExtension(_ identifier: String, incremental: Bool) throws -> RequestResult {
     do {
-      return try system.reload(identifier, incremental: incremental, runner: runner)
+      return try system.reload(identifier, incremental: incremental, runner: runnerFor(identifier))
     } catch HostError.callDirectory(let error, let detail) {
       return RequestResult(refused: error, detail: detail, incremental: incremental)
     }
   }
+
+  /// Settings has no screen here: the user's switch is `calldir host enable` / `disable` (or
+  /// ``SimulatedSystem/enable(_:runner:)``), so there is nothing to open.
+  public func openSettings() {}
 }

@@ -26,7 +26,7 @@ public final class SimulatedSystem {
   /// and removals) is killed with error 2, as a device kills a request that runs too long (its
   /// time limit is not published; a device profile turns it into entries). Nil: never.
   public var watchdogEntries: Int?
-  /// A test hook: spawned extensions stop at their Nth durable step (``SystemCalls/FaultInjection``),
+  /// A test hook: spawned extensions stop at their Nth durable step (`FaultInjection`),
   /// so the journal they write is tested at every step. The host's own `CALLDIR_FAULT_AT` is never
   /// passed on. Nil: off.
   public var extensionFaultAt: Int?

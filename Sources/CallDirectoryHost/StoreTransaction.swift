@@ -239,7 +239,7 @@ public final class StoreTransaction {
       throw error
     }
     // The store's one durable step: SQLite's COMMIT makes the request whole or not at all.
-    FaultInjection.beforeDurableStep("commit \(store.path)")
+    DurableStep.willTake("commit \(store.path)")
     try store.database.execute("COMMIT")
     store.enforceForeignKeys()
   }

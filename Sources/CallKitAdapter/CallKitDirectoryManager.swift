@@ -5,15 +5,20 @@
   import Foundation
 
   /// `CXCallDirectoryManager` through ``CallDirectoryCore/CallDirectoryManaging``, so the app's
-  /// sync (`ContainerApp.sync(manager:bundleID:)`) drives the real system as it drives the
-  /// simulated one.
+  /// sync (`ContainerApp.sync(manager:bundleID:maximumRequests:events:)`) drives the real system
+  /// as it drives the simulated one.
   ///
-  /// CallKit answers through completion handlers; this adapter waits for them, so call it from
-  /// a background queue, never the main thread (as a sync after a download runs anyway).
-  public struct CallKitDirectoryManager: CallDirectoryManaging {
+  /// Each call is CallKit's own async form (Swift imports one for every completion handler), so
+  /// no thread waits while iOS runs the extension's request: call it from any task, the main
+  /// actor's included.
+  public struct CallKitDirectoryManager: CallDirectoryManaging, @unchecked Sendable {
+    // Unchecked: `CXCallDirectoryManager` is not marked Sendable in the SDK's Objective-C
+    // headers, but it is a stateless front for the system's service (its one instance is the
+    // class's `sharedInstance`, which Apple's samples call from any queue).
+
     /// How a reload ended: CallKit's error as calldir's, with iOS's raw code, and the error's
     /// domain as it came (CallKit's, or another's: see ``CallDirectoryError/foreign(code:)``).
-    public struct ReloadOutcome: CallDirectoryReloadOutcome {
+    public struct ReloadOutcome: CallDirectoryReloadOutcome, Sendable {
       public var error: CallDirectoryError?
       /// The `NSError` domain of ``error``; nil when the reload succeeded.
       public var errorDomain: String?
@@ -22,60 +27,46 @@
     /// The system's manager.
     public let manager: CXCallDirectoryManager
 
+    /// A manager driving `manager` (the system's one by default).
     public init(manager: CXCallDirectoryManager = .sharedInstance) { self.manager = manager }
 
-    /// `getEnabledStatusForExtension(withIdentifier:)`, waited for.
+    /// `enabledStatusForExtension(withIdentifier:)`.
     /// - Throws: the error CallKit returned.
-    public func enabledStatus(ofExtension identifier: String) throws -> ExtensionEnabledStatus {
-      let answer = AwaitedAnswer<(CXCallDirectoryManager.EnabledStatus, (any Error)?)>()
-      manager.getEnabledStatusForExtension(withIdentifier: identifier) { status, error in
-        answer.deliver((status, error))
-      }
-      let (status, failure) = answer.wait()
-      if let failure { throw failure }
-      switch status {
+    public func enabledStatus(ofExtension identifier: String) async throws
+      -> ExtensionEnabledStatus
+    {
+      switch try await manager.enabledStatusForExtension(withIdentifier: identifier) {
       case .enabled: return .enabled
       case .disabled: return .disabled
       default: return .unknown
       }
     }
 
-    /// `reloadExtension(withIdentifier:)`, waited for. iOS decides whether the request is
-    /// incremental (`incremental` is the app's wish; the extension sees `isIncremental`).
-    public func reloadExtension(_ identifier: String, incremental: Bool) throws -> ReloadOutcome {
-      let answer = AwaitedAnswer<(any Error)?>()
-      manager.reloadExtension(withIdentifier: identifier) { error in answer.deliver(error) }
-      guard let failure = answer.wait() else { return ReloadOutcome(error: nil, errorDomain: nil) }
-      // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
-      // (the 102 seen in the field) keeps its code. Only CallKit's domain is mapped: the
-      // extension cancelling with CocoaError(.fileNoSuchFile), code 4, is no duplicate entry.
-      let error = failure as NSError
-      return ReloadOutcome(
-        error: CallDirectoryError(
-          domain: error.domain, code: error.code,
-          callDirectoryDomain: CXErrorDomainCallDirectoryManager),
-        errorDomain: error.domain)
-    }
-  }
-
-  /// One answer of a completion handler, waited for on the calling thread. CallKit's handlers
-  /// are `@Sendable` (its Swift 6 interface), so they cannot assign the caller's variables: the
-  /// handler hands its answer here and signals; the semaphore orders that write before the
-  /// caller's read, which is why the unchecked conformance is sound.
-  private final class AwaitedAnswer<Value>: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var value: Value?
-
-    /// Called once, by the completion handler.
-    func deliver(_ value: Value) {
-      self.value = value
-      done.signal()
+    /// `reloadExtension(withIdentifier:)`. iOS decides whether the request is incremental
+    /// (`incremental` is the app's wish; the extension sees `isIncremental`).
+    public func reloadExtension(_ identifier: String, incremental: Bool) async throws
+      -> ReloadOutcome
+    {
+      do {
+        try await manager.reloadExtension(withIdentifier: identifier)
+        return ReloadOutcome(error: nil, errorDomain: nil)
+      } catch {
+        // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
+        // (the 102 seen in the field) keeps its code. Only CallKit's domain is mapped: the
+        // extension cancelling with CocoaError(.fileNoSuchFile), code 4, is no duplicate entry.
+        let failure = error as NSError
+        return ReloadOutcome(
+          error: CallDirectoryError(
+            domain: failure.domain, code: failure.code,
+            callDirectoryDomain: CXErrorDomainCallDirectoryManager),
+          errorDomain: failure.domain)
+      }
     }
 
-    /// Blocks until the handler has delivered, then returns its answer.
-    func wait() -> Value {
-      done.wait()
-      return value!
+    /// `openSettings()` (iOS 13.4): Settings, where the user turns the extension on.
+    /// - Throws: the error CallKit returned.
+    public func openSettings() async throws {
+      try await manager.openSettings()
     }
   }
 #endif

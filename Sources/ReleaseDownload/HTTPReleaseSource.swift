@@ -9,8 +9,12 @@ import ReleaseFormat
 /// (on Linux, through FoundationNetworking). Each file streams to its local part as it arrives,
 /// so a connection that drops leaves the bytes it brought, and the next fetch asks for the rest
 /// with `Range: bytes=N-`. A server that sends more than the index's size, a status other than
-/// 200 or 206, or nothing for `idleTimeout` seconds ends the fetch with a one-line error.
-public struct HTTPReleaseSource: ReleaseSource {
+/// 200 or 206, or nothing for `idleTimeout` seconds ends the fetch with a one-line error
+/// (``ReleaseFormat/ReleaseError/Kind/download``, the status in its `code`).
+///
+/// A fetch suspends its task while the transfer runs (no thread waits for it), and a cancelled
+/// task cancels the transfer at once: the bytes that arrived stay in the part for the next fetch.
+public struct HTTPReleaseSource: ReleaseSource, Sendable {
   /// The release folder's URL (its `index.json` is `base/index.json`).
   public let base: URL
   /// Seconds without a byte before a fetch gives up.
@@ -33,19 +37,25 @@ public struct HTTPReleaseSource: ReleaseSource {
     self.totalTimeout = clamped(totalTimeout, 600)
   }
 
+  /// Fetches `path` into `destination`, resuming from the bytes already there.
+  /// - Throws: ``ReleaseFormat/ReleaseError``: ``ReleaseFormat/ReleaseError/Kind/download`` for
+  ///   a status, a timeout or a dropped connection, ``ReleaseFormat/ReleaseError/Kind/cancelled``
+  ///   when the task is cancelled, ``ReleaseFormat/ReleaseError/Kind/failed`` when the part
+  ///   cannot be written.
   public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
-    throws(ReleaseError)
+    async throws(ReleaseError)
   {
     let url = base.appendingPathComponent(path)
     if !FileManager.default.fileExists(atPath: destination) {
       FileManager.default.createFile(atPath: destination, contents: nil)
     }
     guard let output = FileHandle(forUpdatingAtPath: destination) else {
-      throw ReleaseError("cannot write \(destination)")
+      throw ReleaseError("cannot write \(destination)", file: path)
     }
     defer { try? output.close() }
     let have = Int((try? output.seekToEnd()) ?? 0)
     if let expectedByteCount, have >= expectedByteCount { return }
+    if Task.isCancelled { throw Receiver.cancelled(url) }
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
     request.timeoutInterval = idleTimeout
     if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
@@ -53,12 +63,14 @@ public struct HTTPReleaseSource: ReleaseSource {
     let session = URLSession(configuration: .ephemeral, delegate: receiver, delegateQueue: nil)
     defer { session.invalidateAndCancel() }
     let task = session.dataTask(with: request)
-    task.resume()
-    if receiver.finished.wait(timeout: .now() + totalTimeout) == .timedOut {
-      task.cancel()
-      throw ReleaseError("\(url.absoluteString): no answer within \(Int(totalTimeout)) s")
+    let failure = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<ReleaseError?, Never>) in
+        receiver.start(task, totalTimeout: totalTimeout, continuation: continuation)
+      }
+    } onCancel: {
+      receiver.cancel(task, because: Receiver.cancelled(url))
     }
-    if let failure = receiver.failure { throw failure }
+    if let failure { throw failure }
   }
 }
 
@@ -72,7 +84,12 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
   let url: URL
   var received = 0
   var failure: ReleaseError?
-  let finished = DispatchSemaphore(value: 0)
+  /// Guards `failure` and `continuation`: URLSession's delegate queue, the timeout's timer and
+  /// a cancelling task touch them from different threads.
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<ReleaseError?, Never>?
+  /// Set once the transfer has ended (its continuation resumed).
+  private var completed = false
 
   init(output: FileHandle, offset: Int, total: Int?, url: URL) {
     self.output = output
@@ -80,6 +97,61 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
     self.total = total
     self.url = url
   }
+
+  /// The error a cancelled task's fetch ends with.
+  static func cancelled(_ url: URL) -> ReleaseError {
+    ReleaseError(
+      "\(url.absoluteString): cancelled (what arrived is kept; the next update resumes)",
+      kind: .cancelled, file: url.absoluteString)
+  }
+
+  /// Starts `task`; `continuation` is resumed once, when it completes, with its failure.
+  func start(
+    _ task: URLSessionDataTask, totalTimeout: TimeInterval,
+    continuation: CheckedContinuation<ReleaseError?, Never>
+  ) {
+    // A task cancelled before this point has its reason recorded already: end at once.
+    let cancelledEarly: ReleaseError? = lock.withLock {
+      guard let failure else {
+        self.continuation = continuation
+        return nil
+      }
+      completed = true
+      return failure
+    }
+    if let cancelledEarly {
+      continuation.resume(returning: cancelledEarly)
+      return
+    }
+    task.resume()
+    // The whole fetch's deadline: the idle timeout alone lets a trickle go on for ever.
+    DispatchQueue.global().asyncAfter(deadline: .now() + totalTimeout) { [weak self] in
+      guard let self else { return }
+      self.cancel(
+        task,
+        because: ReleaseError(
+          "\(self.url.absoluteString): no answer within \(Int(totalTimeout)) s", kind: .download,
+          file: self.url.absoluteString))
+    }
+  }
+
+  /// Ends the transfer with `reason`, unless it ended already.
+  func cancel(_ task: URLSessionTask, because reason: ReleaseError) {
+    let running = lock.withLock {
+      guard !completed, failure == nil else { return false }
+      failure = reason
+      return continuation != nil
+    }
+    if running { task.cancel() }
+  }
+
+  /// Records the first failure (one seen after another is ignored).
+  private func fail(_ error: ReleaseError) {
+    lock.withLock { if failure == nil { failure = error } }
+  }
+
+  /// Whether the transfer has failed already.
+  private var hasFailed: Bool { lock.withLock { failure != nil } }
 
   /// Bytes this body may bring: the rest of the declared size after what the part holds.
   var limit: Int? { total.map { $0 - offset } }
@@ -95,9 +167,10 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
       // The rest must start where the part ends: bytes from elsewhere would be spliced in.
       let range = http?.value(forHTTPHeaderField: "Content-Range")
       guard let start = range.flatMap(HTTPContentRange.firstByte), start == offset else {
-        failure = ReleaseError(
-          "\(url.absoluteString): HTTP 206 with Content-Range '\(range ?? "")', not from byte \(offset) where the download stopped (refused; the next update starts over)"
-        )
+        fail(
+          ReleaseError(
+            "\(url.absoluteString): HTTP 206 with Content-Range '\(range ?? "")', not from byte \(offset) where the download stopped (refused; the next update starts over)",
+            kind: .download, file: url.absoluteString, code: 206))
         // The part is no use against this server: the next try asks for the whole file.
         try? output.truncate(atOffset: 0)
         completionHandler(.cancel)
@@ -110,14 +183,20 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
         do {
           try output.truncate(atOffset: 0)
         } catch {
-          failure = ReleaseError("cannot restart the download of \(url.absoluteString): \(error)")
+          fail(
+            ReleaseError(
+              "cannot restart the download of \(url.absoluteString): \(error)",
+              file: url.absoluteString))
           completionHandler(.cancel)
           return
         }
         offset = 0
       }
     default:
-      failure = ReleaseError("\(url.absoluteString): HTTP \(status)")
+      fail(
+        ReleaseError(
+          "\(url.absoluteString): HTTP \(status)", kind: .download, file: url.absoluteString,
+          code: status))
       completionHandler(.cancel)
       return
     }
@@ -125,9 +204,11 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    guard failure == nil else { return }
+    guard !hasFailed else { return }
     if let limit, received + data.count > limit {
-      failure = ReleaseError("\(url.absoluteString): more bytes than the index says")
+      fail(
+        ReleaseError(
+          "\(url.absoluteString): more bytes than the index says", file: url.absoluteString))
       dataTask.cancel()
       return
     }
@@ -135,13 +216,16 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
       try output.write(contentsOf: data)
       received += data.count
     } catch {
-      failure = ReleaseError("cannot write the download of \(url.absoluteString): \(error)")
+      fail(
+        ReleaseError(
+          "cannot write the download of \(url.absoluteString): \(error)",
+          file: url.absoluteString))
       dataTask.cancel()
     }
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-    if failure == nil, let error {
+    if !hasFailed, let error {
       let what: String
       switch (error as? URLError)?.code {
       case .timedOut?: what = "timed out (no byte for the idle timeout)"
@@ -149,11 +233,20 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
       case .cannotConnectToHost?, .cannotFindHost?: what = "cannot connect"
       default: what = error.localizedDescription
       }
-      failure = ReleaseError(
-        "\(url.absoluteString): \(what) after \(received) bytes (kept; the next update resumes)")
+      fail(
+        ReleaseError(
+          "\(url.absoluteString): \(what) after \(received) bytes (kept; the next update resumes)",
+          kind: .download, file: url.absoluteString))
     }
     try? output.synchronize()
-    finished.signal()
+    let (waiting, failure) = lock.withLock {
+      defer {
+        continuation = nil
+        completed = true
+      }
+      return (continuation, self.failure)
+    }
+    waiting?.resume(returning: failure)
   }
 }
 

@@ -11,15 +11,20 @@ public protocol ReleaseSource {
   /// the rest with `Range`). The caller checks the size and the SHA-256 afterwards.
   /// - Parameter expectedByteCount: the file's size when the index gives it: a source stops
   ///   there, so a server sending more cannot fill the disk.
-  /// - Throws: ``ReleaseError`` naming the file when it cannot be fetched.
-  func fetch(_ path: String, to destination: String, expectedByteCount: Int?) throws(ReleaseError)
+  ///
+  /// `async`, so a network source waits for its server without holding a thread; a source whose
+  /// reads do not suspend (a folder) implements it as a plain function.
+  /// - Throws: ``ReleaseError`` naming the file when it cannot be fetched
+  ///   (``ReleaseError/Kind/download`` when trying again may help).
+  func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
+    async throws(ReleaseError)
 }
 
 /// A release folder on this machine (a mounted volume, or a folder a test made). Only regular
 /// files are read: a FIFO or a device in the folder is refused at once rather than waited on
 /// (one named `index.json` blocked `app update` forever), and a copy that goes on longer than
 /// `timeout` seconds (a stalled network volume) is stopped.
-public struct FolderReleaseSource: ReleaseSource {
+public struct FolderReleaseSource: ReleaseSource, Sendable {
   /// The release folder.
   public let folder: String
   /// Seconds a whole file's copy may take.
@@ -47,7 +52,7 @@ public struct FolderReleaseSource: ReleaseSource {
         FilePath(source), .readOnly, options: [.closeOnExec, .nonBlocking])
       defer { try? input.close() }
       guard try input.stat().type == .regular else {
-        throw ReleaseError("\(source) is not a regular file")
+        throw ReleaseError("\(source) is not a regular file", file: path)
       }
       let output = try FileDescriptor.open(
         FilePath(destination), .writeOnly, options: [.create, .append, .closeOnExec],
@@ -59,7 +64,8 @@ public struct FolderReleaseSource: ReleaseSource {
       while offset < limit {
         guard MonotonicTime.nanoseconds() < deadline else {
           throw ReleaseError(
-            "\(source): not copied within \(Int(timeout)) s (kept; the next update resumes)")
+            "\(source): not copied within \(Int(timeout)) s (kept; the next update resumes)",
+            kind: .download, file: path)
         }
         let count = try buffer.withUnsafeMutableBytes {
           try input.read(fromAbsoluteOffset: offset, into: $0)
@@ -72,7 +78,9 @@ public struct FolderReleaseSource: ReleaseSource {
     } catch let error as ReleaseError {
       throw error
     } catch let error as Errno {
-      throw ReleaseError("cannot fetch \(source): \(SystemErrorText.text(error))")
+      throw ReleaseError(
+        "cannot fetch \(source): \(SystemErrorText.text(error))",
+        kind: error == .noSuchFileOrDirectory ? .failed : .download, file: path)
     } catch {
       throw ReleaseError("cannot fetch \(source): \(error)")
     }

@@ -7,13 +7,14 @@ import SystemPackage
 #endif
 
 /// The steps that make a write survive a crash: `fsync` of a file or a folder and `rename`.
-/// Each first passes the fault-injection hook (``FaultInjection``), so a test can end the
-/// process just before any of them, or make the call fail as a failing disk would.
+/// Each first tells the observer (``observer``), which only the command-line tools install: a
+/// test can end such a process just before any step, or make the call fail as a failing disk
+/// would.
 public enum DurableStep {
   /// Syncs an open file's bytes to the disk.
   /// - Throws: `Errno` from `fsync`.
   public static func sync(_ descriptor: FileDescriptor, path: String) throws(Errno) {
-    if let injected = FaultInjection.failureBeforeDurableStep("fsync \(path)") {
+    if let injected = failureBefore("fsync \(path)") {
       throw Errno(rawValue: injected)
     }
     guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
@@ -22,7 +23,7 @@ public enum DurableStep {
   /// Renames `source` over `destination` in one step.
   /// - Throws: `Errno` from `rename`.
   public static func rename(_ source: String, over destination: String) throws(Errno) {
-    if let injected = FaultInjection.failureBeforeDurableStep("rename \(source) → \(destination)") {
+    if let injected = failureBefore("rename \(source) → \(destination)") {
       throw Errno(rawValue: injected)
     }
     guard systemRename(source, destination) == 0 else { throw Errno(rawValue: errno) }
@@ -31,7 +32,7 @@ public enum DurableStep {
   /// Syncs a folder's entries so a rename in it survives a crash (best effort: a folder that
   /// cannot be opened is skipped).
   public static func syncFolder(_ folder: String) {
-    FaultInjection.beforeDurableStep("fsync \(folder)/")
+    willTake("fsync \(folder)/")
     let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor >= 0 {
       _ = fsync(descriptor)

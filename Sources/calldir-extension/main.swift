@@ -14,6 +14,7 @@ import BaseFormat
 import CallDirectoryCore
 import CallDirectoryLoader
 import ExtensionReport
+import FaultInjection
 import SystemChannel
 
 #if canImport(Glibc)
@@ -119,4 +120,5 @@ func run() -> Int32 {
   return status
 }
 
+FaultInjection.install()
 exit(run())

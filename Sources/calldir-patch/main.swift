@@ -7,6 +7,7 @@
 // exit: 0 applied (each OUTPUT is the base its patch names), 1 usage, 3 refused (one line on
 //       stderr: the first refused patch, in the order given)
 
+import FaultInjection
 import ReleaseFormat
 
 #if canImport(Glibc)
@@ -20,6 +21,7 @@ func printError(_ message: String) {
   _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
+FaultInjection.install()
 let usage = "usage: calldir-patch [--threads N] PATCH OLD-BASE OUTPUT [PATCH OLD-BASE OUTPUT ...]"
 var arguments = Array(CommandLine.arguments.dropFirst())
 var threads = PatchApplier.defaultThreadCount

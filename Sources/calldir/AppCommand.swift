@@ -6,21 +6,6 @@ import CallDirectoryLoader
 import DirectoryContainer
 import Foundation
 
-/// What is installed, what is pending, and why installing stopped.
-func progressLine(_ manifest: Manifest) -> String {
-  let progress = manifest.installProgress
-  guard let installed = progress.installedEntries, let total = progress.totalEntries else {
-    return "installed: up to the system's cap (the extension has not counted the set yet)"
-  }
-  var line = "installed: the top \(installed) of \(total) entries by priority"
-  if installed >= total { return line + "; nothing pending" }
-  line += "; \(progress.pendingEntries) pending, next chunk \(progress.chunkEntries) entries"
-  if let cap = progress.capReachedAt, installed >= cap {
-    line += "; stopped: the system holds no more than \(cap) entries (error 5)"
-  }
-  return line
-}
-
 struct AppCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "app",
@@ -41,7 +26,7 @@ struct AppCommand: ParsableCommand {
       """,
     subcommands: [Stage.self, Choose.self, Sync.self, Status.self, Update.self])
 
-  struct Stage: ParsableCommand {
+  struct Stage: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add or update a base in the container.")
     @Argument(
@@ -59,11 +44,11 @@ struct AppCommand: ParsableCommand {
       name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
     ) var container: String
 
-    func run() throws {
+    func run() async throws {
       guard let parsedRole = Manifest.Role(rawValue: role) else {
         throw ValidationError("--role must be seed, region or blocking, got '\(role)'")
       }
-      let base = try ContainerApp(container: container).stage(
+      let base = try await ContainerApp(container: container).stage(
         file: file, name: name, role: parsedRole, region: region, priority: priority,
         version: version)
       print(
@@ -72,7 +57,7 @@ struct AppCommand: ParsableCommand {
     }
   }
 
-  struct Choose: ParsableCommand {
+  struct Choose: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Set the regions the user picked.",
       discussion: """
@@ -106,24 +91,20 @@ struct AppCommand: ParsableCommand {
       }
     }
 
-    func run() throws {
+    func run() async throws {
       let app = ContainerApp(container: container)
       let list: [String]
       if all {
-        let manifest = try Manifest.read(container: container)
-        list = manifest.bases.filter { $0.state != .retired }.compactMap(\.region)
+        list = try await app.chooseAllRegions()
       } else {
         list = none ? [] : named
+        try await app.choose(regions: list)
       }
-      try app.choose(regions: list)
       print("chosen: \(list.isEmpty ? "none" : list.joined(separator: ", "))")
     }
   }
 
-  struct Sync: ParsableCommand {
-    /// The most extensions a set is split across: far past the 4 Truecaller ships (the most
-    /// seen in the field), and a bound on what `app status` looks for.
-    static let maximumExtensions = 100
+  struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")
     @OptionGroup var target: ExtensionTarget
@@ -148,44 +129,72 @@ struct AppCommand: ParsableCommand {
       if let chunkEntries, chunkEntries < 1 {
         throw ValidationError("--chunk-entries must be at least 1, got \(chunkEntries)")
       }
-      if let extensions, !(2...Self.maximumExtensions).contains(extensions) {
+      if let extensions, !(2...ContainerApp.maximumParts).contains(extensions) {
         throw ValidationError(
-          "--extensions must be from 2 to \(Self.maximumExtensions), got \(extensions)")
+          "--extensions must be from 2 to \(ContainerApp.maximumParts), got \(extensions)")
       }
     }
 
-    func run() throws {
+    func run() async throws {
+      let app = ContainerApp(container: target.container)
+      let manager = SimulatedCallDirectoryManager(
+        system: try options.system(), executable: try options.extensionPath(),
+        container: target.container)
       guard let extensions else {
-        try sync(ContainerApp(container: target.container), bundleID: target.bundleID)
+        if let chunkEntries { try app.setChunk(chunkEntries) }
+        let results = try await app.sync(
+          manager: manager, bundleID: target.bundleID,
+          events: { event in Self.show(event, bundleID: target.bundleID) })
+        try Self.reportRequests(results, bundleID: target.bundleID, app: app)
         return
       }
-      let parts = try ContainerApp(container: target.container).split(into: extensions)
-      let store = try options.system().store
-      var unknown: [String] = []
-      for (index, part) in parts.enumerated() {
-        let bundleID = target.bundleID + ".\(index + 1)"
-        let range = try part.manifest().numberRange.map { "\($0.lowerBound)..<\($0.upperBound)" }
-        print("\(bundleID): numbers \(range ?? "all") (\(part.container))")
-        guard try store.state(of: bundleID) != .unknown else {
+      if let chunkEntries {
+        for part in try app.split(into: extensions) { try part.setChunk(chunkEntries) }
+      }
+      // Each part's extension reads its own container: the manager spawns it on that one.
+      let results = try await app.syncParts(
+        manager: SimulatedCallDirectoryManager(
+          system: try options.system(), executable: try options.extensionPath(),
+          partsOf: target.container),
+        bundleID: target.bundleID, count: extensions,
+        events: { index, event in Self.show(event, bundleID: target.bundleID + ".\(index)") })
+      var unknown = 0
+      for part in results {
+        let range = part.numberRange.map { "\($0.lowerBound)..<\($0.upperBound)" }
+        print("\(part.bundleID): numbers \(range ?? "all") (\(part.part.container))")
+        if let error = part.error {
+          guard error.kind == .extensionNotEnabled else { throw error }
           print(
-            "\(bundleID): not known to the system: turn it on with calldir host enable \(bundleID) --container \(part.container)"
+            "\(part.bundleID): not known to the system: turn it on with calldir host enable \(part.bundleID) --container \(part.part.container)"
           )
-          unknown.append(bundleID)
+          unknown += 1
           continue
         }
-        try sync(part, bundleID: bundleID)
+        try Self.reportRequests(part.outcomes, bundleID: part.bundleID, app: part.part)
       }
-      if !unknown.isEmpty {
-        throw ValidationError("\(unknown.count) of \(extensions) extensions are not turned on")
+      if unknown > 0 {
+        throw ValidationError("\(unknown) of \(extensions) extensions are not turned on")
       }
     }
 
-    func sync(_ app: ContainerApp, bundleID: String) throws {
-      if let chunkEntries { try app.setChunk(chunkEntries) }
-      let results = try app.sync(
-        system: try options.system(), bundleID: bundleID, executable: try options.extensionPath(),
-        warn: { FileHandle.standardError.write(Data("calldir: warning: \($0)\n".utf8)) },
-        note: { print("\(bundleID): \($0)") })
+    /// A sync's event: warnings to standard error, the rest to standard output.
+    static func show(_ event: SyncEvent, bundleID: String) {
+      switch event {
+      case .requestStarted, .requestFinished: return  // reported once the sync ends
+      default: break
+      }
+      if event.isWarning {
+        FileHandle.standardError.write(Data("calldir: warning: \(event)\n".utf8))
+      } else {
+        print("\(bundleID): \(event)")
+      }
+    }
+
+    /// Prints a sync's requests; throws exit status 3 when the last one failed (other than at
+    /// the cap).
+    static func reportRequests(_ results: [RequestResult], bundleID: String, app: ContainerApp)
+      throws
+    {
       if results.isEmpty { print("\(bundleID): nothing to do (up to date, or not enabled)") }
       for (index, result) in results.enumerated() {
         // A chunk the system killed was retried smaller, and error 5 ends a plan past the cap
@@ -201,12 +210,12 @@ struct AppCommand: ParsableCommand {
         try report(result, what: "sync \(bundleID)")
       }
       if results.count > 1 || results.contains(where: { !$0.succeeded }) {
-        print(progressLine(try app.manifest()))
+        print(try app.status().install.summary)
       }
     }
   }
 
-  struct Status: ParsableCommand {
+  struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "The container's bases and choices, and the extension as the system sees it.")
     @Argument(
@@ -222,41 +231,32 @@ struct AppCommand: ParsableCommand {
 
     func validate() throws { _ = try nonEmptyPath(hostDir) }
 
-    func run() throws {
-      if let bundleID {
-        print(try extensionStatusLine(SimulatedSystem(hostDirectory: hostDir).store, bundleID))
-      }
-      let manifest = try ContainerApp(container: container).manifest()
+    func run() async throws {
+      let app = ContainerApp(container: container)
+      let status = try app.status()
+      let store = try bundleID.map { _ in try SimulatedSystem(hostDirectory: hostDir).store }
+      if let bundleID, let store { print(try extensionStatusLine(store, bundleID)) }
       print(
-        "full set: \(manifest.fullSetRequested ? "requested" : "not requested"); chosen regions: \(manifest.chosenRegions.isEmpty ? "none" : manifest.chosenRegions.joined(separator: ", "))"
+        "full set: \(status.fullSetRequested ? "requested" : "not requested"); chosen regions: \(status.chosenRegions.isEmpty ? "none" : status.chosenRegions.joined(separator: ", "))"
       )
-      print(progressLine(manifest))
-      for base in manifest.bases {
+      print(status.install.summary)
+      for base in status.bases {
         print(
           "\(base.name)\t\(base.role.rawValue)\t\(base.region ?? "-")\tv\(base.version)\t\(base.entries) \(base.kind)\tpriority \(base.priority)\t\(base.state.rawValue)"
         )
       }
-      try printParts()
-    }
-
-    /// A container split across extensions (`app sync --extensions K`): each part's range, its
-    /// extension's state (with a bundle identifier) and what it has installed.
-    func printParts() throws {
-      let app = ContainerApp(container: container)
-      let parts = (1...Sync.maximumExtensions).lazy.map { app.part($0) }.prefix {
-        FileManager.default.fileExists(atPath: $0.container + "/" + Manifest.fileName)
-      }
-      guard !parts.isEmpty else { return }
-      print("split by number range across \(parts.count) extensions:")
-      let store = try bundleID.map { _ in try SimulatedSystem(hostDirectory: hostDir).store }
-      for (index, part) in parts.enumerated() {
-        let manifest = try part.manifest()
-        let range = manifest.numberRange.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "all"
-        print("part \(index + 1): numbers \(range) (\(part.container))")
+      // A container split across extensions (`app sync --extensions K`): each part's range,
+      // its extension's state (with a bundle identifier) and what it has installed.
+      guard !status.parts.isEmpty else { return }
+      print("split by number range across \(status.parts.count) extensions:")
+      let parts = app.existingParts()
+      for (index, part) in status.parts.enumerated() {
+        let range = part.numberRange.map { "\($0.lowerBound)..<\($0.upperBound)" } ?? "all"
+        print("part \(index + 1): numbers \(range) (\(parts[index].container))")
         if let bundleID, let store {
           print("  " + (try extensionStatusLine(store, bundleID + ".\(index + 1)")))
         }
-        print("  " + progressLine(manifest))
+        print("  " + part.summary)
       }
     }
   }

@@ -6,7 +6,7 @@ import ReleaseFormat
 
 extension AppCommand {
   /// `calldir app update`: the container to the newest version of a release.
-  struct Update: ParsableCommand {
+  struct Update: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Bring the container to the newest version of a release (patches or bases).",
       discussion: """
@@ -56,21 +56,21 @@ extension AppCommand {
       }
     }
 
-    func run() throws {
+    func run() async throws {
       let app = ContainerApp(container: container)
-      let progress: (String) -> Void = { print($0) }
+      let progress: @Sendable (SyncEvent) -> Void = { print($0) }
       let summary: ContainerApp.UpdateSummary
       if from.hasPrefix("http://") || from.hasPrefix("https://") {
         guard let url = URL(string: from) else {
           throw ValidationError("--from: not a URL: \(from)")
         }
-        summary = try app.update(
+        summary = try await app.update(
           from: HTTPReleaseSource(base: url, idleTimeout: timeout, totalTimeout: timeout * 20),
-          allowShrink: allowShrink, progress: progress)
+          allowShrink: allowShrink, events: progress)
       } else {
-        summary = try app.update(
+        summary = try await app.update(
           from: FolderReleaseSource(folder: from, timeout: timeout * 20), allowShrink: allowShrink,
-          progress: progress)
+          events: progress)
       }
       print(
         "version \(summary.version): \(summary.patched) patched, \(summary.fetchedWhole) fetched whole, \(summary.unchanged) unchanged; \(summary.downloadedBytes) bytes downloaded"

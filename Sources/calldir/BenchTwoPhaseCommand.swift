@@ -5,7 +5,7 @@ import Datasets
 
 /// `calldir bench two-phase`: the seed set, the full set and an incremental update through the
 /// simulated system, on containers compiled as a user compiles them.
-struct BenchTwoPhaseCommand: ParsableCommand {
+struct BenchTwoPhaseCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "two-phase",
     abstract: "Measure two-phase loading through the simulated system: seed, full, incremental.",
@@ -55,10 +55,11 @@ struct BenchTwoPhaseCommand: ParsableCommand {
   @Option(
     name: .long,
     help: """
-      What the simulated system's cap counts: per-extension (the full set stops at the top \
-      1,999,999 by priority) or per-request (incremental chunks install all of it).
+      What the simulated system's cap counts: per-request (iOS 26.1's loader: incremental \
+      chunks install all of it) or per-extension (the full set stops at the top 1,999,999 by \
+      priority).
       """)
-  var capScope: CheckingContext.CapScope = .perExtension
+  var capScope: CheckingContext.CapScope = .perRequest
 
   @Option(
     name: .long,
@@ -111,7 +112,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
     return counts.compactMap { $0 }
   }
 
-  func run() throws {
+  func run() async throws {
     let (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
     try configuration.validate()
     options.noticeAllocator(configuration)
@@ -138,7 +139,7 @@ struct BenchTwoPhaseCommand: ParsableCommand {
       bench.capScope = capScope
       bench.device = deviceProfile
       bench.extensions = extensions
-      records += try bench.run()
+      records += try await bench.run()
     }
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
     let fullEntries = records.filter { $0.phase == "full" }.map(\.entries).max() ?? 0

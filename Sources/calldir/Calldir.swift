@@ -1,12 +1,13 @@
 import ArgumentParser
 import CallDirectoryApp
 import CallDirectoryHost
+import FaultInjection
 import Foundation
 import ReleaseFormat
 
 /// `calldir`: compile, load, simulate and benchmark Call Directory data.
 @main
-struct Calldir: ParsableCommand {
+struct Calldir: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "calldir",
     abstract: "Get millions of phone numbers into a Call Directory extension, fast and small.",
@@ -20,10 +21,15 @@ struct Calldir: ParsableCommand {
   /// Runs the command with this tool's exit statuses: ArgumentParser uses 64 for usage errors and
   /// prints the usage after them; calldir promises one line and status 1 for any usage or input
   /// error, and keeps 2 for a failed gate.
-  static func main() {
+  static func main() async {
+    FaultInjection.install()
     do {
       var command = try parseAsRoot()
-      try command.run()
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
     } catch {
       let code = exitCode(for: error)
       if code == .success {
@@ -46,6 +52,20 @@ struct Calldir: ParsableCommand {
         FileHandle.standardError.write(
           Data("calldir: \(error). Pass --allow-shrink if that is meant\n".utf8))
         Foundation.exit(ExitStatus.shrinkRefused.rawValue)
+      }
+      // The system itself failed under a sync (the simulated store, the spawner): its own
+      // line and status, as when the command called it directly.
+      if let appError = error as? ContainerAppError, appError.kind == .system,
+        let underlying = appError.underlying
+      {
+        if case HostError.callDirectory(let failure, let detail) = underlying {
+          let line = "calldir: \(detail.isEmpty ? "\(failure)" : detail) (code \(failure.code))\n"
+          FileHandle.standardError.write(Data(line.utf8))
+          Foundation.exit(ExitStatus.requestFailed.rawValue)
+        }
+        let line = "calldir: \(underlying)".split(whereSeparator: \.isNewline).first ?? ""
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Foundation.exit(ExitStatus.usageOrInput.rawValue)
       }
       if let appError = error as? ContainerAppError, appError.kind == .extensionNotEnabled {
         FileHandle.standardError.write(

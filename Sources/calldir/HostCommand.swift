@@ -27,11 +27,11 @@ struct HostOptions: ParsableArguments {
   @Option(
     name: .long,
     help: """
-      What the cap counts: per-extension (what the extension holds after the request, the \
-      conservative reading) or per-request (this request's additions; chunked installs past \
-      1,999,999 rely on it).
+      What the cap counts: per-request (this request's additions, both lists together, as \
+      iOS 26.1's loader counts; chunked installs past 1,999,999 rely on it) or per-extension \
+      (what the extension holds after the request, an older reading).
       """)
-  var capScope: CheckingContext.CapScope = .perExtension
+  var capScope: CheckingContext.CapScope = .perRequest
 
   @Option(
     name: .long,

@@ -17,42 +17,42 @@ struct AppMessageTests {
     #expect(error.kind == kind)
   }
 
-  @Test func refusalsAreInTheAppsWords() throws {
+  @Test func refusalsAreInTheAppsWords() async throws {
     let folder = try TemporaryFolder()
     let app = ContainerApp(container: folder.path("box"))
     do {
-      try app.choose(regions: ["MOW"])
+      try await app.choose(regions: ["MOW"])
       Issue.record("choosing in a container without bases")
-    } catch { expectPlain(error as! ContainerAppError) }
+    } catch { expectPlain(error, kind: .noManifest) }
     do {
       try app.split(into: 1)
       Issue.record("a split into 1")
-    } catch { expectPlain(error as! ContainerAppError) }
+    } catch { expectPlain(error) }
     do {
-      try app.stage(
+      try await app.stage(
         file: folder.path("none.cdb"), name: "r", role: .region, priority: 1, version: 1)
       Issue.record("a region base without its region")
-    } catch { expectPlain(error as! ContainerAppError) }
+    } catch { expectPlain(error) }
   }
 
   /// A release whose newest version has no bases, against a container holding entries.
-  @Test func aShrinkingUpdateIsOfKindShrinkAndNamesNoFlag() throws {
+  @Test func aShrinkingUpdateIsOfKindShrinkAndNamesNoFlag() async throws {
     let folder = try TemporaryFolder()
     let base = folder.path("region.cdb")
     let writer = try BaseWriter(path: base, kind: .identification, compact: true)
     for index in 0..<100 { try writer.append(Int64(74_951_000_000 + index), label: "Фирма") }
     try writer.finish()
     let app = ContainerApp(container: folder.path("box"))
-    try app.stage(
+    try await app.stage(
       file: base, name: "region-MOW", role: .region, region: "MOW", priority: 50, version: 1)
     let release = folder.path("R")
     try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
     try ReleaseIndex(versions: [.init(number: 2, bases: [])]).json.write(
       toFile: release + "/index.json", atomically: true, encoding: .utf8)
     do {
-      try app.update(from: FolderReleaseSource(folder: release))
+      try await app.update(from: FolderReleaseSource(folder: release))
       Issue.record("an update to no entries")
-    } catch { expectPlain(error as! ContainerAppError, kind: .shrink) }
+    } catch { expectPlain(error, kind: .shrink) }
     #expect(try app.manifest().bases.count == 1, "the container is as it was")
   }
 }

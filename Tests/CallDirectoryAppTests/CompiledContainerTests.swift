@@ -9,7 +9,7 @@ import Testing
 
 @Suite("From a directory dump to lookups: compile, enable, sync")
 struct CompiledContainerTests {
-  @Test func aCompiledContainerLoadsThroughTheSystem() throws {
+  @Test func aCompiledContainerLoadsThroughTheSystem() async throws {
     let fixture = try HostFixture()
     let samples = DatasetProfile.profilesDirectory().appendingPathComponent("samples").path
     var options = CompileOptions(
@@ -28,7 +28,7 @@ struct CompiledContainerTests {
       try fixture.system.lookup(74_951_234_567)
         == .identified(label: "Аптека Ригла", bundleID: fixture.bundleID))
 
-    let second = try fixture.app.sync(
+    let second = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(second.first?.succeeded == true, "\(second.map(\.detail))")
     #expect(

@@ -14,10 +14,10 @@ struct KeptCountsTests {
     try #require(try ExtensionJournal.read(container: fixture.app.container))
   }
 
-  @Test func aChunkPlansFromTheCountsTheLastRequestKept() throws {
-    let fixture = try past.fixture(scope: .perRequest)
+  @Test func aChunkPlansFromTheCountsTheLastRequestKept() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
     try past.enable(fixture)
-    _ = try past.sync(fixture, maximumRequests: 1)
+    _ = try await past.sync(fixture, maximumRequests: 1)
     let kept = try journal(fixture)
     let counts = try #require(kept.counts, "phase two counted the set: its counts are kept")
     let total = counts.counts.values.flatMap(\.values).reduce(0, +)
@@ -28,20 +28,20 @@ struct KeptCountsTests {
     var forged = kept
     forged.counts!.counts[.identification]![50]! -= 1
     try forged.write(container: fixture.app.container)
-    let chunk = try past.sync(fixture, maximumRequests: 1)
+    let chunk = try await past.sync(fixture, maximumRequests: 1)
     #expect(chunk.first?.incremental == true && chunk.first?.succeeded == true)
     #expect(try journal(fixture).counts == forged.counts)
   }
 
-  @Test func countsThatCannotBeTheFilesAreCountedAgain() throws {
-    let fixture = try past.fixture(scope: .perRequest)
+  @Test func countsThatCannotBeTheFilesAreCountedAgain() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
     try past.enable(fixture)
-    _ = try past.sync(fixture, maximumRequests: 1)
+    _ = try await past.sync(fixture, maximumRequests: 1)
     let kept = try journal(fixture)
     var forged = kept
     forged.counts!.counts[.identification]![50] = 1_000_000
     try forged.write(container: fixture.app.container)
-    let results = try past.sync(fixture)
+    let results = try await past.sync(fixture)
     #expect(results.allSatisfy { $0.succeeded }, "\(results.map(\.detail))")
     #expect(try journal(fixture).counts == kept.counts)
     #expect(try fixture.contents() == PastTheCapTests.ideal())

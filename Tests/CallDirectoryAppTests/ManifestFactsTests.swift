@@ -10,15 +10,15 @@ import Testing
 @Suite("A manifest's facts checked against its files")
 struct ManifestFactsTests {
   /// A container with a seed and one region, staged and chosen.
-  func stagedFixture() throws -> HostFixture {
+  func stagedFixture() async throws -> HostFixture {
     let fixture = try HostFixture()
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("seed", regionEntries(first: 74_950_000_000, count: 50, label: "S")),
       name: "seed", role: .seed, priority: 100, version: 1)
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("a", regionEntries(first: 78_120_000_000, count: 300, label: "A")),
       name: "ru-812", role: .region, region: "RU-812", priority: 40, version: 1)
-    try fixture.app.choose(regions: ["RU-812"])
+    try await fixture.app.choose(regions: ["RU-812"])
     return fixture
   }
 
@@ -33,8 +33,8 @@ struct ManifestFactsTests {
   }
 
   @Test(arguments: [("entries", -1), ("entries", 1), ("bytes", -1), ("bytes", 7)])
-  func aWrongCountFailsTheLoadAndTheStoreKeepsWhatItHad(field: String, change: Int) throws {
-    let fixture = try stagedFixture()
+  func aWrongCountFailsTheLoadAndTheStoreKeepsWhatItHad(field: String, change: Int) async throws {
+    let fixture = try await stagedFixture()
     let first = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(first.succeeded, "\(first.detail)")
@@ -43,7 +43,7 @@ struct ManifestFactsTests {
     try editBase(fixture, named: "ru-812") { base in
       if field == "entries" { base.entries += change } else { base.byteCount! += change }
     }
-    let results = try fixture.app.sync(
+    let results = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     let failure = try #require(results.last)
     #expect(!failure.succeeded)
@@ -53,8 +53,8 @@ struct ManifestFactsTests {
     #expect(try fixture.contents() == before, "the seed set stays")
   }
 
-  @Test func theSeedSetsWrongCountFailsEnabling() throws {
-    let fixture = try stagedFixture()
+  @Test func theSeedSetsWrongCountFailsEnabling() async throws {
+    let fixture = try await stagedFixture()
     try editBase(fixture, named: "seed") { $0.entries = 0 }
     let result = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
@@ -63,8 +63,8 @@ struct ManifestFactsTests {
     #expect(try fixture.contents().isEmpty)
   }
 
-  @Test func aSecondBaseOfTheSameNameIsRefusedWithItsLine() throws {
-    let fixture = try stagedFixture()
+  @Test func aSecondBaseOfTheSameNameIsRefusedWithItsLine() async throws {
+    let fixture = try await stagedFixture()
     let path = fixture.app.container + "/" + Manifest.fileName
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let seedLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("base\tseed\t") })

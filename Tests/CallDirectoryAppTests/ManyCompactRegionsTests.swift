@@ -46,7 +46,7 @@ struct ManyCompactRegionsTests {
 
   /// Phase one, phase two, then an incremental update (the first region recompiled and staged);
   /// returns the footprint peaks of the three requests.
-  func loadAllPhases(regions: Int) throws -> [Int] {
+  func loadAllPhases(regions: Int) async throws -> [Int] {
     let fixture = try HostFixture()
     fixture.system.limits.memoryLimitBytes = Self.tightLimit
     let dump = fixture.folder.path("dump.tsv")
@@ -55,7 +55,7 @@ struct ManyCompactRegionsTests {
     let seed = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(seed.succeeded, "\(seed.detail)")
-    let full = try #require(
+    let full = try await #require(
       try fixture.app.sync(
         system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath
       ).first)
@@ -65,13 +65,13 @@ struct ManyCompactRegionsTests {
     try writeDump(dump, regions: regions, changed: true)
     let recompiled = fixture.folder.path("recompiled")
     try compile(dump, into: recompiled)
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: recompiled + "/"
         + (try #require(
           try Manifest.read(container: recompiled).bases.first { $0.name == "region-R0" })).file,
       name: "region-R0", role: .region,
       region: "R0", priority: 50, version: 2)
-    let update = try #require(
+    let update = try await #require(
       try fixture.app.sync(
         system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath
       ).first)
@@ -83,9 +83,9 @@ struct ManyCompactRegionsTests {
     return [seed, full, update].map(\.footprintPeakBytes)
   }
 
-  @Test func manyCompactRegionsLoadUnderATightLimitAndTheFootprintIsFlat() throws {
-    let few = try loadAllPhases(regions: 3)
-    let many = try loadAllPhases(regions: 24)
+  @Test func manyCompactRegionsLoadUnderATightLimitAndTheFootprintIsFlat() async throws {
+    let few = try await loadAllPhases(regions: 3)
+    let many = try await loadAllPhases(regions: 24)
     for (phase, (small, large)) in zip(["seed", "full", "incremental"], zip(few, many)) {
       #expect(large <= Self.tightLimit, "\(phase): \(large) bytes")
       #expect(

@@ -51,15 +51,15 @@ struct PastTheCapTests {
   ]
 
   /// A fixture holding ``sources``, every region chosen, on a system with the small cap.
-  func fixture(scope: CheckingContext.CapScope, chunk: Int = 800) throws -> HostFixture {
+  func fixture(scope: CheckingContext.CapScope, chunk: Int = 800) async throws -> HostFixture {
     let fixture = try HostFixture()
     for source in Self.sources {
-      try fixture.app.stage(
+      try await fixture.app.stage(
         file: fixture.writeBase(source.name, kind: source.kind, source.entries),
         name: source.name, role: source.role, region: source.region, priority: source.priority,
         version: 1)
     }
-    try fixture.app.choose(regions: ["R1", "R2", "R3", "R4"])
+    try await fixture.app.choose(regions: ["R1", "R2", "R3", "R4"])
     try fixture.app.setChunk(chunk)
     fixture.system.contract.maximumAllowedEntries = Self.maximumAllowedEntries
     fixture.system.contract.capScope = scope
@@ -97,9 +97,9 @@ struct PastTheCapTests {
   }
 
   func sync(_ fixture: HostFixture, maximumRequests: Int = ContainerApp.maximumRequestsPerSync)
-    throws -> [RequestResult]
+    async throws -> [RequestResult]
   {
-    try fixture.app.sync(
+    try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
       maximumRequests: maximumRequests)
   }
@@ -110,10 +110,10 @@ struct PastTheCapTests {
     #expect(result.succeeded, "\(result.detail)")
   }
 
-  @Test func aCapPerRequestInstallsEverythingInChunksOfThePlannedSize() throws {
-    let fixture = try fixture(scope: .perRequest)
+  @Test func aCapPerRequestInstallsEverythingInChunksOfThePlannedSize() async throws {
+    let fixture = try await fixture(scope: .perRequest)
     try enable(fixture)
-    let results = try sync(fixture)
+    let results = try await sync(fixture)
     let ideal = Self.ideal()
     #expect(ideal.count > 4 * Self.perLoad, "the set must be several loads' worth")
     #expect(results.allSatisfy { $0.succeeded }, "\(results.map(\.detail))")
@@ -131,19 +131,38 @@ struct PastTheCapTests {
       try FileManager.default.attributesOfItem(atPath: manifestPath)[.systemFileNumber] as? Int
     }
     let before = try inode()
-    #expect(try sync(fixture).isEmpty, "a second sync has nothing to do")
+    #expect(try await sync(fixture).isEmpty, "a second sync has nothing to do")
     #expect(try inode() == before, "and leaves the manifest as it was, not rewritten")
   }
 
-  @Test func aCapPerExtensionKeepsExactlyTheTopEntriesByPriorityAndReportsTheRestPending()
-    throws
-  {
-    let fixture = try fixture(scope: .perExtension)
+  /// The simulated system's default is iOS 26.1's loader (BRIEF §1, issue 40 item 7): each load
+  /// operation counts its own additions, blocking and identification together, so the complete
+  /// load stops at the cap across both lists, and the chunks after it install the rest.
+  @Test func theDefaultCapIsPerRequestAndSharedByBothLists() async throws {
+    let contract = try HostFixture().system.contract
+    #expect(contract.capScope == .perRequest && contract.sharesCountAcrossLists)
+    #expect(contract.maximumAllowedEntries == 2_000_000)
+    let fixture = try await fixture(scope: contract.capScope)
     try enable(fixture)
-    var warnings: [String] = []
-    let results = try fixture.app.sync(
+    let phaseTwo = try await sync(fixture, maximumRequests: 1)
+    #expect(phaseTwo.count == 1 && phaseTwo[0].succeeded && !phaseTwo[0].incremental)
+    let held = try fixture.contents()
+    #expect(held.count == Self.perLoad, "one load holds the cap, both lists counted together")
+    #expect(held.contains { $0.hasPrefix("block") } && held.contains { $0.hasPrefix("id") })
+    let results = try await sync(fixture)
+    #expect(results.allSatisfy { $0.succeeded && $0.incremental })
+    #expect(try fixture.contents() == Self.ideal(), "past the cap, all of it")
+  }
+
+  @Test func aCapPerExtensionKeepsExactlyTheTopEntriesByPriorityAndReportsTheRestPending()
+    async throws
+  {
+    let fixture = try await fixture(scope: .perExtension)
+    try enable(fixture)
+    let log = EventLog()
+    let results = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
-      warn: { warnings.append($0) })
+      events: log.record)
     #expect(results.count == 2)
     #expect(results.first?.succeeded == true)
     #expect(results.last?.error?.code == 5, "the first chunk past the cap is refused")
@@ -151,18 +170,18 @@ struct PastTheCapTests {
     let progress = try fixture.app.manifest().installProgress
     #expect(progress.capReachedAt == Self.perLoad)
     #expect(progress.pendingEntries == Self.ideal().count - Self.perLoad)
-    #expect(warnings.contains { $0.contains("error 5") })
-    #expect(try sync(fixture).isEmpty, "the plan stopped at the cap: nothing to retry")
+    #expect(log.warnings.contains { $0.contains("error 5") })
+    #expect(try await sync(fixture).isEmpty, "the plan stopped at the cap: nothing to retry")
   }
 
-  @Test func aSettingsToggleAtEveryChunkBoundaryIsResumedAndConvergesToTheIdealSet() throws {
+  @Test func aSettingsToggleAtEveryChunkBoundaryIsResumedAndConvergesToTheIdealSet() async throws {
     let ideal = Self.ideal()
     let chunks = (ideal.count - Self.perLoad + 799) / 800
     for boundary in 0...chunks {
-      let fixture = try fixture(scope: .perRequest)
+      let fixture = try await fixture(scope: .perRequest)
       try enable(fixture)
       // Phase two, then `boundary` chunks: the app got that far before the user toggled.
-      let partial = try sync(fixture, maximumRequests: 1 + boundary)
+      let partial = try await sync(fixture, maximumRequests: 1 + boundary)
       #expect(partial.count == 1 + boundary && partial.allSatisfy { $0.succeeded })
       try fixture.system.disable(fixture.bundleID)
       let toggled = try fixture.system.enable(fixture.bundleID, runner: fixture.realExtension)
@@ -170,7 +189,7 @@ struct PastTheCapTests {
       #expect(
         try fixture.contents() == Self.ideal(top: Self.perLoad),
         "iOS's own complete request brings back the first chunk only")
-      let resumed = try sync(fixture)
+      let resumed = try await sync(fixture)
       #expect(resumed.allSatisfy { $0.succeeded }, "boundary \(boundary): \(resumed.map(\.detail))")
       #expect(
         resumed.allSatisfy { $0.incremental },
@@ -180,32 +199,32 @@ struct PastTheCapTests {
     }
   }
 
-  @Test func aChunkTheSystemKillsIsRetriedWithHalfAsManyEntries() throws {
-    let fixture = try fixture(scope: .perRequest)
+  @Test func aChunkTheSystemKillsIsRetriedWithHalfAsManyEntries() async throws {
+    let fixture = try await fixture(scope: .perRequest)
     try enable(fixture)
-    #expect(try sync(fixture, maximumRequests: 1).first?.succeeded == true)
+    #expect(try await sync(fixture, maximumRequests: 1).first?.succeeded == true)
     // The store has grown and the device with it slows down: its watchdog now kills a request
     // of more than 500 entries, so the 800-entry chunks fail.
     fixture.system.watchdogEntries = 500
-    var warnings: [String] = []
-    let results = try fixture.app.sync(
+    let log = EventLog()
+    let results = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
-      warn: { warnings.append($0) })
+      events: log.record)
     #expect(results.filter { !$0.succeeded }.map { $0.error?.code } == [2])
     #expect(results.first?.error?.code == 2 && results.last?.succeeded == true)
     #expect(results.dropFirst().allSatisfy { $0.succeeded && $0.entries <= 400 })
     #expect(try fixture.contents() == Self.ideal())
     #expect(try fixture.app.manifest().installProgress.chunkEntries == 400)
-    #expect(warnings.contains { $0.contains("chunks of 400") })
+    #expect(log.warnings.contains { $0.contains("chunks of 400") })
   }
 
-  @Test func aChunkKilledAtTheFloorStopsTheSyncAndKeepsWhatIsIn() throws {
-    let fixture = try fixture(scope: .perRequest)
+  @Test func aChunkKilledAtTheFloorStopsTheSyncAndKeepsWhatIsIn() async throws {
+    let fixture = try await fixture(scope: .perRequest)
     try fixture.app.setChunk(800, minimum: 800)
     try enable(fixture)
-    #expect(try sync(fixture, maximumRequests: 1).first?.succeeded == true)
+    #expect(try await sync(fixture, maximumRequests: 1).first?.succeeded == true)
     fixture.system.watchdogEntries = 500
-    let results = try sync(fixture)
+    let results = try await sync(fixture)
     #expect(results.count == 1 && results.last?.error?.code == 2)
     #expect(try fixture.contents() == Self.ideal(top: Self.perLoad))
     #expect(try fixture.app.manifest().installProgress.installedEntries == Self.perLoad)
@@ -213,19 +232,21 @@ struct PastTheCapTests {
 }
 
 extension PastTheCapTests {
-  @Test func anExtensionStoppedAtEachStepOfItsJournalLeavesTheStoreAndTheNextSyncHeals() throws {
+  @Test func anExtensionStoppedAtEachStepOfItsJournalLeavesTheStoreAndTheNextSyncHeals()
+    async throws
+  {
     var step = 1
     while step < 20 {
-      let fixture = try fixture(scope: .perRequest)
+      let fixture = try await fixture(scope: .perRequest)
       try enable(fixture)
-      _ = try sync(fixture, maximumRequests: 2)
+      _ = try await sync(fixture, maximumRequests: 2)
       let before = try fixture.contents()
       fixture.system.extensionFaultAt = step
-      let stopped = try sync(fixture, maximumRequests: 1)
+      let stopped = try await sync(fixture, maximumRequests: 1)
       fixture.system.extensionFaultAt = nil
       if stopped.first?.succeeded == true { break }  // past the journal's last durable step
       #expect(try fixture.contents() == before, "step \(step): the system keeps what it held")
-      let healed = try sync(fixture)
+      let healed = try await sync(fixture)
       #expect(healed.allSatisfy { $0.succeeded }, "step \(step): \(healed.map(\.detail))")
       #expect(try fixture.contents() == Self.ideal(), "step \(step)")
       step += 1
@@ -235,20 +256,20 @@ extension PastTheCapTests {
 }
 
 extension PastTheCapTests {
-  @Test func anUnreadableJournalMakesTheNextSyncACompleteReloadThatHealsIt() throws {
-    let fixture = try fixture(scope: .perRequest)
+  @Test func anUnreadableJournalMakesTheNextSyncACompleteReloadThatHealsIt() async throws {
+    let fixture = try await fixture(scope: .perRequest)
     try enable(fixture)
-    #expect(try sync(fixture).allSatisfy { $0.succeeded })
+    #expect(try await sync(fixture).allSatisfy { $0.succeeded })
     try Data("not a journal\n".utf8).write(
       to: URL(fileURLWithPath: fixture.app.container + "/" + ExtensionJournal.fileName))
-    var warnings: [String] = []
-    let healed = try fixture.app.sync(
+    let log = EventLog()
+    let healed = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
-      warn: { warnings.append($0) })
+      events: log.record)
     #expect(healed.first?.incremental == false, "a complete reload first")
     #expect(healed.allSatisfy { $0.succeeded }, "\(healed.map(\.detail))")
-    #expect(warnings.contains { $0.contains("never recorded") })
+    #expect(log.warnings.contains { $0.contains("never recorded") })
     #expect(try fixture.contents() == Self.ideal())
-    #expect(try sync(fixture).isEmpty, "the journal is whole again")
+    #expect(try await sync(fixture).isEmpty, "the journal is whole again")
   }
 }

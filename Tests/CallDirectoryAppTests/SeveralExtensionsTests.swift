@@ -11,7 +11,7 @@ import Testing
 
 @Suite("Several extensions of one app")
 struct SeveralExtensionsTests {
-  @Test func lookupsFollowTheSystemsOrderAndOneExtensionsFailureLeavesTheOthers() throws {
+  @Test func lookupsFollowTheSystemsOrderAndOneExtensionsFailureLeavesTheOthers() async throws {
     let folder = try TemporaryFolder()
     let system = try SimulatedSystem(hostDirectory: folder.path("host"))
     let extensionPath = builtExecutablePath("calldir-extension")
@@ -27,7 +27,7 @@ struct SeveralExtensionsTests {
         try writer.append(number, label: text)
       }
       try writer.finish()
-      try app.stage(file: base, name: "seed", role: .seed, priority: 1, version: 1)
+      try await app.stage(file: base, name: "seed", role: .seed, priority: 1, version: 1)
       let enabled = try app.enable(system: system, bundleID: bundleID, executable: extensionPath)
       #expect(enabled.succeeded, "\(enabled.detail)")
       apps[bundleID] = app
@@ -66,8 +66,8 @@ struct SeveralExtensionsTests {
 }
 
 extension PastTheCapTests {
-  @Test func fiveExtensionsSplitTheSetByNumberRangeEachUnderItsCap() throws {
-    let fixture = try fixture(scope: .perExtension)
+  @Test func fiveExtensionsSplitTheSetByNumberRangeEachUnderItsCap() async throws {
+    let fixture = try await fixture(scope: .perExtension)
     let parts = try fixture.app.split(into: 5)
     var identification: [(Int64, String)] = []
     var blocking: [Int64] = []
@@ -76,7 +76,7 @@ extension PastTheCapTests {
       let enabled = try part.enable(
         system: fixture.system, bundleID: bundleID, executable: fixture.extensionPath)
       #expect(enabled.succeeded, "part \(index + 1): \(enabled.detail)")
-      let results = try part.sync(
+      let results = try await part.sync(
         system: fixture.system, bundleID: bundleID, executable: fixture.extensionPath)
       #expect(results.allSatisfy { $0.succeeded }, "part \(index + 1): \(results.map(\.detail))")
       let held = try fixture.system.store.contents(of: bundleID)
@@ -100,7 +100,7 @@ extension PastTheCapTests {
     let again = try fixture.app.split(into: 5)
     #expect(try again.map { try $0.manifest().numberRange } == ranges)
     for (index, part) in again.enumerated() {
-      #expect(
+      await #expect(
         try part.sync(
           system: fixture.system, bundleID: fixture.bundleID + ".\(index + 1)",
           executable: fixture.extensionPath
@@ -114,15 +114,15 @@ extension PastTheCapTests {
   /// number, reloads only the extensions whose part it changes: the others hold the same
   /// entries before and after, and take the new files as installed without a request (on a
   /// device, an extension launch each for nothing).
-  @Test func anUpdatedRegionReloadsOnlyThePartsWhoseRangeItTouches() throws {
-    let fixture = try fixture(scope: .perExtension)
+  @Test func anUpdatedRegionReloadsOnlyThePartsWhoseRangeItTouches() async throws {
+    let fixture = try await fixture(scope: .perExtension)
     let parts = try fixture.app.split(into: 5)
-    func bundleID(_ index: Int) -> String { fixture.bundleID + ".\(index + 1)" }
+    func bundleID(_ index: Int) async -> String { fixture.bundleID + ".\(index + 1)" }
     for (index, part) in parts.enumerated() {
       let enabled = try part.enable(
-        system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath)
+        system: fixture.system, bundleID: await bundleID(index), executable: fixture.extensionPath)
       #expect(enabled.succeeded, "part \(index + 1): \(enabled.detail)")
-      #expect(
+      await #expect(
         try part.sync(
           system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath
         ).allSatisfy { $0.succeeded })
@@ -134,14 +134,14 @@ extension PastTheCapTests {
     sources[r3].entries = old.enumerated().compactMap { index, entry in
       index % 2 == 0 ? (entry.0, "R3 v2 \(index)") : nil
     }
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("r3-v2", kind: .identification, sources[r3].entries), name: "r3",
       role: .region, region: "R3", priority: 30, version: 2)
     // The seed set, version 2: its first label changed; the file spans several parts, but only
     // the part holding that number sees a change.
     let seed = try #require(sources.firstIndex { $0.name == "seed" })
     sources[seed].entries[0].1 = "Seed v2"
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("seed-v2", kind: .identification, sources[seed].entries),
       name: "seed", role: .seed, priority: 100, version: 2)
     let again = try fixture.app.split(into: 5)
@@ -153,8 +153,8 @@ extension PastTheCapTests {
     var reloaded: [Int] = []
     for (index, part) in again.enumerated() {
       let range = ranges[index]
-      let results = try part.sync(
-        system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath)
+      let results = try await part.sync(
+        system: fixture.system, bundleID: await bundleID(index), executable: fixture.extensionPath)
       #expect(results.allSatisfy { $0.succeeded && $0.incremental }, "\(results.map(\.detail))")
       if !results.isEmpty { reloaded.append(index) }
       let changed = range.overlaps(touched) || range.contains(seedChange)
@@ -169,14 +169,14 @@ extension PastTheCapTests {
     var union: [String] = []
     var blocking: [String] = []
     for index in again.indices {
-      let held = try fixture.system.store.contents(of: bundleID(index))
+      let held = try await fixture.system.store.contents(of: bundleID(index))
       union += held.identification.map { "id \($0.0) \($0.1)" }
       blocking += held.blocking.map { "block \($0)" }
     }
     #expect(union + blocking == Self.ideal(of: sources))
     // Nothing left to do anywhere, and a later sync leaves every manifest as it is.
     for (index, part) in again.enumerated() {
-      #expect(
+      await #expect(
         try part.sync(
           system: fixture.system, bundleID: bundleID(index), executable: fixture.extensionPath
         ).isEmpty)

@@ -13,7 +13,7 @@ import Testing
 struct TwoPhaseTests {
   /// A container with a seed set, two regions and a blocking list. Region A shares numbers with
   /// the seed set (different labels) and with region B.
-  func stagedFixture() throws -> HostFixture {
+  func stagedFixture() async throws -> HostFixture {
     let fixture = try HostFixture()
     let seed = regionEntries(first: 74_950_000_000, count: 1_000, step: 7, label: "Seed")
     let regionA =
@@ -22,23 +22,23 @@ struct TwoPhaseTests {
       regionEntries(first: 78_120_000_000, count: 3_000, label: "Питер")
       + regionEntries(first: 74_950_000_000, count: 100, step: 5, label: "Питер-дубль")
     let blocking = regionEntries(first: 86_130_000_000, count: 800, label: "spam")
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("seed", seed), name: "seed", role: .seed, priority: 100, version: 1)
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("a", regionA), name: "ru-495", role: .region, region: "RU-495",
       priority: 50, version: 1)
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("b", regionB), name: "ru-812", role: .region, region: "RU-812",
       priority: 40, version: 1)
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("spam", kind: .blocking, blocking), name: "spam", role: .blocking,
       priority: 90, version: 1)
-    try fixture.app.choose(regions: ["RU-495", "RU-812"])
+    try await fixture.app.choose(regions: ["RU-495", "RU-812"])
     return fixture
   }
 
-  @Test func enablingInstallsTheSeedSetThenSyncInstallsTheUnion() throws {
-    let fixture = try stagedFixture()
+  @Test func enablingInstallsTheSeedSetThenSyncInstallsTheUnion() async throws {
+    let fixture = try await stagedFixture()
     let first = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(first.succeeded, "\(first.detail)")
@@ -48,7 +48,7 @@ struct TwoPhaseTests {
         == .identified(label: "Seed 1", bundleID: fixture.bundleID))
     #expect(try fixture.system.lookup(78_120_000_000) == .unknown)
 
-    let second = try fixture.app.sync(
+    let second = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(second.count == 1 && second[0].succeeded, "\(second.map(\.detail))")
     #expect(second[0].incremental == false, "phase two is a complete load")
@@ -71,17 +71,17 @@ struct TwoPhaseTests {
     #expect(try fixture.system.lookup(70_000_000_001) == .unknown)
     let manifest = try fixture.app.manifest()
     #expect(manifest.bases.allSatisfy { $0.state == .installed })
-    #expect(
+    await #expect(
       try fixture.app.sync(
         system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath
       ).isEmpty)
   }
 
-  @Test func disableThenEnableReinstallsTheSameEntriesFromTheKeptBases() throws {
-    let fixture = try stagedFixture()
+  @Test func disableThenEnableReinstallsTheSameEntriesFromTheKeptBases() async throws {
+    let fixture = try await stagedFixture()
     _ = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
-    _ = try fixture.app.sync(
+    _ = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     let installed = try fixture.contents()
     // Settings: off, then on again. The system wipes nothing on disable, but the complete load on
@@ -93,11 +93,11 @@ struct TwoPhaseTests {
     #expect(try fixture.contents() == installed)
   }
 
-  @Test func aTamperedBaseIsRefusedAndTheStoreKept() throws {
-    let fixture = try stagedFixture()
+  @Test func aTamperedBaseIsRefusedAndTheStoreKept() async throws {
+    let fixture = try await stagedFixture()
     _ = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
-    _ = try fixture.app.sync(
+    _ = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     let installed = try fixture.contents()
     let file =
@@ -137,8 +137,8 @@ struct TwoPhaseTests {
     #expect(try fixture.contents() == installed)
   }
 
-  @Test func cappingKeepsExactlyTheHighestPriorityEntries() throws {
-    let fixture = try stagedFixture()
+  @Test func cappingKeepsExactlyTheHighestPriorityEntries() async throws {
+    let fixture = try await stagedFixture()
     try fixture.app.requestFullSet()
     let cap = 3_000
     fixture.system.contract.maximumAllowedEntries = cap + 1
@@ -155,11 +155,11 @@ struct TwoPhaseTests {
     #expect(!labels.contains { $0.hasPrefix("Питер") }, "the lowest priority is dropped first")
   }
 
-  @Test func anIncrementalUpdateEqualsACompleteLoadOfTheNewVersion() throws {
-    let fixture = try stagedFixture()
+  @Test func anIncrementalUpdateEqualsACompleteLoadOfTheNewVersion() async throws {
+    let fixture = try await stagedFixture()
     _ = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
-    _ = try fixture.app.sync(
+    _ = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     // Version 2 of region A: a third of the numbers gone, new ones, some labels changed.
     var regionA2 = regionEntries(first: 74_950_000_000, count: 4_000, step: 5, label: "Москва")
@@ -167,10 +167,10 @@ struct TwoPhaseTests {
         $0.offset % 10 == 1 ? ($0.element.0, "Переименовано \($0.offset)") : $0.element
       }
     regionA2 += regionEntries(first: 74_990_000_000, count: 500, label: "Новые")
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("a2", regionA2), name: "ru-495", role: .region, region: "RU-495",
       priority: 50, version: 2)
-    let update = try fixture.app.sync(
+    let update = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(update.count == 1 && update[0].succeeded, "\(update.map(\.detail))")
     #expect(update[0].incremental, "an installed region's new version goes in incrementally")
@@ -185,18 +185,18 @@ struct TwoPhaseTests {
     #expect(incremental.contains("id 74990000000 Новые 0"))
   }
 
-  @Test func anInstalledFileChangedInPlaceMakesTheNextSyncACompleteReload() throws {
-    let fixture = try stagedFixture()
-    let sync = {
-      var warnings: [String] = []
-      let results = try fixture.app.sync(
+  @Test func anInstalledFileChangedInPlaceMakesTheNextSyncACompleteReload() async throws {
+    let fixture = try await stagedFixture()
+    let sync = { () async throws -> ([RequestResult], [String]) in
+      let log = EventLog()
+      let results = try await fixture.app.sync(
         system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
-        warn: { warnings.append($0) })
-      return (results, warnings)
+        events: log.record)
+      return (results, log.warnings)
     }
     _ = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
-    _ = try sync()
+    _ = try await sync()
     let installed = try fixture.contents()
     let region = try #require(try fixture.app.manifest().bases.first { $0.name == "ru-812" })
     let installedPath = fixture.app.container + "/" + region.file
@@ -206,7 +206,7 @@ struct TwoPhaseTests {
     try Data(contentsOf: URL(fileURLWithPath: forged)).write(
       to: URL(fileURLWithPath: installedPath))
     // Not "nothing to do": a complete reload, which the damaged current file fails loudly.
-    var (results, warnings) = try sync()
+    var (results, warnings) = try await sync()
     #expect(warnings.count == 1 && warnings[0].contains("ru-812"), "\(warnings)")
     #expect(results.count == 1 && !results[0].incremental && !results[0].succeeded)
     #expect(results[0].detail.contains("the manifest says"), "\(results[0].detail)")
@@ -214,10 +214,10 @@ struct TwoPhaseTests {
     // A new version staged: the installed file is still not what the system holds, so the
     // difference cannot be trusted; a complete reload installs the new set, and the store heals.
     let regionB2 = regionEntries(first: 78_120_000_000, count: 2_000, label: "Питер-2")
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("b2", regionB2), name: "ru-812", role: .region, region: "RU-812",
       priority: 40, version: 2)
-    (results, warnings) = try sync()
+    (results, warnings) = try await sync()
     #expect(warnings.count == 1)
     #expect(results.count == 1 && !results[0].incremental && results[0].succeeded)
     let healed = try fixture.contents()
@@ -226,11 +226,11 @@ struct TwoPhaseTests {
     #expect(try fresh.enable(fixture.bundleID, runner: fixture.realExtension).succeeded)
     let (identification, blocking) = try fresh.store.contents(of: fixture.bundleID)
     #expect(healed == identification.map { "id \($0.0) \($0.1)" } + blocking.map { "block \($0)" })
-    (results, warnings) = try sync()
+    (results, warnings) = try await sync()
     #expect(results.isEmpty && warnings.isEmpty, "up to date, and every installed file checks")
     // The extension checks the old side of a difference too.
     let now = try #require(try fixture.app.manifest().bases.first { $0.name == "ru-812" })
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase("b3", regionB2.dropLast(5)), name: "ru-812", role: .region,
       region: "RU-812", priority: 40, version: 3)
     try Data(contentsOf: URL(fileURLWithPath: forged)).write(
@@ -240,8 +240,8 @@ struct TwoPhaseTests {
     #expect(!direct.succeeded && direct.detail.contains("installed"), "\(direct.detail)")
   }
 
-  @Test func aFailedPhaseTwoLeavesNoFullSetRequestedAndTheStoreKept() throws {
-    let fixture = try stagedFixture()
+  @Test func aFailedPhaseTwoLeavesNoFullSetRequestedAndTheStoreKept() async throws {
+    let fixture = try await stagedFixture()
     _ = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     let seedOnly = try fixture.contents()
@@ -252,14 +252,14 @@ struct TwoPhaseTests {
     var damaged = original
     damaged[damaged.count - 3] ^= 0x20
     try damaged.write(to: url)
-    let failed = try fixture.app.sync(
+    let failed = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(failed.count == 1 && !failed[0].succeeded)
     #expect(try fixture.app.manifest().fullSetRequested == false, "no full set is in")
     #expect(try fixture.contents() == seedOnly)
     // Repaired, the next sync is phase two again, and it goes in.
     try original.write(to: url)
-    let retried = try fixture.app.sync(
+    let retried = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     #expect(retried.count == 1 && retried[0].succeeded && !retried[0].incremental)
     #expect(try fixture.app.manifest().fullSetRequested)

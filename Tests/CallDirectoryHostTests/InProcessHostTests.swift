@@ -39,9 +39,9 @@ struct InProcessHostTests {
     #expect(try fixture.contents() == installed)
   }
 
-  @Test func theDirectoryLoaderRunsInProcessToo() throws {
+  @Test func theDirectoryLoaderRunsInProcessToo() async throws {
     let fixture = try HostFixture()
-    try fixture.app.stage(
+    try await fixture.app.stage(
       file: fixture.writeBase(
         "seed", regionEntries(first: 74_950_000_000, count: 500, label: "Seed")),
       name: "seed", role: .seed, priority: 100, version: 1)

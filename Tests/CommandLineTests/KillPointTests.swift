@@ -1,6 +1,7 @@
 import BaseFormat
 import CallDirectoryHost
 import DirectoryContainer
+import FaultInjection
 import Foundation
 import SystemCalls
 import TestSupport

@@ -1,4 +1,5 @@
 import DirectoryContainer
+import FaultInjection
 import Foundation
 import SystemCalls
 import TestSupport

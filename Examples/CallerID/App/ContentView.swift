@@ -1,3 +1,4 @@
+import CallDirectoryCore
 import SwiftUI
 
 /// The extension's status, what it holds, and the Update button with its progress. Main-actor
@@ -11,18 +12,19 @@ struct ContentView: View {
     NavigationStack {
       List {
         Section("Caller ID extension") {
-          LabeledContent("Status", value: model.status)
-          if let counts = model.counts {
-            LabeledContent("Installed", value: counts.installed.map { "\($0)" } ?? "–")
-            LabeledContent("Pending", value: "\(counts.pending)")
-            LabeledContent("Bases", value: "\(counts.bases)")
+          LabeledContent("Status", value: statusText)
+          if model.enabled != .enabled && model.enabled != nil {
+            Button("Open Settings") { model.openSettings() }
+          }
+          if let install = model.status?.install {
+            LabeledContent("Installed", value: install.installedEntries.map { "\($0)" } ?? "–")
+            LabeledContent("Pending", value: "\(install.pendingEntries)")
           }
         }
         Section {
-          if let progress = model.progress {
-            ProgressView(
-              value: Double(progress.done), total: Double(max(1, progress.total))
-            ) { Text(progress.step) }
+          if let step = model.step {
+            ProgressView { Text(step) }
+            Button("Cancel", role: .cancel) { model.cancel() }
           } else {
             Button("Update") { model.update() }
           }
@@ -30,8 +32,18 @@ struct ContentView: View {
         }
       }
       .navigationTitle("calldir example")
-      .refreshable { model.refresh() }
-      .onAppear { model.refresh() }
+      .refreshable { await model.refresh() }
+      .task { await model.refresh() }
+    }
+  }
+
+  /// The switch as the user knows it.
+  private var statusText: String {
+    switch model.enabled {
+    case .enabled?: "On"
+    case .disabled?: "Off: turn it on in Settings"
+    case .unknown?: "Not known to iOS yet"
+    case nil: "Checking…"
     }
   }
 }

@@ -1,95 +1,113 @@
+import BackgroundTasks
+import CallDirectoryApp
 import CallDirectoryCore
-import DirectoryContainer
 import Foundation
 import SwiftUI
+import UIKit
 
-/// The screen's state, and the update run off the main thread. The work is
-/// ``DirectoryUpdater``'s (type-checked on Linux); this wrapper only publishes it (SwiftUI and
-/// Combine: built by .github/workflows/ios.yml, not type-checked on Linux).
+/// The screen's state. The work is ``DirectoryUpdater``'s (type-checked on Linux); this model
+/// runs it in a task it can cancel, publishes its events, and keeps it alive briefly when the app
+/// goes to the background (`beginBackgroundTask`, whose expiration cancels the task: the
+/// container is then consistent and the next update resumes).
 @MainActor
 final class DirectoryModel: ObservableObject {
-  @Published var status = "Checking…"
-  @Published var counts: DirectoryUpdater.Counts?
-  @Published var progress: DirectoryUpdater.Progress?
+  /// The extension's switch in Settings, as iOS reports it.
+  @Published var enabled: ExtensionEnabledStatus?
+  @Published var status: DirectoryStatus?
+  /// The current step, while an update runs.
+  @Published var step: String?
   @Published var message: String?
 
   /// Where a `calldir publish` release folder is served (its `index.json`, `bases/` and
   /// `patches/`; set yours): updates download patches from there. nil updates from the bases in
   /// the app's bundle.
-  let releaseURL: URL? = nil
+  static let releaseURL: URL? = nil
+
+  private var running: Task<Void, Never>?
 
   private var updater: DirectoryUpdater? {
     DirectoryUpdater.appGroupContainer().map { DirectoryUpdater(container: $0) }
   }
 
-  /// Reads the extension's status and the container's counts.
-  func refresh() {
+  /// Reads the extension's switch and the container's counts.
+  func refresh() async {
     guard let updater else {
-      status = "No App Group container (check the entitlements)"
+      message = "No App Group container: check both targets' entitlements."
       return
     }
-    Task.detached {
-      let status: String
-      switch try? updater.extensionStatus() {
-      case .enabled: status = "On"
-      case .disabled: status = "Off: turn it on in Settings › Phone › Call Blocking & Identification"
-      default: status = "Unknown"
-      }
-      let counts = try? updater.counts()
-      await MainActor.run {
-        self.status = status
-        self.counts = counts
-      }
+    do {
+      let status = try await updater.status()
+      self.status = status
+      enabled = status.install.enabled
+    } catch {
+      message = DirectoryUpdater.userMessage(for: error)
     }
   }
 
-  /// Stages the new bases (downloaded, or from the bundle) and syncs, publishing each step.
+  /// Opens Settings, where the user turns the extension on.
+  func openSettings() {
+    guard let updater else { return }
+    Task { try? await updater.openSettings() }
+  }
+
+  /// Updates (from the release server, or the bundle) and syncs, publishing each step. Going to
+  /// the background asks iOS for a little time; when it runs out, the update is cancelled.
   func update() {
-    guard let updater, progress == nil else { return }
-    progress = DirectoryUpdater.Progress(done: 0, total: 1, step: "Starting")
+    guard let updater, running == nil else { return }
     message = nil
-    let releaseURL = releaseURL
-    Task.detached {
-      var message: String
+    step = "Starting"
+    let background = UIApplication.shared.beginBackgroundTask(withName: "Directory update") {
+      [weak self] in self?.running?.cancel()
+    }
+    running = Task {
+      defer {
+        UIApplication.shared.endBackgroundTask(background)
+        running = nil
+        step = nil
+      }
+      let events: @Sendable (SyncEvent) -> Void = { event in
+        Task { @MainActor [weak self] in self?.step = "\(event)" }
+      }
       do {
-        let report: (DirectoryUpdater.Progress) -> Void = { step in
-          Task { @MainActor in self.progress = step }
-        }
-        // A release server when one is configured (patches, resume, hashes checked by
-        // ContainerApp.update(from:)); else the bases bundled with the app.
         let outcomes =
-          if let releaseURL {
-            try updater.update(fromRelease: releaseURL, progress: report)
+          if let release = Self.releaseURL {
+            try await updater.update(fromRelease: release, events: events)
           } else {
-            try updater.update(from: try Self.bundledDirectory(), progress: report)
+            try await updater.update(fromBundled: Self.bundledDirectory(), events: events)
           }
-        let failed = outcomes.compactMap(\.error)
-        if outcomes.isEmpty {
-          message =
-            (try? updater.extensionStatus()) == .enabled
-            ? "Up to date"
-            : "Turn on “calldir example” in Settings › Phone › Call Blocking & Identification"
-        } else if failed.isEmpty {
-          message = "Updated"
-        } else {
-          message = "iOS refused the update: \(failed.map { "\($0)" }.joined(separator: ", "))"
-        }
+        message = DirectoryUpdater.userMessage(for: outcomes) ?? "Up to date"
       } catch {
-        message = "Update failed: \(error)"
+        message = DirectoryUpdater.userMessage(for: error)
       }
-      await MainActor.run {
-        self.progress = nil
-        self.message = message
-        self.refresh()
-      }
+      await refresh()
     }
   }
+
+  /// Stops a running update between two steps.
+  func cancel() { running?.cancel() }
 
   /// The compiled container bundled with the app (its `Directory` folder).
-  nonisolated private static func bundledDirectory() throws -> String {
-    guard let bundled = Bundle.main.path(forResource: "Directory", ofType: nil) else {
-      throw CocoaError(.fileNoSuchFile)
-    }
-    return bundled
+  private static func bundledDirectory() -> String {
+    Bundle.main.path(forResource: "Directory", ofType: nil) ?? Bundle.main.bundlePath
+  }
+
+  /// Asks iOS to run ``backgroundRefresh()`` in a few hours (BGAppRefreshTask; the identifier is
+  /// in Info.plist's BGTaskSchedulerPermittedIdentifiers, the "fetch" background mode is on).
+  nonisolated static func scheduleBackgroundRefresh() {
+    let request = BGAppRefreshTaskRequest(identifier: DirectoryUpdater.refreshTaskIdentifier)
+    request.earliestBeginDate = Date(timeIntervalSinceNow: 6 * 3600)
+    try? BGTaskScheduler.shared.submit(request)
+  }
+
+  /// The background refresh: the next refresh is scheduled first, then an update from the
+  /// release server. SwiftUI cancels this task when iOS's time runs out; the update stops
+  /// between files or requests, consistent.
+  nonisolated static func backgroundRefresh() async {
+    scheduleBackgroundRefresh()
+    guard let release = releaseURL,
+      let container = DirectoryUpdater.appGroupContainer()
+    else { return }
+    _ = try? await DirectoryUpdater(container: container).update(
+      fromRelease: release, events: { _ in })
   }
 }

@@ -1,122 +1,108 @@
 import CallDirectoryApp
 import CallDirectoryCore
 import CallKitAdapter
-import DirectoryContainer
 import Foundation
 import ReleaseDownload
 
 /// The app's work, apart from its screen: where the App Group container is, what the extension
-/// holds, and an update (stage the new bases, then sync). No SwiftUI and no Combine, so it is
-/// type-checked on Linux against the CallKit stand-in (Scripts/typecheck-callkit-adapter.sh).
+/// holds, and an update (a release's new bases, then a sync). No SwiftUI, no Combine and no
+/// BackgroundTasks, so it is type-checked on Linux against the CallKit stand-in
+/// (Scripts/typecheck-callkit-adapter.sh) and for iOS 16 (Scripts/typecheck-ios.sh).
 ///
-/// Blocking calls (staging hashes every base, a sync waits for iOS): call them off the main
-/// thread.
+/// Every call is `async` and stops between files, chunks and requests when its task is
+/// cancelled (a background task's expiration): the container is then consistent, and the next
+/// update resumes where this one stopped.
 struct DirectoryUpdater: Sendable {
   /// The App Group the app and its extension share (both targets' entitlements name it).
   static let appGroup = "group.com.example.callerid"
   /// The Call Directory extension's bundle identifier.
   static let extensionIdentifier = "com.example.callerid.directory"
-
-  /// What the screen shows.
-  struct Counts: Equatable, Sendable {
-    /// Entries iOS holds, per the app's records (nil before the first sync).
-    var installed: Int?
-    /// Entries staged but not yet installed (past the cap, or never synced).
-    var pending: Int
-    /// Bases in the container.
-    var bases: Int
-  }
-
-  /// One step of an update, for the progress bar: `done` of `total` steps, and what is happening.
-  struct Progress: Equatable, Sendable {
-    var done: Int
-    var total: Int
-    var step: String
-  }
+  /// The background refresh task's identifier (Info.plist's BGTaskSchedulerPermittedIdentifiers).
+  static let refreshTaskIdentifier = "com.example.callerid.refresh"
 
   /// The container folder.
   let container: String
+  /// The system's call directory manager.
+  let manager = CallKitDirectoryManager()
 
   /// The container of the App Group, or nil when the app is not entitled to it.
   static func appGroupContainer() -> String? {
     FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)?.path
   }
 
-  /// Whether the user turned the extension on (Settings › Phone › Call Blocking &
-  /// Identification).
+  /// What the container holds, what iOS has installed, and whether the user turned the extension
+  /// on (Settings › Apps › Phone › Call Blocking & Identification).
+  /// - Throws: ``CallDirectoryApp/ContainerAppError``.
+  func status() async throws(ContainerAppError) -> DirectoryStatus {
+    try await ContainerApp(container: container).status(
+      manager: manager, bundleID: Self.extensionIdentifier)
+  }
+
+  /// Opens Settings where the user turns the extension on.
   /// - Throws: CallKit's error.
-  func extensionStatus() throws -> ExtensionEnabledStatus {
-    try CallKitDirectoryManager().enabledStatus(ofExtension: Self.extensionIdentifier)
-  }
+  func openSettings() async throws { try await manager.openSettings() }
 
-  /// The counts the container records.
-  /// - Throws: ``CallDirectoryApp/ContainerAppError`` when the manifest cannot be read.
-  func counts() throws -> Counts {
-    let manifest = try ContainerApp(container: container).manifest()
-    let progress = manifest.installProgress
-    let staged = manifest.bases.filter { $0.state != .retired }.reduce(0) { $0 + $1.entries }
-    return Counts(
-      installed: progress.installedEntries,
-      pending: progress.installedEntries == nil ? staged : progress.pendingEntries,
-      bases: manifest.bases.count)
-  }
-
-  /// Brings the App Group container to the newest version of a `calldir publish` release
-  /// folder served at `release` (any static HTTP server): patches where the container holds the
-  /// base they apply to, whole bases otherwise, each checked by size and SHA-256; an interrupted
-  /// download resumes on the next call (HTTP `Range`); a refused file (an HTTP error, a wrong
-  /// hash) changes nothing. Then syncs, as ``update(from:progress:)`` does.
-  /// - Returns: how each reload ended (none when the extension is off: see
-  ///   ``extensionStatus()``).
-  /// - Throws: ``CallDirectoryApp/ContainerAppError`` naming the file or step that failed; the
-  ///   container is then as it was before that step.
-  func update(
-    fromRelease release: URL, progress: (Progress) -> Void
-  ) throws -> [CallKitDirectoryManager.ReloadOutcome] {
+  /// Brings the App Group container to the newest version of a `calldir publish` release folder
+  /// served at `release` (any static HTTP server) and installs it: patches where the container
+  /// holds the base they apply to, whole bases otherwise, each checked by size and SHA-256; an
+  /// interrupted download resumes next time (HTTP `Range`). Then syncs: iOS reloads the
+  /// extension, once per chunk past the cap. `events` hears each file and request.
+  /// - Returns: how each reload ended (none when the extension is off or up to date).
+  /// - Throws: ``CallDirectoryApp/ContainerAppError``, whose kind says what to tell the user
+  ///   (``userMessage(for:)``).
+  func update(fromRelease release: URL, events: @escaping @Sendable (SyncEvent) -> Void)
+    async throws(ContainerAppError) -> [CallKitDirectoryManager.ReloadOutcome]
+  {
     let app = ContainerApp(container: container)
-    progress(Progress(done: 0, total: 2, step: "Downloading"))
-    try app.update(from: HTTPReleaseSource(base: release)) { step in
-      progress(Progress(done: 0, total: 2, step: step))
-    }
+    try await app.update(from: HTTPReleaseSource(base: release), events: events)
     try app.requestFullSet()
-    progress(Progress(done: 1, total: 2, step: "Installing"))
-    let outcomes = try app.sync(
-      manager: CallKitDirectoryManager(), bundleID: Self.extensionIdentifier)
-    progress(Progress(done: 2, total: 2, step: "Done"))
-    return outcomes
+    return try await app.sync(manager: manager, bundleID: Self.extensionIdentifier, events: events)
   }
 
   /// Stages every base of a compiled container (`calldir compile --out DIR`, shipped in the
-  /// app's bundle or unpacked from a download) into the App Group container, chooses its
-  /// regions, asks for the full set, and syncs: iOS reloads the extension, once per chunk past
-  /// the cap.
-  /// - Parameters:
-  ///   - source: the compiled container's folder.
-  ///   - progress: called after each step.
+  /// app's bundle) into the App Group container, chooses its regions (or keeps the user's), asks
+  /// for the full set, and syncs.
   /// - Returns: how each reload ended.
   /// - Throws: ``CallDirectoryApp/ContainerAppError`` naming the base or step that failed; the
   ///   container is then as it was before that step.
-  func update(
-    from source: String, progress: (Progress) -> Void
-  ) throws -> [CallKitDirectoryManager.ReloadOutcome] {
+  func update(fromBundled source: String, events: @escaping @Sendable (SyncEvent) -> Void)
+    async throws(ContainerAppError) -> [CallKitDirectoryManager.ReloadOutcome]
+  {
     let published = try ContainerApp(container: source).manifest()
-    let bases = published.bases.filter { $0.state != .retired }
     let app = ContainerApp(container: container)
-    let total = bases.count + 1
-    for (index, base) in bases.enumerated() {
-      progress(Progress(done: index, total: total, step: "Verifying \(base.name)"))
-      try app.stage(
+    for base in published.bases where base.state != .retired {
+      try await app.stage(
         file: source + "/" + base.file, name: base.name, role: base.role, region: base.region,
         priority: base.priority, version: base.version)
     }
-    let regions = Set(bases.compactMap(\.region))
-    let chosen = try app.manifest().chosenRegions.filter(regions.contains)
-    try app.choose(regions: chosen.isEmpty ? regions.sorted() : chosen)
+    if try app.manifest().chosenRegions.isEmpty { try await app.chooseAllRegions() }
     try app.requestFullSet()
-    progress(Progress(done: bases.count, total: total, step: "Installing"))
-    let outcomes = try app.sync(
-      manager: CallKitDirectoryManager(), bundleID: Self.extensionIdentifier)
-    progress(Progress(done: total, total: total, step: "Done"))
-    return outcomes
+    return try await app.sync(manager: manager, bundleID: Self.extensionIdentifier, events: events)
+  }
+
+  /// What to tell the user about a failed update, in their words (localize these).
+  static func userMessage(for error: ContainerAppError) -> String {
+    switch error.kind {
+    case .download:
+      error.isRetryable
+        ? "The update could not be downloaded. It continues the next time you are online."
+        : "The update server did not have the update. Try again later."
+    case .noSpace: "Not enough storage for the update. Free some space and try again."
+    case .extensionNotEnabled:
+      "Turn on “calldir example” in Settings › Apps › Phone › Call Blocking & Identification."
+    case .cancelled: "The update was paused. It continues where it stopped next time."
+    case .shrink: "The update would remove most numbers, so it was not installed."
+    case .system: "iOS could not update the directory right now. Try again later."
+    case .noManifest, .failed: "The update could not be used (\(error.description))."
+    }
+  }
+
+  /// What to tell the user about requests iOS refused, or nil when every one succeeded (a stop at
+  /// the system's cap is a success: the top priorities are in).
+  static func userMessage(for outcomes: [CallKitDirectoryManager.ReloadOutcome]) -> String? {
+    guard let failure = outcomes.last?.error, !failure.isMaximumEntriesExceeded else {
+      return nil
+    }
+    return "iOS did not take the update (code \(failure.code)). It is tried again next time."
   }
 }

@@ -1,11 +1,15 @@
+import SystemCalls
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-/// A test hook, always compiled in (as SQLite's are), where a test stands in for the OS at a
-/// durable step — an fsync or a rename of a file that matters:
+/// A test hook, linked into the command-line tools only (`calldir`, `calldir-extension`,
+/// `calldir-patch`), never into a library an app links: each tool calls ``install()`` first
+/// thing, and a test then stands in for the OS at a durable step — an fsync or a rename of a
+/// file that matters:
 /// - `CALLDIR_FAULT_AT=N`: the process ends abruptly (`_exit`, no cleanup, as a kill would) just
 ///   before its Nth durable step. Tests run a writer once per N to stop it at every step in turn
 ///   and check that the container holds exactly the old or the new set.
@@ -15,7 +19,20 @@
 ///   container as it was. A step that cannot fail (a folder's fsync, which is best effort, or the
 ///   host's database steps) passes untouched when armed this way.
 /// Unset, it costs one comparison per durable step.
-public enum FaultInjection {
+public enum FaultInjection: DurableStepObserving {
+  /// The hook itself; its one value is what ``install()`` installs.
+  case armed
+
+  /// Installs the hook as the durable steps' observer when the environment arms it. Call it
+  /// first thing in `main`, before any other thread runs.
+  public static func install() {
+    if armedAt != nil { DurableStep.observer = FaultInjection.armed }
+  }
+
+  public func beforeStep(_ what: () -> String, canFail: Bool) -> Int32? {
+    Self.step(what, canFail: canFail)
+  }
+
   /// The environment variable that arms the hook.
   public static let environmentVariable = "CALLDIR_FAULT_AT"
   /// The environment variable that turns the armed step's kill into a failed call.
@@ -38,19 +55,8 @@ public enum FaultInjection {
     return named[text] ?? Int32(text).flatMap { $0 > 0 ? $0 : nil }
   }()
 
-  /// Called just before each durable step that cannot fail (`what`: "fsync PATH/"): counts it,
-  /// and ends the process there when armed to kill.
-  public static func beforeDurableStep(_ what: @autoclosure () -> String) {
-    _ = step(what, canFail: false)
-  }
-
-  /// Called just before each durable step that can fail (`what`: "fsync PATH", "rename A → B"):
-  /// counts it, ends the process there when armed to kill, and returns the error to fail it
-  /// with when armed with an error.
-  public static func failureBeforeDurableStep(_ what: @autoclosure () -> String) -> Int32? {
-    step(what, canFail: true)
-  }
-
+  /// Counts a step, ends the process there when armed to kill, and returns the error to fail
+  /// it with when armed with an error (and it can fail).
   private static func step(_ what: () -> String, canFail: Bool) -> Int32? {
     guard let armedAt else { return nil }
     stepsTaken += 1

@@ -1,0 +1,122 @@
+import CallDirectoryCore
+import DirectoryContainer
+
+/// What the container holds and what the system has installed, for a screen or a log: the
+/// user's choices, the install progress, the bases, and, for a set split across extensions,
+/// each part's range and progress. ``ContainerApp/status()`` reads it; with a manager,
+/// ``ContainerApp/status(manager:bundleID:)`` adds each extension's enabled status.
+public struct DirectoryStatus: Sendable, Equatable {
+  /// One extension's share: the whole container's, or one part's.
+  public struct Install: Sendable, Equatable {
+    /// The extension's bundle identifier, when the status was read with one.
+    public var bundleID: String?
+    /// Whether the user has it on in Settings, when a manager was asked.
+    public var enabled: ExtensionEnabledStatus?
+    /// The numbers this extension holds (a part's range); nil for all of them.
+    public var numberRange: Range<Int64>?
+    /// Entries the system holds, per the app's records; nil before the extension counted the
+    /// set (the first load, up to the system's cap).
+    public var installedEntries: Int?
+    /// Entries in the full set, when counted.
+    public var totalEntries: Int?
+    /// Entries staged but not installed: past the cap, or changed since the last sync.
+    public var pendingEntries: Int
+    /// Entries each incremental request adds.
+    public var chunkEntries: Int
+    /// Where the system stopped taking entries (error 5), if it did.
+    public var capReachedAt: Int?
+
+    /// Whether everything staged is installed.
+    public var isUpToDate: Bool { pendingEntries == 0 && installedEntries != nil }
+  }
+
+  /// Whether the next complete load installs the full set (phase two).
+  public var fullSetRequested: Bool
+  /// The regions the user chose.
+  public var chosenRegions: [String]
+  /// The bases, as the manifest records them.
+  public var bases: [Manifest.Base]
+  /// The container's own extension.
+  public var install: Install
+  /// The parts of a set split across extensions, in order (empty when it is not split).
+  public var parts: [Install]
+}
+
+extension DirectoryStatus.Install {
+  /// The install progress a manifest records.
+  init(_ manifest: Manifest) {
+    let progress = manifest.installProgress
+    let staged = manifest.bases.filter { $0.state != .retired && $0.state != .installed }
+      .reduce(0) { $0 + $1.entries }
+    self.init(
+      bundleID: nil, enabled: nil, numberRange: manifest.numberRange,
+      installedEntries: progress.installedEntries, totalEntries: progress.totalEntries,
+      pendingEntries: progress.installedEntries == nil ? staged : progress.pendingEntries,
+      chunkEntries: progress.chunkEntries, capReachedAt: progress.capReachedAt)
+  }
+
+  /// What is installed, what is pending, and why installing stopped, in one English line.
+  public var summary: String {
+    guard let installed = installedEntries, let total = totalEntries else {
+      return "installed: up to the system's cap (the extension has not counted the set yet)"
+    }
+    var line = "installed: the top \(installed) of \(total) entries by priority"
+    if installed >= total { return line + "; nothing pending" }
+    line += "; \(pendingEntries) pending, next chunk \(chunkEntries) entries"
+    if let cap = capReachedAt, installed >= cap {
+      line += "; stopped: the system holds no more than \(cap) entries (error 5)"
+    }
+    return line
+  }
+}
+
+extension ContainerApp {
+  /// The most extensions a set is split across: far past the 4 Truecaller ships (the most seen
+  /// in the field), and a bound on the parts a status looks for.
+  public static let maximumParts = 100
+
+  /// The parts a split made (``split(into:)``), in order: part 1, 2, … while each has a
+  /// manifest.
+  public func existingParts() -> [ContainerApp] {
+    var parts: [ContainerApp] = []
+    for index in 1...Self.maximumParts {
+      let part = part(index)
+      guard ContainerFolder.exists(part.container + "/" + Manifest.fileName) else { break }
+      parts.append(part)
+    }
+    return parts
+  }
+
+  /// The container's status as its manifests record it.
+  /// - Throws: ``ContainerAppError`` when a manifest cannot be read (a new container has an
+  ///   empty status).
+  public func status() throws(ContainerAppError) -> DirectoryStatus {
+    let manifest = try manifest()
+    var parts: [DirectoryStatus.Install] = []
+    for part in existingParts() { parts.append(DirectoryStatus.Install(try part.manifest())) }
+    return DirectoryStatus(
+      fullSetRequested: manifest.fullSetRequested, chosenRegions: manifest.chosenRegions,
+      bases: manifest.bases, install: DirectoryStatus.Install(manifest), parts: parts)
+  }
+
+  /// ``status()``, with each extension's enabled status asked of `manager`: `bundleID` for the
+  /// container's own, `bundleID.N` for part N (as ``syncParts(manager:bundleID:policy:maximumRequests:events:)``
+  /// names them).
+  /// - Throws: ``ContainerAppError``: a manifest that cannot be read, or the manager's failure
+  ///   (``ContainerAppError/Kind/system``).
+  public func status(manager: some CallDirectoryManaging, bundleID: String)
+    async throws(ContainerAppError) -> DirectoryStatus
+  {
+    var status = try status()
+    try await ContainerAppError.catchingAsync {
+      status.install.bundleID = bundleID
+      status.install.enabled = try await manager.enabledStatus(ofExtension: bundleID)
+      for index in status.parts.indices {
+        let partID = bundleID + ".\(index + 1)"
+        status.parts[index].bundleID = partID
+        status.parts[index].enabled = try await manager.enabledStatus(ofExtension: partID)
+      }
+    }
+    return status
+  }
+}

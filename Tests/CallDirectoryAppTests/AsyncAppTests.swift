@@ -1,0 +1,180 @@
+import CallDirectoryApp
+import CallDirectoryCore
+import CallDirectoryHost
+import DirectoryContainer
+import Foundation
+import HostTestSupport
+import ReleaseFormat
+import TestSupport
+import Testing
+
+/// The simulated system's manager, which cancels the calling task once `after` requests have
+/// ended: an app whose background time expires in the middle of a sync, at a known point.
+///
+/// Unchecked: the simulated system is a class the test's one task uses at a time (the sync runs
+/// in a task of its own while the test awaits it).
+struct CancellingManager: CallDirectoryManaging, @unchecked Sendable {
+  let manager: SimulatedCallDirectoryManager
+  let after: Int
+  let requests = EventLog()
+
+  func enabledStatus(ofExtension identifier: String) async throws -> ExtensionEnabledStatus {
+    try manager.enabledStatus(ofExtension: identifier)
+  }
+
+  func reloadExtension(_ identifier: String, incremental: Bool) async throws -> RequestResult {
+    let result = try manager.reloadExtension(identifier, incremental: incremental)
+    requests.record(.requestFinished(number: requests.events.count + 1, error: result.error))
+    if requests.events.count == after { withUnsafeCurrentTask { $0?.cancel() } }
+    return result
+  }
+
+  func openSettings() async throws {}
+}
+
+/// A release folder whose fetches cancel the calling task at fetch number `cancelAt`.
+struct CancellingSource: ReleaseSource, Sendable {
+  let folder: FolderReleaseSource
+  let cancelAt: Int
+  let fetches = EventLog()
+
+  func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
+    async throws(ReleaseError)
+  {
+    fetches.record(.baseFetched(name: path, bytes: 0))
+    if fetches.events.count == cancelAt { withUnsafeCurrentTask { $0?.cancel() } }
+    try folder.fetch(path, to: destination, expectedByteCount: expectedByteCount)
+  }
+}
+
+/// The app's half as an app calls it: async, cancellable between steps, with typed events and
+/// errors (issue 40, items 1–3).
+@Suite("The app's async API: events, cancellation, parts, status")
+struct AsyncAppTests {
+  let past = PastTheCapTests()
+
+  /// A sync past the cap tells each request as it starts and ends, in order, with its target.
+  @Test func aSyncReportsEachRequestAsTypedEvents() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
+    try past.enable(fixture)
+    let log = EventLog()
+    let results = try await fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath,
+      events: log.record)
+    #expect(results.count >= 2)
+    let started = log.events.compactMap { event -> Int? in
+      if case .requestStarted(let number, _, _) = event { return number } else { return nil }
+    }
+    let finished = log.events.compactMap { event -> (Int, CallDirectoryError?)? in
+      if case .requestFinished(let number, let error) = event { return (number, error) }
+      return nil
+    }
+    #expect(started == Array(1...results.count))
+    #expect(finished.map(\.0) == Array(1...results.count))
+    #expect(finished.map(\.1) == results.map(\.error))
+    #expect(try fixture.contents() == PastTheCapTests.ideal())
+  }
+
+  /// Cancelled after its first request (background time expired): the sync throws
+  /// `.cancelled`, the manifest records that request and nothing in flight, and the next sync
+  /// finishes the same install an uncancelled one makes.
+  @Test func aCancelledSyncStopsBetweenRequestsAndTheNextResumes() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
+    try past.enable(fixture)
+    let manager = CancellingManager(
+      manager: SimulatedCallDirectoryManager(
+        system: fixture.system, executable: fixture.extensionPath,
+        container: fixture.app.container),
+      after: 1)
+    // Its own task, as an app's background task: the cancellation is that task's.
+    let app = fixture.app
+    let bundleID = fixture.bundleID
+    let cancelled = await Task { try await app.sync(manager: manager, bundleID: bundleID) }.result
+    switch cancelled {
+    case .success: Issue.record("a cancelled sync returned")
+    case .failure(let error):
+      let appError = try #require(error as? ContainerAppError)
+      #expect(appError.kind == .cancelled && appError.isRetryable, "\(appError)")
+    }
+    #expect(manager.requests.events.count == 1, "no request after the cancellation")
+    let progress = try fixture.app.manifest().installProgress
+    #expect(!progress.requestInFlight && progress.targetEntries == nil)
+    #expect(progress.installedEntries == PastTheCapTests.perLoad)
+    let resumed = try await past.sync(fixture)
+    #expect(!resumed.isEmpty && resumed.allSatisfy { $0.succeeded })
+    #expect(resumed.allSatisfy { $0.incremental }, "a recorded request needs no complete reload")
+    #expect(try fixture.contents() == PastTheCapTests.ideal())
+  }
+
+  /// An update cancelled at its second fetch leaves the container byte-identical, and the next
+  /// one completes.
+  @Test func aCancelledUpdateChangesNothing() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
+    let release = try TemporaryFolder()
+    _ = try ReleasePublisher(releases: release.path("R")).publish(container: fixture.app.container)
+    let target = ContainerApp(container: release.path("box"))
+    let cancelling = CancellingSource(
+      folder: FolderReleaseSource(folder: release.path("R")), cancelAt: 2)
+    let cancelled = await Task { try await target.update(from: cancelling) }.result
+    switch cancelled {
+    case .success: Issue.record("a cancelled update returned")
+    case .failure(let error):
+      #expect((error as? ContainerAppError)?.kind == .cancelled, "\(error)")
+    }
+    #expect(cancelling.fetches.events.count == 2, "no fetch after the cancellation")
+    #expect(!FileManager.default.fileExists(atPath: target.container + "/" + Manifest.fileName))
+    let log = EventLog()
+    let summary = try await target.update(
+      from: FolderReleaseSource(folder: release.path("R")), events: log.record)
+    #expect(summary.fetchedWhole == PastTheCapTests.sources.count)
+    #expect(log.events.count == PastTheCapTests.sources.count)
+    #expect(try target.manifest().bases.count == PastTheCapTests.sources.count)
+  }
+
+  /// Three parts, the second never turned on: by default the others are synced and its result
+  /// says why; stopping at the first failure leaves the third alone. The status then shows
+  /// each part's install and each extension's switch.
+  @Test func partsSyncWithAFailurePolicyAndAStatusPerExtension() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
+    let manager = SimulatedCallDirectoryManager(
+      system: fixture.system, executable: fixture.extensionPath, partsOf: fixture.app.container)
+    for index in [1, 3] {
+      let part = fixture.app.part(index)
+      if index == 1 { try fixture.app.split(into: 3) }
+      let result = try part.enable(
+        system: fixture.system, bundleID: fixture.bundleID + ".\(index)",
+        executable: fixture.extensionPath)
+      #expect(result.succeeded, "\(result.detail)")
+    }
+    let stopped = try await fixture.app.syncParts(
+      manager: manager, bundleID: fixture.bundleID, count: 3, policy: .stopAtFirstFailure)
+    #expect(stopped.map(\.index) == [1, 2])
+    #expect(stopped[1].error?.kind == .extensionNotEnabled && !stopped[1].succeeded)
+    let all = try await fixture.app.syncParts(
+      manager: manager, bundleID: fixture.bundleID, count: 3)
+    #expect(all.map(\.index) == [1, 2, 3])
+    #expect(all[0].succeeded && all[2].succeeded && !all[1].succeeded)
+    #expect(all.map(\.bundleID) == (1...3).map { fixture.bundleID + ".\($0)" })
+    let status = try await fixture.app.status(manager: manager, bundleID: fixture.bundleID)
+    #expect(status.parts.map(\.enabled) == [.enabled, .unknown, .enabled])
+    #expect(status.parts.map(\.numberRange) == all.map(\.numberRange))
+    #expect(
+      status.parts[0].isUpToDate && status.parts[2].isUpToDate && !status.parts[1].isUpToDate,
+      "\(status.parts)")
+    #expect(status.parts[1].installedEntries == nil && status.parts[1].pendingEntries > 0)
+    #expect(status.chosenRegions == ["R1", "R2", "R3", "R4"])
+  }
+
+  /// A 404 is a download error a retry does not mend; a 503 is one it may.
+  @Test func downloadErrorsSayWhetherARetryHelps() {
+    let missing = ContainerAppError(
+      release: ReleaseError("x: HTTP 404", kind: .download, file: "x", code: 404))
+    let busy = ContainerAppError(
+      release: ReleaseError("x: HTTP 503", kind: .download, file: "x", code: 503))
+    let dropped = ContainerAppError(release: ReleaseError("x: dropped", kind: .download))
+    #expect(missing.kind == .download && missing.code == 404 && !missing.isRetryable)
+    #expect(missing.file == "x")
+    #expect(busy.isRetryable && dropped.isRetryable)
+    #expect(!ContainerAppError(release: ReleaseError("bad patch")).isRetryable)
+  }
+}
