@@ -10,6 +10,7 @@ import Foundation
 public let CXErrorDomainCallDirectoryManager: String = "com.apple.CallKit.error.calldirectorymanager"
 
 // Not Sendable: iOS's Objective-C header does not mark it so (iOS 16.4 SDK).
+@available(macOS, unavailable)  // API_UNAVAILABLE(macos) in CallKit's headers
 open class CXCallDirectoryManager: NSObject {
   public enum EnabledStatus: Int, Sendable {
     case unknown = 0
@@ -44,6 +45,7 @@ open class CXCallDirectoryManager: NSObject {
   open func openSettings() async throws {}
 }
 
+@available(macOS, unavailable)  // API_UNAVAILABLE(macos) in CallKit's headers
 open class CXCallDirectoryExtensionContext: NSObject {
   open var isIncremental: Bool { false }
   open func addIdentificationEntry(
@@ -58,13 +60,16 @@ open class CXCallDirectoryExtensionContext: NSObject {
   open func cancelRequest(withError error: any Error) {}
 }
 
+@available(macOS, unavailable)  // API_UNAVAILABLE(macos) in CallKit's headers
 open class CXCallDirectoryProvider: NSObject {
   open func beginRequest(with context: CXCallDirectoryExtensionContext) {}
 }
 
+#if os(Linux)
 extension FileManager {
   /// Darwin's App Group container lookup, which Linux's Foundation lacks.
   public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? {
     nil
   }
-}
+}#endif
+

@@ -28,10 +28,11 @@
 #   AutoreleasingUnsafeMutablePointer, which Linux's standard library lacks ("broken standard
 #   library: cannot find intrinsic operations on UnsafeMutablePointer<T>"); none of these
 #   modules is @objc, so the availability check is the same.
-#   Not covered (they need Foundation, CallKit or SwiftUI, which Linux has no Apple interface
-#   of): CallKitAdapter and the example app; Scripts/typecheck-callkit-adapter.sh checks the
-#   adapter and the example's extension against a stand-in CallKit, and
-#   .github/workflows/ios.yml builds them with the real SDK.
+#   Then, against stand-ins for Apple's Foundation and Dispatch (Scripts/ios-stand-ins/) and
+#   CallKit (Scripts/CallKitStandIn.swift), with their availability: ReleaseDownload,
+#   CallKitAdapter, and (for iOS) the example's extension and updater, so the async API an app
+#   calls is checked for iOS 16. Not covered: the example's SwiftUI files (no SwiftUI stand-in);
+#   ../shared/ios-sdk-check compiles all of it against a real iOS SDK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -111,7 +112,24 @@ typecheck() { # platform-folder triple interface-triple
     mapfile -d '' files < <(sources "Sources/$module")
     emit "$module" "${files[@]}"
   done
-  echo "typecheck-ios: ${modules[*]} type-check for $triple"
+  # What an app links beyond them, against stand-ins for Apple's Foundation, Dispatch and
+  # CallKit (Scripts/ios-stand-ins/Foundation.swift, Dispatch.swift, Scripts/CallKitStandIn.swift):
+  # the release client, the CallKit adapter, and the example's extension and updater (no
+  # SwiftUI), so the async API an app calls is checked for iOS 16's availability here.
+  emit Dispatch Scripts/ios-stand-ins/Dispatch.swift
+  emit Foundation Scripts/ios-stand-ins/Foundation.swift
+  emit CallKit Scripts/CallKitStandIn.swift
+  mapfile -d '' files < <(sources Sources/ReleaseDownload)
+  emit ReleaseDownload "${files[@]}"
+  mapfile -d '' files < <(sources Sources/CallKitAdapter)
+  emit CallKitAdapter "${files[@]}"
+  if [[ $folder == iphonesimulator ]]; then # the example is an iOS app
+    emit CallerIDExample Examples/CallerID/Extension/*.swift Examples/CallerID/Shared/*.swift
+    echo "typecheck-ios: ${modules[*]} ReleaseDownload CallKitAdapter and the example's" \
+      "extension and updater type-check for $triple"
+  else
+    echo "typecheck-ios: ${modules[*]} ReleaseDownload CallKitAdapter type-check for $triple"
+  fi
 }
 
 

@@ -1,5 +1,5 @@
 // Never compiled here: see CallKitExtensionContext.swift.
-#if canImport(CallKit)
+#if canImport(CallKit) && !os(macOS)  // macOS has CallKit, but not its call directory
   import CallDirectoryCore
   import CallKit
   import Foundation
@@ -8,8 +8,8 @@
   /// sync (`ContainerApp.sync(manager:bundleID:maximumRequests:events:)`) drives the real system
   /// as it drives the simulated one.
   ///
-  /// Each call is CallKit's own async form (Swift imports one for every completion handler), so
-  /// no thread waits while iOS runs the extension's request: call it from any task, the main
+  /// Each call suspends its task on CallKit's completion handler (a checked continuation), so no
+  /// thread waits while iOS runs the extension's request: call it from any task, the main
   /// actor's included.
   public struct CallKitDirectoryManager: CallDirectoryManaging, @unchecked Sendable {
     // Unchecked: `CXCallDirectoryManager` is not marked Sendable in the SDK's Objective-C
@@ -35,7 +35,17 @@
     public func enabledStatus(ofExtension identifier: String) async throws
       -> ExtensionEnabledStatus
     {
-      switch try await manager.enabledStatusForExtension(withIdentifier: identifier) {
+      let status: CXCallDirectoryManager.EnabledStatus = try await withCheckedThrowingContinuation {
+        continuation in
+        manager.getEnabledStatusForExtension(withIdentifier: identifier) { status, error in
+          if let error {
+            continuation.resume(throwing: error)
+          } else {
+            continuation.resume(returning: status)
+          }
+        }
+      }
+      switch status {
       case .enabled: return .enabled
       case .disabled: return .disabled
       default: return .unknown
@@ -47,26 +57,35 @@
     public func reloadExtension(_ identifier: String, incremental: Bool) async throws
       -> ReloadOutcome
     {
-      do {
-        try await manager.reloadExtension(withIdentifier: identifier)
-        return ReloadOutcome(error: nil, errorDomain: nil)
-      } catch {
-        // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
-        // (the 102 seen in the field) keeps its code. Only CallKit's domain is mapped: the
-        // extension cancelling with CocoaError(.fileNoSuchFile), code 4, is no duplicate entry.
-        let failure = error as NSError
-        return ReloadOutcome(
-          error: CallDirectoryError(
-            domain: failure.domain, code: failure.code,
-            callDirectoryDomain: CXErrorDomainCallDirectoryManager),
-          errorDomain: failure.domain)
+      // The handlers are CallKit's, resumed by hand rather than through the async forms Swift
+      // imports for them: the same calls, and Swift 6.3 crashes cross-compiling those imports
+      // (SILGen's foreign async completion handler, against the iOS 16.4 SDK).
+      let failure: (any Error)? = await withCheckedContinuation { continuation in
+        manager.reloadExtension(withIdentifier: identifier) { error in
+          continuation.resume(returning: error)
+        }
       }
+      guard let failure else { return ReloadOutcome(error: nil, errorDomain: nil) }
+      // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
+      // (the 102 seen in the field) keeps its code. Only CallKit's domain is mapped: the
+      // extension cancelling with CocoaError(.fileNoSuchFile), code 4, is no duplicate entry.
+      let error = failure as NSError
+      return ReloadOutcome(
+        error: CallDirectoryError(
+          domain: error.domain, code: error.code,
+          callDirectoryDomain: CXErrorDomainCallDirectoryManager),
+        errorDomain: error.domain)
     }
 
     /// `openSettings()` (iOS 13.4): Settings, where the user turns the extension on.
     /// - Throws: the error CallKit returned.
     public func openSettings() async throws {
-      try await manager.openSettings()
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        manager.openSettings { error in
+          if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+        }
+      }
     }
   }
 #endif

@@ -4,7 +4,7 @@
 // a macOS runner. Written against CallKit's API as BRIEF.md §1 gives it; CI type-checks it under
 // Swift 6 against a stand-in with CallKit's documented signatures
 // (Scripts/typecheck-callkit-adapter.sh).
-#if canImport(CallKit)
+#if canImport(CallKit) && !os(macOS)  // macOS has CallKit, but not its call directory
   import CallDirectoryCore
   import CallKit
 

@@ -1,6 +1,7 @@
 import BackgroundTasks
 import CallDirectoryApp
 import CallDirectoryCore
+import CallKitAdapter
 import Foundation
 import SwiftUI
 import UIKit
@@ -21,7 +22,7 @@ final class DirectoryModel: ObservableObject {
   /// Where a `calldir publish` release folder is served (its `index.json`, `bases/` and
   /// `patches/`; set yours): updates download patches from there. nil updates from the bases in
   /// the app's bundle.
-  static let releaseURL: URL? = nil
+  nonisolated static let releaseURL: URL? = nil
 
   private var running: Task<Void, Never>?
 
@@ -68,13 +69,13 @@ final class DirectoryModel: ObservableObject {
       let events: @Sendable (SyncEvent) -> Void = { event in
         Task { @MainActor [weak self] in self?.step = "\(event)" }
       }
-      do {
-        let outcomes =
-          if let release = Self.releaseURL {
-            try await updater.update(fromRelease: release, events: events)
-          } else {
-            try await updater.update(fromBundled: Self.bundledDirectory(), events: events)
-          }
+      do throws(ContainerAppError) {
+        let outcomes: [CallKitDirectoryManager.ReloadOutcome]
+        if let release = Self.releaseURL {
+          outcomes = try await updater.update(fromRelease: release, events: events)
+        } else {
+          outcomes = try await updater.update(fromBundled: Self.bundledDirectory(), events: events)
+        }
         message = DirectoryUpdater.userMessage(for: outcomes) ?? "Up to date"
       } catch {
         message = DirectoryUpdater.userMessage(for: error)
