@@ -19,6 +19,11 @@ import DirectoryContainer
 /// (``BackgroundVerification``), and the format's checksums are checked block by block. Any
 /// failure throws before the request completes: the caller cancels it and the system keeps what
 /// it had.
+///
+/// Synchronous and not `Sendable`, on purpose: CallKit calls `beginRequest(with:)` synchronously
+/// on one thread, and a loader keeps that request's counting passes (a memo the journal is
+/// written from), so it serves one request on one thread. Make one per request (it reads
+/// nothing until asked); the app's side, which tasks share, is `ContainerApp`.
 public struct DirectoryLoader {
   /// What a request installed.
   public enum Phase: String, Sendable {
