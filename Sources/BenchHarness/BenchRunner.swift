@@ -273,6 +273,7 @@ public struct BenchRunner {
       {
         record.startupSeconds = Double(start - outcome.spawnedAtNanoseconds) / 1e9
       }
+      record.startupCPUSeconds = report.startCPUNanoseconds.map { Double($0) / 1e9 }
     }
     record.peakRSSBytes =
       record.childPeakRSSBytes > 0

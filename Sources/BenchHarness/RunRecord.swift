@@ -114,6 +114,10 @@ public struct RunRecord: Equatable, Sendable {
   /// seconds: the parent's clock before `posix_spawn` against the child's when it starts
   /// loading; the first entry follows within the base's first block.
   public var startupSeconds: Double?
+  /// The CPU time the child had used when its load started (exec → load start, every thread),
+  /// in seconds. Waiting for a core is not in it, so it reads the same on a loaded machine: the
+  /// gate's startup check reads this, not ``startupSeconds``.
+  public var startupCPUSeconds: Double?
 
   /// `allocations / entries`, when both are known.
   public var allocationsPerEntry: Double? {
@@ -149,7 +153,7 @@ public struct RunRecord: Equatable, Sendable {
     "time_to_full_s", "host_ingest_per_s", "allocator", "allocations", "allocations_per_entry",
     "instructions_per_entry", "base_version", "build", "installed_entries", "requests",
     "time_to_all_s", "cap_scope", "device", "device_projected_s", "device_to_enabled_s",
-    "device_to_all_s", "startup_s",
+    "device_to_all_s", "startup_s", "startup_cpu_s",
   ]
 
   /// The record's fields in ``columns`` order.
@@ -173,6 +177,7 @@ public struct RunRecord: Equatable, Sendable {
       requests.map(String.init) ?? "", timeToAllSeconds.map(seconds) ?? "", capScope, device,
       deviceProjectedSeconds.map(seconds) ?? "", deviceTimeToEnabledSeconds.map(seconds) ?? "",
       deviceTimeToAllSeconds.map(seconds) ?? "", startupSeconds.map(seconds) ?? "",
+      startupCPUSeconds.map(seconds) ?? "",
     ]
   }
 
@@ -281,6 +286,7 @@ public struct RunRecord: Equatable, Sendable {
     deviceTimeToEnabledSeconds = try optionalReal("device_to_enabled_s")
     deviceTimeToAllSeconds = try optionalReal("device_to_all_s")
     startupSeconds = try optionalReal("startup_s")
+    startupCPUSeconds = try optionalReal("startup_cpu_s")
   }
 
   /// Reads every record of a bench CSV.

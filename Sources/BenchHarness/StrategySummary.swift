@@ -20,6 +20,9 @@ public struct StrategySummary: Sendable {
   public let minimumLoadSeconds: Double?
   /// Median spawn → load start over completed runs, seconds (``RunRecord/startupSeconds``).
   public let medianStartupSeconds: Double?
+  /// Median CPU time used by load start over completed runs, seconds
+  /// (``RunRecord/startupCPUSeconds``): what the gate's startup check reads.
+  public let medianStartupCPUSeconds: Double?
   public let medianFootprintBytes: Double?
   public let minimumFootprintBytes: Int?
   public let maximumFootprintBytes: Int?
@@ -57,6 +60,7 @@ public struct StrategySummary: Sendable {
     medianLoadSeconds = Statistics.median(completed.map(\.loadSeconds))
     minimumLoadSeconds = completed.map(\.loadSeconds).min()
     medianStartupSeconds = Statistics.median(completed.compactMap(\.startupSeconds))
+    medianStartupCPUSeconds = Statistics.median(completed.compactMap(\.startupCPUSeconds))
     let footprints = runs.map(\.footprintPeakBytes)
     medianFootprintBytes = Statistics.median(footprints.map(Double.init))
     minimumFootprintBytes = footprints.min()
@@ -97,7 +101,7 @@ public enum BenchReport {
   public static func render(_ summaries: [StrategySummary], title: String) -> String {
     var lines = [title, ""]
     let header = [
-      "strategy", "runs", "entries/s median", "min", "max", "load s", "startup ms",
+      "strategy", "runs", "entries/s median", "min", "max", "load s", "startup ms", "CPU ms",
       "footprint median", "max",
       "RSS over idle median", "max", "idle RSS", "heap peak", "instr/entry", "allocs/entry",
     ]
@@ -110,6 +114,7 @@ public enum BenchReport {
         rate(summary.maximumEntriesPerSecond),
         summary.medianLoadSeconds.map { String(format: "%.3f", $0) } ?? "–",
         summary.medianStartupSeconds.map { String(format: "%.1f", $0 * 1000) } ?? "–",
+        summary.medianStartupCPUSeconds.map { String(format: "%.1f", $0 * 1000) } ?? "–",
         bytes(summary.medianFootprintBytes.map { Int($0) }), bytes(summary.maximumFootprintBytes),
         bytes(summary.medianRSSOverIdleBytes.map { Int($0) }),
         bytes(summary.maximumRSSOverIdleBytes),

@@ -9,11 +9,15 @@ public struct LoadMeasurement {
   private let allocationsAtStart: Int?
   /// The machine's monotonic clock when the load started (``SystemCalls/MonotonicTime``).
   private let startMonotonicNanoseconds: UInt64
+  /// The CPU time the process had used when the load started: everything from `exec` (the
+  /// dynamic loader, initializers, reading the arguments, opening the input).
+  private let startCPUNanoseconds: UInt64
 
   /// Starts measuring: resets jemalloc's thread peak and reads the clock.
   public init() {
     HeapProbe.resetThreadPeak()
     allocationsAtStart = HeapProbe.allocationCount()
+    startCPUNanoseconds = MonotonicTime.processCPUNanoseconds()
     startMonotonicNanoseconds = MonotonicTime.nanoseconds()
   }
 
@@ -23,6 +27,7 @@ public struct LoadMeasurement {
     var report = LoadReport()
     report.entries = entries
     report.startMonotonicNanoseconds = startMonotonicNanoseconds
+    report.startCPUNanoseconds = startCPUNanoseconds
     // The machine's monotonic clock, the one the host reads the spawn time on.
     report.loadNanoseconds = MonotonicTime.nanoseconds() &- startMonotonicNanoseconds
     report.heapPeakBytes = HeapProbe.threadPeakBytes()

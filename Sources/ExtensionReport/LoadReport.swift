@@ -11,6 +11,9 @@ public struct LoadReport: Equatable, Sendable {
   /// When the load started, on ``SystemCalls/MonotonicTime`` (shared with the parent, which
   /// subtracts its spawn time: the bench's `startup_s`); nil from a child that did not say.
   public var startMonotonicNanoseconds: UInt64?
+  /// The CPU time the process had used when the load started, in nanoseconds (exec → load
+  /// start, every thread: the bench's `startup_cpu_s`); nil from a child that did not say.
+  public var startCPUNanoseconds: UInt64?
   /// `VmHWM` at the end, in bytes.
   public var peakResidentBytes: Int = 0
   /// `RssAnon` at the end, in bytes.
@@ -45,6 +48,7 @@ public struct LoadReport: Equatable, Sendable {
     ]
     if let heapPeakBytes { fields.append("heap_peak=\(heapPeakBytes)") }
     if let startMonotonicNanoseconds { fields.append("start_ns=\(startMonotonicNanoseconds)") }
+    if let startCPUNanoseconds { fields.append("start_cpu_ns=\(startCPUNanoseconds)") }
     if let allocations { fields.append("allocations=\(allocations)") }
     if let errorCode { fields.append("error_code=\(errorCode)") }
     if let message {
@@ -83,6 +87,7 @@ public struct LoadReport: Equatable, Sendable {
         sawEntries = true
       case "load_ns": loadNanoseconds = UInt64(value) ?? 0
       case "start_ns": startMonotonicNanoseconds = UInt64(value)
+      case "start_cpu_ns": startCPUNanoseconds = UInt64(value)
       case "vm_hwm": peakResidentBytes = Int(value) ?? 0
       case "rss_anon": anonymousBytes = Int(value) ?? 0
       case "rss_file": fileBytes = Int(value) ?? 0

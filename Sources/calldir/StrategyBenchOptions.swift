@@ -25,7 +25,7 @@ struct StrategyBenchOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "The gate's ceiling on a calldir strategy's median startup (spawn to load start), seconds."
+      "The gate's ceiling on a calldir strategy's median startup CPU time (exec to load start, not the wall clock, which grows on a busy machine), seconds."
   )
   var maxStartup: Double = BenchGate.defaultMaximumStartupSeconds
 

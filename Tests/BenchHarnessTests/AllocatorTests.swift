@@ -14,7 +14,8 @@ struct AllocatorTests {
   /// Whether this machine has jemalloc's shared library (CI installs it).
   static let jemallocInstalled = MeasuredAllocator.installedJemalloc() != nil
 
-  func load(with allocator: MeasuredAllocator) throws -> LoadReport {
+  /// The extension loading a small base on `allocator`, as the bench runs it.
+  func spawn(with allocator: MeasuredAllocator) throws -> ChildProcess.Outcome {
     let folder = try TemporaryFolder()
     let dataset = try smallDataset(folder, formats: [.base])
     let outcome = try ChildProcess.run(
@@ -23,7 +24,11 @@ struct AllocatorTests {
       limits: .init(memoryLimitBytes: nil, timeoutSeconds: 60),
       environment: allocator.childEnvironment())
     #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-    return try #require(outcome.report.flatMap(LoadReport.init(parsing:)))
+    return outcome
+  }
+
+  func load(with allocator: MeasuredAllocator) throws -> LoadReport {
+    try #require(try spawn(with: allocator).report.flatMap(LoadReport.init(parsing:)))
   }
 
   @Test(.enabled(if: jemallocInstalled, "needs jemalloc's shared library (libjemalloc2)"))
@@ -53,6 +58,17 @@ struct AllocatorTests {
     #expect(report.heapPeakBytes == nil)
     #expect(report.allocations == nil)
     #expect(report.entries == 5_000)
+  }
+
+  /// The child reports the CPU time it used by its load's start (what the startup gate reads):
+  /// some, and no more than the wall clock from spawn to that start, since one thread ran then.
+  @Test func theStartupCPUTimeIsReportedAndWithinTheWallClockStartup() throws {
+    var record = RunRecord()
+    BenchRunner.fill(&record, from: try spawn(with: .system))
+    let cpu = try #require(record.startupCPUSeconds, "start_cpu_ns in the report")
+    let wall = try #require(record.startupSeconds)
+    #expect(cpu > 0)
+    #expect(cpu <= wall, "CPU \(cpu) s, wall \(wall) s")
   }
 
   @Test func autoFallsBackToTheSystemAllocatorWithoutTheLibrary() {

@@ -5,16 +5,20 @@ import ProcessMetrics
 ///
 /// Every non-baseline strategy must (a) complete every run, (b) stay under the memory limit and
 /// the RSS-over-idle budget in every run, (c) reach the throughput floor (median) and at least the
-/// median throughput of every baseline measured in the same run, (d) start (spawn to load start,
-/// median) within the startup ceiling.
+/// median throughput of every baseline measured in the same run, (d) start within the startup
+/// ceiling: the median CPU time the process used from `exec` to its load's start, which does not
+/// grow while the process waits for a core (the wall-clock startup, spawn to load start, is
+/// reported beside it, never gated: on a busy runner it went from 3 to 25 ms for one build).
 public struct BenchGate: Sendable {
   /// The RSS-over-idle budget, in bytes.
   public var rssBudgetBytes: Int
   /// The median throughput floor, in entries per second.
   public var minimumEntriesPerSecond: Double
-  /// The ceiling on median startup (spawn → load start), seconds; nil for none.
+  /// The ceiling on median startup CPU time (exec → load start), seconds; nil for none.
   public var maximumStartupSeconds: Double?
-  /// 10 ms: starting must be a small part of a reload the system times.
+  /// 10 ms of CPU: starting must be a small part of a reload the system times. A release
+  /// extension uses about 4 ms here (the README's reference run), and six busy processes on
+  /// two cores barely move that figure, where they took the wall clock past 25 ms.
   public static let defaultMaximumStartupSeconds = 0.010
 
   /// Creates a gate.
@@ -53,13 +57,13 @@ public struct BenchGate: Sendable {
           "\(name): RSS over idle \(ByteCount.format(overIdle)) is over the budget \(ByteCount.format(rssBudgetBytes))"
         )
       }
-      if let ceiling = maximumStartupSeconds, let startup = summary.medianStartupSeconds,
+      if let ceiling = maximumStartupSeconds, let startup = summary.medianStartupCPUSeconds,
         startup > ceiling
       {
         failures.append(
           String(
-            format: "%@: median startup %.1f ms (spawn to load start) is over %.1f ms", name,
-            startup * 1000, ceiling * 1000))
+            format: "%@: median startup %.1f ms of CPU (exec to load start) is over %.1f ms",
+            name, startup * 1000, ceiling * 1000))
       }
       guard let rate = summary.medianEntriesPerSecond else {
         failures.append("\(name): no completed run to measure throughput")

@@ -40,6 +40,7 @@ public struct HistoryFigure: Sendable, Equatable {
     [(name: String, deterministic: Bool, value: @Sendable (RunRecord) -> Double?)] = [
       ("load_s", false, { $0.loadSeconds }),
       ("startup_s", false, { $0.startupSeconds }),
+      ("startup_cpu_s", false, { $0.startupCPUSeconds }),
       ("footprint_bytes", false, { Double($0.footprintPeakBytes) }),
       ("heap_peak_bytes", false, { $0.heapPeakBytes.map(Double.init) }),
       ("instructions_per_entry", true, { $0.instructionsPerEntry }),
