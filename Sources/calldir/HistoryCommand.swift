@@ -108,7 +108,11 @@ struct HistoryChangesCommand: ParsableCommand {
   @OptionGroup var database: HistoryDatabaseOption
   @Flag(name: .long, help: "Print JSON: an array of changes.")
   var json = false
-  @Flag(name: .long, help: "Exit 2 when a regression is found at the newest commit.")
+  @Flag(
+    name: .long,
+    help:
+      "Exit 2 when a regression is found at the newest commit (one where the environment changed is reported, not gated)."
+  )
   var gate = false
 
   func run() throws {
@@ -127,8 +131,13 @@ struct HistoryChangesCommand: ParsableCommand {
     } else {
       for change in changes { print(change.line) }
     }
-    let newest = commits.last?.sha
-    let failing = changes.filter { $0.isRegression && $0.lastCommit.sha == newest }
+    let (failing, reported) = ChangePoint.gate(changes, newestCommit: commits.last?.sha)
+    if gate {
+      for change in reported {
+        FileHandle.standardError.write(
+          Data("gate: not gated, the environment changed there: \(change.line)\n".utf8))
+      }
+    }
     if gate, !failing.isEmpty {
       for change in failing { FileHandle.standardError.write(Data("gate: \(change.line)\n".utf8)) }
       throw ExitStatus.gateFailed.exitCode

@@ -1,3 +1,6 @@
+import Foundation
+import ProcessMetrics
+
 /// A change in one metric of one strategy, found in a history (``ChangePointDetector``).
 public struct ChangePoint: Sendable, Equatable {
   public var metric: String
@@ -41,12 +44,40 @@ public struct ChangePoint: Sendable, Equatable {
 }
 
 /// Numbers as a history prints them: enough digits to see a 0.1% step.
+extension ChangePoint {
+  /// What `history changes --gate` does with `changes`: a regression at the newest commit fails
+  /// the gate, unless the environment changed there (a new toolchain, allocator, CPU or host
+  /// starts a new series): that one is reported, not gated, or an environment change would read
+  /// as a regression.
+  public static func gate(_ changes: [ChangePoint], newestCommit: String?) -> (
+    failing: [ChangePoint], reported: [ChangePoint]
+  ) {
+    let atNewest = changes.filter { $0.isRegression && $0.lastCommit.sha == newestCommit }
+    return (atNewest.filter { !$0.environmentChanged }, atNewest.filter(\.environmentChanged))
+  }
+}
+
 enum BenchHistoryFormat {
+  /// A figure in a table: never an exponent (a reader compares digits, not "1.942e+06").
   static func number(_ value: Double) -> String {
     let magnitude = abs(value)
-    if magnitude >= 1_000_000 { return String(format: "%.4g", value) }
+    if !value.isFinite { return "\(value)" }
+    if magnitude >= 100_000 { return String(format: "%.0f", value) }
     if magnitude >= 100 { return String(format: "%.1f", value) }
-    if magnitude >= 1 { return String(format: "%.3f", value) }
-    return String(format: "%.4g", value)
+    if magnitude >= 1 || magnitude == 0 { return String(format: "%.3f", value) }
+    // Four significant digits below 1, written out: 0.004312, 0.0000123.
+    let decimals = min(15, 3 - Int(log10(magnitude).rounded(.down)))
+    return String(format: "%.\(decimals)f", value)
+  }
+
+  /// A figure on a chart's axis, in the unit the tables use: binary units for a `…_bytes`
+  /// metric (1.85 MiB), milliseconds or seconds for a `…_s` one, a decimal prefix otherwise.
+  static func axis(_ value: Double, metric: String) -> String {
+    if metric.hasSuffix("_bytes") { return ByteCount.format(Int(value.rounded())) }
+    if metric.hasSuffix("_s") {
+      return abs(value) < 1
+        ? ChartLabels.decimal(value * 1000) + " ms" : ChartLabels.decimal(value) + " s"
+    }
+    return abs(value) >= 1000 ? ChartLabels.decimal(value) : number(value)
   }
 }

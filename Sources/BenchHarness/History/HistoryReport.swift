@@ -10,6 +10,9 @@ public enum HistoryReport {
   static let width = 720.0
   static let height = 140.0
   static let margin = (left: 64.0, right: 12.0, top: 12.0, bottom: 24.0)
+  /// The longest series whose points get a marker each (longer ones would weigh the page down:
+  /// 500 commits × 50 series of markers is over a megabyte).
+  static let maximumMarkedPoints = 60
 
   /// The report's HTML.
   /// - Parameters:
@@ -88,7 +91,8 @@ public enum HistoryReport {
       margin.left + plotWidth * Double(positions[sha] ?? 0) / steps
     }
     func y(_ value: Double) -> Double {
-      margin.top + plotHeight * (1 - (value - low) / span)
+      guard high > low else { return margin.top + plotHeight / 2 }  // one value: level, mid-way
+      return margin.top + plotHeight * (1 - (value - low) / span)
     }
     var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" "
     svg += "height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
@@ -105,7 +109,11 @@ public enum HistoryReport {
       let at = x(change.commit.sha)
       svg += "<line x1=\"\(format(at))\" x2=\"\(format(at))\" y1=\"\(margin.top)\" "
       svg += "y2=\"\(margin.top + plotHeight)\" stroke=\"\(color)\" stroke-dasharray=\"3 2\"/>"
-      svg += "<text x=\"\(format(at + 3))\" y=\"\(margin.top + 11)\" font-size=\"10\" "
+      // In the right half the label ends at the line, so one at the newest commit (where a
+      // regression is flagged) stays inside the chart instead of being cut at its edge.
+      let endsAtLine = at > margin.left + plotWidth / 2
+      svg += "<text x=\"\(format(endsAtLine ? at - 3 : at + 3))\" y=\"\(margin.top + 11)\" "
+      svg += "font-size=\"10\"\(endsAtLine ? " text-anchor=\"end\"" : "") "
       svg += "fill=\"\(color)\">\(escape(String(change.commit.sha.prefix(7)))) "
       svg += "\(String(format: "%+.1f%%", change.relativeChange * 100))</text>"
     }
@@ -114,10 +122,24 @@ public enum HistoryReport {
     }
     svg += "<polyline fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.3\" points=\""
     svg += points.joined(separator: " ") + "\"/>"
-    svg += "<text x=\"\(margin.left - 4)\" y=\"\(margin.top + 9)\" font-size=\"10\" "
-    svg += "text-anchor=\"end\">\(BenchHistoryFormat.number(high))</text>"
-    svg += "<text x=\"\(margin.left - 4)\" y=\"\(margin.top + plotHeight)\" font-size=\"10\" "
-    svg += "text-anchor=\"end\">\(BenchHistoryFormat.number(low))</text>"
+    // A marker on each point of a short series: one point draws no line at all.
+    if series.points.count <= maximumMarkedPoints {
+      for point in points {
+        let xy = point.split(separator: ",")
+        svg += "<circle cx=\"\(xy[0])\" cy=\"\(xy[1])\" r=\"2.5\" fill=\"#1f5fbf\"/>"
+      }
+    }
+    let axis = { BenchHistoryFormat.axis($0, metric: series.metric) }
+    if high > low {
+      svg += "<text x=\"\(margin.left - 4)\" y=\"\(margin.top + 9)\" font-size=\"10\" "
+      svg += "text-anchor=\"end\">\(escape(axis(high)))</text>"
+      svg += "<text x=\"\(margin.left - 4)\" y=\"\(margin.top + plotHeight)\" font-size=\"10\" "
+      svg += "text-anchor=\"end\">\(escape(axis(low)))</text>"
+    } else {
+      // One value (or one point): one label, level with it.
+      svg += "<text x=\"\(margin.left - 4)\" y=\"\(format(y(low) + 3))\" font-size=\"10\" "
+      svg += "text-anchor=\"end\">\(escape(axis(low)))</text>"
+    }
     let bottom = height - 8
     svg += "<text x=\"\(margin.left)\" y=\"\(bottom)\" font-size=\"10\">"
     svg += "\(escape(String(commits.first!.sha.prefix(7))))</text>"
