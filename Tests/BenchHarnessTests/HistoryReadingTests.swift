@@ -16,10 +16,10 @@ struct HistoryReadingTests {
     let history = try HistoryTests.history(
       at: folder.path("h.sqlite"), commits: 10,
       metrics: [("allocations_per_entry", true), ("footprint_bytes", false)],
-      environment: { $0 == 10 ? newestEnvironment : "toolchain 6.3; allocator jemalloc" }
-    ) { commit, metric, _ in
-      metric == "footprint_bytes" ? 1_942_000 : (commit == 10 ? 0.06 : 0.05)
-    }
+      environment: { $0 == 10 ? newestEnvironment : "toolchain 6.3; allocator jemalloc" },
+      value: { commit, metric, _ in
+        metric == "footprint_bytes" ? 1_942_000 : (commit == 10 ? 0.06 : 0.05)
+      })
     return (try history.commits(), try history.series())
   }
 
