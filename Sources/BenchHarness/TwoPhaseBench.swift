@@ -133,7 +133,10 @@ public enum TwoPhaseReport {
   /// How many extensions a run synced: one `full` row per extension in each repeat.
   static func extensionCount(_ records: [RunRecord]) -> Int {
     guard let first = records.first else { return 0 }
-    return records.filter { $0.phase == "full" && $0.repeatIndex == first.repeatIndex }.count
+    // One container's (a sweep of --regions 3,300 is one extension and two containers).
+    return records.filter {
+      $0.phase == "full" && $0.repeatIndex == first.repeatIndex && $0.strategy == first.strategy
+    }.count
   }
 
   /// A row per container (`two-phase-rK`, one per `--regions` value) and phase.

@@ -113,22 +113,39 @@ public enum TwoPhaseChart {
     return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
   }
 
-  /// What was loaded, with real counts: each phase's entries (medians), repeats, commit.
+  /// What was loaded, with real counts: each container's phases (medians), repeats, commit.
+  /// A sweep (`--regions 3,300`) names each container's figures, not the first one's.
   static func subtitle(_ records: [RunRecord]) -> String {
-    func entries(_ phase: String) -> String {
-      let counts = records.filter { $0.phase == phase && $0.status == .ok }.map(\.entries)
-      return counts.max().map { ChartLabels.decimal(Double($0)) } ?? "–"
+    var containers: [String] = []
+    for record in records where !containers.contains(record.strategy) {
+      containers.append(record.strategy)
+    }
+    let parts = containers.map { container in
+      let own = records.filter { $0.strategy == container }
+      func entries(_ phase: String) -> String {
+        let counts = own.filter { $0.phase == phase && $0.status == .ok }.map(\.entries)
+        return counts.max().map { ChartLabels.decimal(Double($0)) } ?? "–"
+      }
+      let name =
+        container.hasPrefix("two-phase-r")
+        ? "\(container.dropFirst("two-phase-r".count)) regions" : container
+      // Several extensions: the counts are each one's.
+      let extensions = TwoPhaseReport.extensionCount(own)
+      let each = extensions > 1 ? "\(extensions) extensions, each at most: " : ""
+      // A sweep's line holds every container's figures, so each is said in fewer words.
+      guard containers.count == 1 else {
+        return
+          "\(name): \(each)seed \(entries("seed")), full \(entries("full")), incremental \(entries("incremental"))"
+      }
+      return each
+        + "seed set \(entries("seed")) entries · full set \(entries("full")) · incremental \(entries("incremental")) changes"
     }
     let first = records.first
-    // Several extensions: the counts are each one's.
-    let extensions = TwoPhaseReport.extensionCount(records)
-    return [
-      (extensions > 1 ? "\(extensions) extensions, each at most: " : "")
-        + "seed set \(entries("seed")) entries", "full set \(entries("full"))",
-      "incremental \(entries("incremental")) changes",
-      "\(records.map(\.repeatIndex).max() ?? 0) repeats",
-      first.map { "commit \($0.commit.isEmpty ? "–" : $0.commit)" } ?? "",
-      first.map { "host \($0.host)" } ?? "",
-    ].filter { !$0.isEmpty }.joined(separator: " · ")
+    return
+      (parts + [
+        "\(records.map(\.repeatIndex).max() ?? 0) repeats",
+        first.map { "commit \($0.commit.isEmpty ? "–" : $0.commit)" } ?? "",
+        first.map { "host \($0.host)" } ?? "",
+      ]).filter { !$0.isEmpty }.joined(separator: " · ")
   }
 }

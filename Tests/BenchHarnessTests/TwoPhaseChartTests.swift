@@ -47,4 +47,24 @@ struct TwoPhaseChartTests {
     #expect(svg.contains("3 extensions, each at most: seed set 100k entries · full set 2M"))
     #expect(svg.contains("chunks past the cap"))
   }
+
+  /// A sweep (`--regions 3,300`) is one extension and two containers: each container's figures
+  /// are named, and no "2 extensions" (issue 41).
+  @Test func aSweepNamesEachContainersFiguresAndNoExtensions() {
+    let small = records()
+    let large = records().map { record in
+      var copy = record
+      copy.strategy = "two-phase-r300"
+      copy.entries = record.phase == "incremental" ? 1_328 : record.entries
+      return copy
+    }
+    let svg = TwoPhaseChart.svg(records: small + large, title: "two-phase", targetSeconds: 1)
+    #expect(!svg.contains("extensions"))
+    #expect(svg.contains("3 regions: seed 100k, full 2M, incremental 13.33k"))
+    #expect(svg.contains("300 regions: seed 100k, full 2M, incremental 1.33k"))
+    // The line fits the chart: 12 px text is at most ~6.5 px a character.
+    let line = TwoPhaseChart.subtitle(small + large)
+    #expect(Double(line.count) * 6.5 <= TwoPhaseChart.width - 40, "\(line.count) characters")
+    #expect(TwoPhaseReport.extensionCount(small + large) == 1)
+  }
 }
