@@ -18,13 +18,34 @@ public enum BenchChart {
   static let baselineColor = "#8c959f"
   static let limitColor = "#cf222e"
 
-  /// The chart for `records` (their `load` rows).
-  public static func svg(records: [RunRecord], title: String) -> String {
+  /// What an A/B run's chart states above its panels: which build is A and which is B, each
+  /// strategy's load-time ratio with its interval, and the gate's verdict.
+  public struct ABVerdict: Sendable {
+    /// The `--against` build's folder (A).
+    public var against: String
+    /// The comparison the gate read.
+    public var comparison: ABComparison
+    /// Whether the run was gated (`--gate`); an ungated run states no verdict.
+    public var gated: Bool
+    /// The gate's failures; none when it passed.
+    public var failures: [String]
+
+    public init(against: String, comparison: ABComparison, gated: Bool, failures: [String]) {
+      (self.against, self.comparison, self.gated, self.failures) = (
+        against, comparison, gated, failures
+      )
+    }
+  }
+
+  /// The chart for `records` (their `load` rows); an A/B run's with `ab`, so a failed gate
+  /// cannot look like a pass.
+  public static func svg(records: [RunRecord], title: String, ab: ABVerdict? = nil) -> String {
     let summaries = StrategySummary.all(records)
     let loads = records.filter { $0.run == .load }
     let plotWidth = width - leftMargin - rightMargin
     let panelHeight = Double(max(summaries.count, 1)) * rowHeight + 86
-    let height = 90 + panelHeight * 2 + 40
+    let abHeight = ab == nil ? 0.0 : 44
+    let height = 90 + abHeight + panelHeight * 2 + 40
     var svg = SVGWriter(width: width, height: height)
     svg.text(20, 30, title, size: 18, weight: "bold")
     let first = loads.first
@@ -40,11 +61,38 @@ public enum BenchChart {
       x: width - 330, y: 46,
       items: [("calldir strategy", ourColor), ("article baseline", baselineColor)])
 
+    if let ab { abLines(&svg, ab) }
     // Panel 1: throughput, log scale; panel 2: footprint against the memory limit.
     let throughputBottom = throughputPanel(
-      &svg, summaries: summaries, top: 90, plotWidth: plotWidth)
+      &svg, summaries: summaries, top: 90 + abHeight, plotWidth: plotWidth)
     footprintPanel(&svg, summaries: summaries, top: throughputBottom + 60, plotWidth: plotWidth)
     return svg.finish()
+  }
+
+  /// The A/B lines under the subtitle: what A and B are with each strategy's time ratio and
+  /// interval, then the verdict, red when the gate failed.
+  private static func abLines(_ svg: inout SVGWriter, _ ab: ABVerdict) {
+    let ratios = ab.comparison.rows.map { row in
+      row.timeRatio.map {
+        String(format: "%@ B/A %.3f (95%% %.3f–%.3f)", row.strategy, $0.ratio, $0.low, $0.high)
+      } ?? "\(row.strategy) B/A –"
+    }
+    let folder = ab.against.count > 40 ? "…" + ab.against.suffix(39) : ab.against
+    svg.text(
+      20, 76,
+      "A: the build in \(folder) · B: this build · load time " + ratios.joined(separator: " · "),
+      size: 12, color: "#24292f")
+    let verdict: (text: String, color: String) =
+      !ab.gated
+      ? ("not gated (no --gate)", "#57606a")
+      : ab.failures.isEmpty
+        ? ("gate passed", "#1a7f37")
+        : (
+          "gate FAILED: " + ab.failures[0]
+            + (ab.failures.count > 1 ? " (+\(ab.failures.count - 1) more)" : ""), limitColor
+        )
+    let line = verdict.text.count > 140 ? String(verdict.text.prefix(139)) + "…" : verdict.text
+    svg.text(20, 96, line, size: 13, weight: "bold", color: verdict.color)
   }
 
   /// The throughput panel from `top` down: each strategy's median rate as a bar with its

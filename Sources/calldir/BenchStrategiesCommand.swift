@@ -53,6 +53,16 @@ struct BenchStrategiesCommand: ParsableCommand {
     let verdict = try recording.evaluate(
       records, summaries: written.summaries, name: name, configuration: configuration,
       baselineFile: baselineFile, against: against)
+    // An A/B chart states its verdict: drawn again now that the gate has spoken.
+    if let comparison = verdict.comparison, let against {
+      try ResultFiles.writeAtomically(
+        BenchChart.svg(
+          records: records, title: "calldir bench: \(name) (A/B)",
+          ab: BenchChart.ABVerdict(
+            against: against.folder, comparison: comparison, gated: bench.run.gate,
+            failures: verdict.gate.failures)),
+        to: written.chartPath)
+    }
     if let saveBaseline = recording.saveBaseline {
       try recording.save(records, name: name, configuration: configuration, to: saveBaseline)
     }

@@ -73,4 +73,31 @@ struct ABComparisonTests {
         "mmap (B)", "mmap (A)", "baseline-2gis", "buffered (B)", "buffered (A)",
       ])
   }
+
+  /// The A/B chart says which build is A and which is B, each ratio's interval, and the verdict:
+  /// a failed gate cannot look like a pass (issue 41).
+  @Test func theABChartStatesBothBuildsTheIntervalAndTheVerdict() {
+    let a = [0.020, 0.021, 0.019, 0.020, 0.022, 0.018]
+    let records = (rows("A", a) + rows("B", a.map { $0 * 1.5 })).map { record in
+      var loaded = record
+      loaded.run = .load
+      loaded.status = .ok
+      return loaded
+    }
+    let comparison = ABComparison(records)
+    let failures = comparison.evaluate(maximumRegression: 0.02).failures
+    let failed = BenchChart.svg(
+      records: records, title: "A/B",
+      ab: .init(against: "/tmp/base-build", comparison: comparison, gated: true, failures: failures)
+    )
+    #expect(failed.contains("A: the build in /tmp/base-build · B: this build"))
+    #expect(failed.contains("mmap B/A 1.500 (95% "))
+    #expect(failed.contains("gate FAILED: mmap"))
+    let passed = BenchChart.svg(
+      records: records, title: "A/B",
+      ab: .init(against: "/tmp/base-build", comparison: comparison, gated: true, failures: []))
+    #expect(passed.contains(">gate passed<") && !passed.contains("FAILED"))
+    let plain = BenchChart.svg(records: records, title: "bench")
+    #expect(!plain.contains("B: this build") && !plain.contains("gate "))
+  }
 }
