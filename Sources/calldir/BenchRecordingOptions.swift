@@ -28,7 +28,7 @@ struct BenchRecordingOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "Also write github-action-benchmark's JSON: FILE (customSmallerIsBetter: time, memory, instructions, allocations) and FILE-throughput.json (customBiggerIsBetter).",
+      "Also write github-action-benchmark's JSON: FILE (customSmallerIsBetter: time, memory, instructions, allocations) and FILE-throughput.json (customBiggerIsBetter), and Bencher's BMF JSON, FILE-bmf.json (bench.json gives bench-throughput.json and bench-bmf.json).",
     completion: .file(extensions: ["json"]), transform: nonEmptyPath)
   var json: String?
 

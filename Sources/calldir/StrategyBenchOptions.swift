@@ -121,9 +121,11 @@ struct StrategyBenchOptions: ParsableArguments {
     if let json {
       let (bigger, smaller) = try BenchmarkJSON.files(records, profile: name)
       let throughput = BenchmarkJSON.throughputPath(beside: json)
+      let bencher = BencherMetricFormat.path(beside: json)
       try ResultFiles.writeAtomically(smaller, to: json)
       try ResultFiles.writeAtomically(bigger, to: throughput)
-      print("wrote \(json) and \(throughput)")
+      try ResultFiles.writeAtomically(BencherMetricFormat.file(records), to: bencher)
+      print("wrote \(json), \(throughput) and \(bencher) (Bencher's BMF)")
     }
     return (summaries, title + unlike, chartPath)
   }

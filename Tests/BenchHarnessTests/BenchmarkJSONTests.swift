@@ -50,6 +50,38 @@ struct BenchmarkJSONTests {
     #expect(extra.contains("commit abc1234"))
     #expect(BenchmarkJSON.throughputPath(beside: "/a/b/bench.json") == "/a/b/bench-throughput.json")
   }
+
+  /// Bencher's Metric Format: one benchmark per strategy, every measure in one file, medians
+  /// with the runs' range (issue 41, item 4).
+  @Test func bencherMetricFormatHoldsEveryMeasureOfAStrategy() throws {
+    let records = (1...3).map { index in
+      var record = RunRecord()
+      record.strategy = "mmap"
+      record.run = .load
+      record.status = .ok
+      record.repeatIndex = index
+      record.entries = 200_000
+      record.loadSeconds = 0.01 * Double(index)
+      record.entriesPerSecond = 200_000 / record.loadSeconds
+      record.footprintPeakBytes = 1_150_000 + index
+      record.startupCPUSeconds = 0.004 + 0.0001 * Double(index)
+      record.instructionsPerEntry = 369.3
+      return record
+    }
+    let text = try BencherMetricFormat.file(records)
+    typealias Measures = [String: [String: [String: Double]]]
+    let file = try JSONDecoder().decode(Measures.self, from: Data(text.utf8))
+    let mmap = try #require(file["mmap"])
+    #expect(
+      mmap["throughput"] == [
+        "value": 10_000_000, "lower_value": 6_666_667, "upper_value": 20_000_000,
+      ])
+    #expect(mmap["latency"] == ["value": 0.02, "lower_value": 0.01, "upper_value": 0.03])
+    #expect(mmap["footprint-bytes"]?["value"] == 1_150_002)
+    #expect(mmap["startup-cpu-seconds"]?["value"] == 0.0042)
+    #expect(mmap["instructions-per-entry"] == ["value": 369.3])
+    #expect(BencherMetricFormat.path(beside: "/a/b/bench.json") == "/a/b/bench-bmf.json")
+  }
 }
 
 /// The JSON values the entries hold.
