@@ -4,6 +4,9 @@ import Foundation
 /// (B) against the other (A) on load time, with a 95% interval and a p-value, and on the
 /// deterministic figures, compared exactly.
 public struct ABComparison: Sendable {
+  /// The rise the A/B gate tolerates by default: 2%, the load time's whole interval past it fails.
+  public static let defaultMaximumRegression = 0.02
+
   /// One strategy's comparison.
   public struct Row: Sendable {
     public let strategy: String

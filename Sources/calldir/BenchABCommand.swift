@@ -32,7 +32,7 @@ struct BenchABCommand: ParsableCommand {
     help:
       "The rise the A/B gate tolerates, in percent: the load time's whole 95% interval past it fails."
   )
-  var maxRegression: Double = 2
+  var maxRegression: Double = ABComparison.defaultMaximumRegression * 100
 
   func validate() throws {
     guard maxRegression > 0, maxRegression < 100 else {

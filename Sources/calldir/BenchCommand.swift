@@ -15,11 +15,12 @@ struct BenchCommand: ParsableCommand {
       strategy, Results/latest.csv and Results/latest.svg. `calldir bench sweep` runs it at \
       several sizes and fits how cost grows; `calldir bench ab` compares this build with \
       another; `calldir bench two-phase` measures two-phase loading through the simulated \
-      system.
+      system; `calldir bench checks` lists every gate's checks.
       """,
     subcommands: [
       BenchStrategiesCommand.self, BenchSweepCommand.self, BenchABCommand.self,
       BenchTwoPhaseCommand.self, BenchCompileCommand.self, BenchUpdateCommand.self,
+      BenchChecksCommand.self,
     ],
     defaultSubcommand: BenchStrategiesCommand.self)
 }

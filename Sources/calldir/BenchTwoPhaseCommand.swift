@@ -41,8 +41,20 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
 
   @OptionGroup var shape: ContainerShapeOptions
 
-  @Option(name: .long, help: "The gate: the most the median time to enabled may take, in seconds.")
-  var maxTimeToEnabled: Double = TwoPhaseReport.defaultMaximumTimeToEnabled
+  @Option(
+    name: .customLong("max-time-to-enabled"),
+    help: """
+      The most the median time to enabled may take, in seconds (default 1): the seed set's \
+      target, and the gate's bar for the time projected on --device. This machine's wall-clock \
+      time to enabled is gated only when this option is given (a busy runner took ci-smoke's \
+      from 0.12 s to 0.71 s).
+      """)
+  var maxTimeToEnabledOption: Double?
+
+  /// The time-to-enabled bar: the option's, or the default.
+  var maxTimeToEnabled: Double {
+    maxTimeToEnabledOption ?? TwoPhaseReport.defaultMaximumTimeToEnabled
+  }
 
   @Option(
     name: .long,
@@ -159,8 +171,10 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
     try options.finishGate(
       TwoPhaseReport.evaluate(
         records, maximumTimeToEnabled: maxTimeToEnabled,
+        gatesWallClock: maxTimeToEnabledOption != nil,
         maximumFootprintGrowth: maxFootprintGrowth.bytes),
-      passed: "gate passed: every phase completed within the memory limit, enabled in time"
+      passed: "gate passed: every phase completed within the memory limit"
+        + (maxTimeToEnabledOption != nil || device != nil ? ", enabled in time" : "")
         + (TwoPhaseReport.incrementalFootprintGrowth(records) == nil
           ? "" : ", incremental footprint flat across regions"))
   }
