@@ -107,7 +107,12 @@ func run() -> Int32 {
   var handed = 0
   var loadError: BaseFormatError?
   do throws(BaseFormatError) {
-    handed = try BaseLoader.load(path: basePath, strategy: strategy, into: context)
+    if let steps = PlantedWork.steps {
+      handed = try BaseLoader.load(
+        path: basePath, strategy: strategy, into: PlantedWorkContext(context, steps: steps))
+    } else {
+      handed = try BaseLoader.load(path: basePath, strategy: strategy, into: context)
+    }
     context.completeRequest(completionHandler: nil)
   } catch {
     loadError = error

@@ -39,6 +39,29 @@ struct InstructionCounterTests {
     #expect(perEntry > 50 && perEntry < 5_000, "a load costs hundreds per entry: \(perEntry)")
   }
 
+  /// The planted regression `Scripts/false-alarms.sh` shows the gates catch: CALLDIR_PLANTED_WORK
+  /// adds work per entry, measurably (past the baseline gate's 0.5%), and changes nothing else.
+  @Test(.enabled(if: valgrindInstalled, "needs valgrind"))
+  func plantedWorkCostsMorePerEntryAndHandsOnTheSameEntries() throws {
+    let folder = try TemporaryFolder()
+    let counter = try InstructionCounter.find(scratch: folder.path("scratch")).get()
+    let dataset = try smallDataset(folder, entries: 4_000, formats: [.compactBase])
+    func count(_ environment: [String]?) throws -> (Int, Int) {
+      let (instructions, outcome) = try counter.count(
+        binary: try builtExecutable("calldir-extension"),
+        arguments: ["--base", dataset.path(.compactBase)], environment: environment,
+        timeoutSeconds: 300)
+      #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+      return (instructions, try #require(outcome.report.flatMap(LoadReport.init(parsing:))).entries)
+    }
+    let inherited = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+    let (plain, plainEntries) = try count(inherited)
+    let (planted, plantedEntries) = try count(inherited + ["CALLDIR_PLANTED_WORK=2"])
+    #expect(plantedEntries == plainEntries)
+    let perEntry = Double(planted - plain) / Double(plainEntries)
+    #expect(perEntry >= 4, "2 steps per entry cost \(perEntry) instructions")
+  }
+
   @Test(.enabled(if: valgrindInstalled, "needs valgrind"))
   func twoBuildsOfOneNameGetTheirOwnStrippedCopies() throws {
     let folder = try TemporaryFolder()
