@@ -26,16 +26,24 @@ trap cleanup EXIT
 
 swift build -c release >/dev/null
 calldir=$PWD/.build/release/calldir
-cp -R .build/release "$work/same-build"  # A/A's A: this very build, copied
+mkdir "$work/same-build" # A/A's A: this very build's extension, copied
+cp -L .build/release/calldir-extension "$work/same-build/"
+if [[ ${SKIP_PLANTED:-} != 1 ]]; then
+  # The planted builds first, on a quiet machine: only the measurements run under load.
+  swift build -c release --product calldir --scratch-path "$work/osize" \
+    -Xswiftc -Osize >/dev/null 2>&1
+  swift build -c release --product calldir --scratch-path "$work/asserts" -Xswiftc -assert-config \
+    -Xswiftc Debug >/dev/null 2>&1
+fi
 for _ in $(seq 1 "$busy"); do
   (while :; do :; done) &
   loops+=($!)
 done
 
 failures=0
-row() { # gate runs alarms
-  echo "| \`$1\` | $2 | $3 |"
-  if (($3 > 0)); then failures=1; fi
+row() { # gate runs alarms (empty when a run failed: count_alarms said why)
+  echo "| \`$1\` | $2 | ${3:-a run failed} |"
+  if [[ -z $3 ]] || (($3 > 0)); then failures=1; fi
 }
 count_alarms() { # command... : runs it RUNS times, counts exit status 2
   local alarms=0 status
@@ -64,9 +72,10 @@ row "bench ab --gate (same build)" "$runs" "$(count_alarms "$calldir" bench ab \
   --gate --quiet --out "$work/ab.csv")"
 row "bench two-phase --gate" "$runs" "$(count_alarms "$calldir" bench two-phase \
   --profile ci-smoke --regions 3,300 --repeat 3 --gate --out "$work/two-phase.csv")"
-# history changes --gate over an A/A history: each run a commit of its own, same build.
+# history changes --gate over an A/A history: each run a commit of its own, same build; the
+# gate is asked from the fourth commit on (a change needs a few points on each side).
 history_alarms=0
-for run in $(seq 1 "$runs"); do
+for run in $(seq 1 $((runs + 3))); do
   "$calldir" bench --profile ci-smoke --allocator jemalloc --quiet --out "$work/h.csv" >/dev/null
   "$calldir" history add "$work/h.csv" --commit "$(printf '%040x' "$run")" --db "$work/h.sqlite" \
     >/dev/null
@@ -75,7 +84,7 @@ for run in $(seq 1 "$runs"); do
       history_alarms=$((history_alarms + 1))
   fi
 done
-row "history changes --gate (A/A history)" "$((runs - 3))" "$history_alarms"
+row "history changes --gate (A/A history)" "$runs" "$history_alarms"
 
 if [[ ${SKIP_PLANTED:-} == 1 ]]; then exit $failures; fi
 echo
@@ -90,12 +99,10 @@ caught() { # label gate command...: caught when the command exits 2
     failures=1
   fi
 }
-swift build -c release --scratch-path "$work/osize" -Xswiftc -Osize >/dev/null
-caught "-Osize build" "bench ab --gate" "$calldir" bench ab \
-  --against "$work/osize/release" --profile ci-smoke --strategies mmap,buffered --repeat 10 \
+# B is the build the running calldir belongs to: the -Osize one, against this one as A.
+caught "-Osize build" "bench ab --gate" "$work/osize/release/calldir" bench ab \
+  --against "$work/same-build" --profile ci-smoke --strategies mmap,buffered --repeat 10 \
   --gate --quiet --out "$work/osize.csv"
-swift build -c release --scratch-path "$work/asserts" -Xswiftc -assert-config \
-  -Xswiftc Debug >/dev/null
 caught "assertions on" "bench --baseline --gate" "$work/asserts/release/calldir" bench \
   --profile ci-smoke --allocator jemalloc --gate --baseline Results/baseline.json --quiet \
   --out "$work/asserts.csv"
