@@ -9,17 +9,21 @@
 #     steps per entry (off by default, and compiled in only behind the environment variable).
 # Prints a Markdown table (gate, runs, false alarms; planted regression, caught) for the README.
 #
-# usage: Scripts/false-alarms.sh [RUNS]     (default 50; RUNS=5 takes about 25 minutes)
-# Environment: BUSY (busy loops, default 6), SKIP_PLANTED=1 (A/A only).
+# usage: Scripts/false-alarms.sh [RUNS]     (default 50; on two cores a run of all four gates takes ~2-4 minutes)
+# Environment: BUSY (busy loops, default 6), SKIP_PLANTED=1 (A/A only), LOG_DIR (keep each
+# gate's per-run log there: a stopped measurement still says how far it got).
 # Exit status: 0 no false alarm and every planted regression caught; 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-50}
 busy=${BUSY:-6}
 work=$(mktemp -d)
+log_dir=${LOG_DIR:-$work/logs} # one file per gate, a line per run
+mkdir -p "$log_dir"
 loops=()
+gates=()
 cleanup() {
-  for pid in "${loops[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${loops[@]}" "${gates[@]}"; do kill "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -41,50 +45,75 @@ for _ in $(seq 1 "$busy"); do
 done
 
 failures=0
-row() { # gate runs alarms (empty when a run failed: count_alarms said why)
+row() { # gate runs alarms (empty when a run failed: run_gate said why)
   echo "| \`$1\` | $2 | ${3:-a run failed} |"
   if [[ -z $3 ]] || (($3 > 0)); then failures=1; fi
 }
-count_alarms() { # command... : runs it RUNS times, counts exit status 2
-  local alarms=0 status
+# run_gate NAME command... : runs the command RUNS times and writes one line per run to
+# $log_dir/NAME ("run N exit S"), so a long measurement that is stopped still says how far it got.
+# Exit status 2 is the gate's alarm; any other failure stops that gate's loop.
+run_gate() {
+  local name=$1 status
+  shift
+  : >"$log_dir/$name"
   for run in $(seq 1 "$runs"); do
     status=0
-    "$@" >"$work/last.log" 2>&1 || status=$?
+    "$@" >"$work/$name.log" 2>&1 || status=$?
+    echo "run $run exit $status" >>"$log_dir/$name"
     if ((status == 2)); then
-      alarms=$((alarms + 1))
-      grep -h "gate" "$work/last.log" | head -3 >&2
+      grep -h "gate" "$work/$name.log" | head -3 >>"$log_dir/$name.alarms"
     elif ((status != 0)); then
-      echo "false-alarms.sh: run $run of '$*' failed with $status:" >&2
-      tail -3 "$work/last.log" >&2
-      exit 1
+      tail -3 "$work/$name.log" >>"$log_dir/$name.alarms"
+      return 1
     fi
   done
-  echo "$alarms"
 }
-
-echo "| gate (A/A, $busy busy loops on $(nproc) cores) | runs | false alarms |"
-echo "| --- | --- | --- |"
-row "bench --gate --baseline Results/baseline.json" "$runs" "$(count_alarms "$calldir" bench \
-  --profile ci-smoke --allocator jemalloc --gate --baseline Results/baseline.json --quiet \
-  --out "$work/bench.csv")"
-row "bench ab --gate (same build)" "$runs" "$(count_alarms "$calldir" bench ab \
-  --against "$work/same-build" --profile ci-smoke --strategies mmap,buffered --repeat 10 \
-  --gate --quiet --out "$work/ab.csv")"
-row "bench two-phase --gate" "$runs" "$(count_alarms "$calldir" bench two-phase \
-  --profile ci-smoke --regions 3,300 --repeat 3 --gate --out "$work/two-phase.csv")"
 # history changes --gate over an A/A history: each run a commit of its own, same build; the
 # gate is asked from the fourth commit on (a change needs a few points on each side).
-history_alarms=0
-for run in $(seq 1 $((runs + 3))); do
-  "$calldir" bench --profile ci-smoke --allocator jemalloc --quiet --out "$work/h.csv" >/dev/null
-  "$calldir" history add "$work/h.csv" --commit "$(printf '%040x' "$run")" --db "$work/h.sqlite" \
-    >/dev/null
-  if ((run >= 4)); then
-    "$calldir" history changes --gate --db "$work/h.sqlite" >/dev/null 2>&1 ||
-      history_alarms=$((history_alarms + 1))
-  fi
-done
-row "history changes --gate (A/A history)" "$runs" "$history_alarms"
+history_gate() {
+  local status
+  : >"$log_dir/history"
+  for run in $(seq 1 $((runs + 3))); do
+    "$calldir" bench --profile ci-smoke --allocator jemalloc --quiet --out "$work/h.csv" >/dev/null
+    "$calldir" history add "$work/h.csv" --commit "$(printf '%040x' "$run")" \
+      --db "$work/h.sqlite" >/dev/null
+    if ((run >= 4)); then
+      status=0
+      "$calldir" history changes --gate --db "$work/h.sqlite" >"$work/history.log" 2>&1 ||
+        status=$?
+      echo "run $((run - 3)) exit $status" >>"$log_dir/history"
+      if ((status != 0)); then cat "$work/history.log" >>"$log_dir/history.alarms"; fi
+    fi
+  done
+}
+alarms_in() { # NAME: the alarms counted so far, or nothing when a run failed otherwise
+  if grep -qv ' exit [02]$' "$log_dir/$1"; then return; fi
+  grep -c ' exit 2$' "$log_dir/$1" || true
+}
+runs_in() { wc -l <"$log_dir/$1"; }
+
+# The four gates' loops run side by side, so each gate shares the cores with the busy loops and
+# with the other three gates: more load than the busy loops alone, never less.
+run_gate baseline "$calldir" bench --profile ci-smoke --allocator jemalloc --gate \
+  --baseline Results/baseline.json --quiet --out "$work/bench.csv" &
+gates+=($!)
+run_gate ab "$calldir" bench ab --against "$work/same-build" --profile ci-smoke \
+  --strategies mmap,buffered --repeat 10 --gate --quiet --out "$work/ab.csv" &
+gates+=($!)
+run_gate two-phase "$calldir" bench two-phase --profile ci-smoke --regions 3,300 --repeat 3 \
+  --gate --out "$work/two-phase.csv" &
+gates+=($!)
+history_gate &
+gates+=($!)
+for pid in "${gates[@]}"; do wait "$pid" || true; done
+
+echo "| gate (A/A, $busy busy loops on $(nproc) cores, the four gates side by side) | runs | false alarms |"
+echo "| --- | --- | --- |"
+row "bench --gate --baseline Results/baseline.json" "$(runs_in baseline)" "$(alarms_in baseline)"
+row "bench ab --gate (same build)" "$(runs_in ab)" "$(alarms_in ab)"
+row "bench two-phase --gate" "$(runs_in two-phase)" "$(alarms_in two-phase)"
+row "history changes --gate (A/A history)" "$(runs_in history)" "$(alarms_in history)"
+cat "$log_dir"/*.alarms 2>/dev/null >&2 || true
 
 if [[ ${SKIP_PLANTED:-} == 1 ]]; then exit $failures; fi
 echo
