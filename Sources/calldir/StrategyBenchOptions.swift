@@ -86,7 +86,8 @@ struct StrategyBenchOptions: ParsableArguments {
       if strategies == .all {
         configuration.strategies = BenchStrategy.allCases.filter { !$0.isBaseline }
       }
-      name = (base as NSString).lastPathComponent
+      // Without its content hash: the same region's runs stay one series as its data changes.
+      name = BaseSeriesName.of(fileName: (base as NSString).lastPathComponent)
       // The rows describe the base, not the default profile nobody generated.
       configuration.profileName = "base:" + name
     }
