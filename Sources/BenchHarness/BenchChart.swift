@@ -126,6 +126,12 @@ public enum BenchChart {
         color: "#57606a")
       decade += 1
     }
+    let references = [
+      (chineseArticleEntriesPerSecond, "Chinese article: 1M in 30 s (iPhone 6S Plus)"),
+      (twoGISEntriesPerSecond, "2GIS: 2M in 10 s (2017 iPhone)"),
+    ]
+    // Value labels are drawn last, over the reference lines, which lie over the bars.
+    var valueLabels: [(x: Double, y: Double, text: String)] = []
     for (index, summary) in summaries.enumerated() {
       let y = axisTop + Double(index) * rowHeight
       let color = summary.isBaseline ? baselineColor : ourColor
@@ -144,19 +150,22 @@ public enum BenchChart {
         svg.line(xRate(low), middle - 6, xRate(low), middle + 6, color: "#24292f", width: 1.5)
         svg.line(xRate(high), middle - 6, xRate(high), middle + 6, color: "#24292f", width: 1.5)
       }
-      svg.text(
-        max(xRate(summary.maximumEntriesPerSecond ?? median), xRate(median)) + 8,
-        y + rowHeight / 2 + 4, BenchReport.rate(median) + "/s", size: 12)
+      // A value label never straddles a reference line: it moves past the line instead.
+      let label = BenchReport.rate(median) + "/s"
+      let labelX = ChartLabels.clear(
+        of: references.map { xRate($0.0) },
+        startingAt: max(xRate(summary.maximumEntriesPerSecond ?? median), xRate(median)) + 8,
+        width: ChartLabels.estimatedWidth(label, size: 12))
+      valueLabels.append((labelX, y + rowHeight / 2 + 4, label))
     }
-    for (row, (rate, label)) in [
-      (chineseArticleEntriesPerSecond, "Chinese article: 1M in 30 s (iPhone 6S Plus)"),
-      (twoGISEntriesPerSecond, "2GIS: 2M in 10 s (2017 iPhone)"),
-    ].enumerated() {
+    // The articles' figures as reference lines.
+    for (row, (rate, label)) in references.enumerated() {
       let x = xRate(rate)
       let labelY = axisTop - 22 + Double(row) * 14
       svg.line(x, labelY + 3, x, axisBottom, color: "#9a6700", width: 1.5, dash: "5,4")
       svg.text(x + 4, labelY, label, size: 11, color: "#9a6700")
     }
+    for label in valueLabels { svg.text(label.x, label.y, label.text, size: 12) }
 
     return axisBottom
   }
@@ -226,6 +235,11 @@ public enum BenchChart {
   }
 }
 
+/// The shapes a line chart marks its points with, one per series.
+enum MarkerShape: CaseIterable {
+  case square, circle, triangle, diamond
+}
+
 /// A minimal SVG writer: just the elements the chart uses, with text escaped.
 struct SVGWriter {
   private var body = ""
@@ -258,6 +272,30 @@ struct SVGWriter {
   mutating func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String) {
     body +=
       "<rect x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(max(width, 1)))\" height=\"\(f(height))\" fill=\"\(fill)\" rx=\"2\"/>\n"
+  }
+
+  /// A point marker of `shape` centred on (`x`, `y`), about `size` px across: strategies whose
+  /// lines coincide stay told apart by their markers.
+  mutating func marker(_ shape: MarkerShape, _ x: Double, _ y: Double, size: Double, color: String)
+  {
+    let half = size / 2
+    switch shape {
+    case .square:
+      rect(x - half, y - half, size, size, fill: color)
+    case .circle:
+      body +=
+        "<circle cx=\"\(f(x))\" cy=\"\(f(y))\" r=\"\(f(half + 1))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+    case .triangle:
+      polygon([(x, y - half - 1), (x + half + 1, y + half), (x - half - 1, y + half)], fill: color)
+    case .diamond:
+      polygon(
+        [(x, y - half - 1), (x + half + 1, y), (x, y + half + 1), (x - half - 1, y)], fill: color)
+    }
+  }
+
+  private mutating func polygon(_ points: [(Double, Double)], fill: String) {
+    let list = points.map { "\(f($0.0)),\(f($0.1))" }.joined(separator: " ")
+    body += "<polygon points=\"\(list)\" fill=\"\(fill)\"/>\n"
   }
 
   mutating func legend(x: Double, y: Double, items: [(String, String)]) {

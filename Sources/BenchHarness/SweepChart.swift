@@ -9,20 +9,27 @@ public enum SweepChart {
   static let panelHeight = 230.0
   static let margin = 62.0
   static let colors = ["#1f6feb", "#2da44e", "#8c959f", "#bf8700", "#cf222e", "#8250df"]
+  /// Each series' line pattern, with its marker shape: mmap and buffered often measure the same,
+  /// and a solid line drawn over another hid it.
+  static let dashes: [String?] = [nil, "7 4", "2 3", "9 3 2 3"]
 
   /// The chart of `runs` (each size with its records), titled `title`.
   public static func svg(runs: [(size: Int, records: [RunRecord])], title: String) -> String {
     let analysis = SweepAnalysis(runs)
     let bySize = runs.map { ($0.size, StrategySummary.all($0.records)) }
     let strategies = analysis.rows.map(\.strategy)
-    let panels: [(title: String, unit: (Double) -> String, metric: (StrategySummary) -> Double?)] =
-      [
-        ("load time", { seconds($0) }, \.medianLoadSeconds),
+    let panels:
+      [(
+        title: String, unit: (Double) -> String, binary: Bool,
+        metric: (StrategySummary) -> Double?
+      )] = [
+        ("load time", { seconds($0) }, false, \.medianLoadSeconds),
+        // Bytes in the tables' binary units, with ticks at powers of two.
         (
-          "footprint (RssAnon + RssShmem)", { ChartLabels.decimal($0, unit: "B") },
+          "footprint (RssAnon + RssShmem)", { ByteCount.format(Int($0)) }, true,
           \.medianFootprintBytes
         ),
-        ("instructions per entry", { String(format: "%.0f", $0) }, \.instructionsPerEntry),
+        ("instructions per entry", { String(format: "%.0f", $0) }, false, \.instructionsPerEntry),
       ]
     let width = margin + Double(panels.count) * (panelWidth + margin) + 20
     let legendHeight = 20.0 * Double(strategies.count)
@@ -59,8 +66,7 @@ public enum SweepChart {
       }
       svg.line(left, top + panelHeight, left + panelWidth, top + panelHeight, color: "#57606a")
       svg.line(left, top, left, top + panelHeight, color: "#57606a")
-      for decade in stride(from: yLow, through: yHigh, by: 1) {
-        let value = pow(10, decade)
+      for value in ticks(fromDecade: yLow, toDecade: yHigh, binary: panel.binary) {
         svg.line(left, y(value), left + panelWidth, y(value), color: "#d0d7de", dash: "3 3")
         svg.text(left - 6, y(value) + 4, panel.unit(value), size: 11, anchor: "end")
       }
@@ -83,16 +89,24 @@ public enum SweepChart {
           else { return nil }
           return (x(Double(size)), y(value))
         }
+        let dash = dashes[strategyIndex % dashes.count]
+        let shape = MarkerShape.allCases[strategyIndex % MarkerShape.allCases.count]
         for (from, to) in zip(points, points.dropFirst()) {
-          svg.line(from.0, from.1, to.0, to.1, color: color, width: 2)
+          svg.line(from.0, from.1, to.0, to.1, color: color, width: 2, dash: dash)
         }
-        for point in points { svg.rect(point.0 - 3, point.1 - 3, 6, 6, fill: color) }
+        for point in points { svg.marker(shape, point.0, point.1, size: 7, color: color) }
       }
     }
     var legendY = top + panelHeight + 64
     for (index, row) in analysis.rows.enumerated() {
       let color = colors[index % colors.count]
-      svg.rect(margin, legendY - 10, 14, 12, fill: color)
+      // The legend shows each series' line pattern and marker, as the panels draw them.
+      svg.line(
+        margin - 4, legendY - 4, margin + 18, legendY - 4, color: color, width: 2,
+        dash: dashes[index % dashes.count])
+      svg.marker(
+        MarkerShape.allCases[index % MarkerShape.allCases.count], margin + 7, legendY - 4,
+        size: 7, color: color)
       let exponents = [
         ("time", row.loadTime), ("footprint", row.footprint),
         ("instr/entry", row.instructionsPerEntry),
@@ -101,10 +115,21 @@ public enum SweepChart {
         value.map { String(format: "%@ N^%.2f", name, abs($0) < 0.005 ? 0 : $0) } ?? "\(name) –"
       }
       svg.text(
-        margin + 20, legendY, "\(row.strategy): \(exponents.joined(separator: ", "))", size: 12)
+        margin + 26, legendY, "\(row.strategy): \(exponents.joined(separator: ", "))", size: 12)
       legendY += 20
     }
     return svg.finish()
+  }
+
+  /// The gridlines of a log axis from 10^`low` to 10^`high`: each decade, or (`binary`, for
+  /// bytes) each power of two, every other one when there would be more than eight.
+  static func ticks(fromDecade low: Double, toDecade high: Double, binary: Bool) -> [Double] {
+    guard binary else { return stride(from: low, through: high, by: 1).map { pow(10, $0) } }
+    let lowPower = ceil(low * log2(10))
+    let highPower = floor(high * log2(10))
+    guard lowPower <= highPower else { return [] }
+    let step = highPower - lowPower > 8 ? 2.0 : 1.0
+    return stride(from: lowPower, through: highPower, by: step).map { pow(2, $0) }
   }
 
   static func seconds(_ value: Double) -> String {

@@ -69,4 +69,19 @@ struct HistoryReadingTests {
     #expect(svg.components(separatedBy: "820 KiB").count - 1 == 1, "\(svg)")
     #expect(!svg.contains("839680"))
   }
+
+  /// A change's "before → after" in its metric's unit, fine enough for a tenth of a percent:
+  /// the committed report printed "1.167e+06 → 1.208e+06" and "9296.0 → 71648.0".
+  @Test(arguments: [
+    (1_167_000.0, "footprint_bytes", "1.113 MiB"),
+    (1_208_000.0, "footprint_bytes", "1.152 MiB"),
+    (9_296.0, "heap_peak_bytes", "9.1 KiB"),
+    (0.007884, "load_s", "7.884 ms"),
+    (2.5, "time_to_enabled_s", "2.500 s"),
+    (669.9, "instructions_per_entry", "669.9"),
+    (0.05357, "allocations_per_entry", "0.05357"),
+  ])
+  func aChangeReadsInItsMetricsUnit(value: Double, metric: String, expected: String) {
+    #expect(BenchHistoryFormat.figure(value, metric: metric) == expected)
+  }
 }

@@ -39,7 +39,7 @@ public struct ChangePoint: Sendable, Equatable {
     let direction = isRegression ? "regression" : "improvement"
     let environment = environmentChanged ? " (the environment changed there too)" : ""
     return
-      "\(metric) \(strategy): \(percent) \(direction) \(place) (\(BenchHistoryFormat.number(before)) → \(BenchHistoryFormat.number(after)))\(environment)"
+      "\(metric) \(strategy): \(percent) \(direction) \(place) (\(BenchHistoryFormat.figure(before, metric: metric)) → \(BenchHistoryFormat.figure(after, metric: metric)))\(environment)"
   }
 }
 
@@ -68,6 +68,22 @@ enum BenchHistoryFormat {
     // Four significant digits below 1, written out: 0.004312, 0.0000123.
     let decimals = min(15, 3 - Int(log10(magnitude).rounded(.down)))
     return String(format: "%.\(decimals)f", value)
+  }
+
+  /// A figure in a change's "before → after", in its metric's unit and precise enough to show a
+  /// change of a tenth of a percent: bytes as KiB (one decimal) or MiB (three), times as ms or
+  /// s (four significant digits), anything else as `number`.
+  static func figure(_ value: Double, metric: String) -> String {
+    guard value.isFinite else { return "\(value)" }
+    if metric.hasSuffix("_bytes") {
+      let mebibyte = 1_048_576.0
+      return abs(value) >= mebibyte
+        ? String(format: "%.3f MiB", value / mebibyte) : String(format: "%.1f KiB", value / 1024)
+    }
+    if metric.hasSuffix("_s") {
+      return abs(value) < 1 ? number(value * 1000) + " ms" : number(value) + " s"
+    }
+    return number(value)
   }
 
   /// A figure on a chart's axis, in the unit the tables use: binary units for a `…_bytes`

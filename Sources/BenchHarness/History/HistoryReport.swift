@@ -68,8 +68,8 @@ public enum HistoryReport {
       html += "<td>\(escape(change.place))</td>"
       html +=
         "<td class=\"n \(style)\">\(String(format: "%+.2f%%", change.relativeChange * 100))</td>"
-      html += "<td class=n>\(BenchHistoryFormat.number(change.before)) → "
-      html += "\(BenchHistoryFormat.number(change.after))</td>"
+      html += "<td class=n>\(BenchHistoryFormat.figure(change.before, metric: change.metric)) → "
+      html += "\(BenchHistoryFormat.figure(change.after, metric: change.metric))</td>"
       html += "<td>\(change.environmentChanged ? "environment changed" : "")</td></tr>\n"
     }
     return html + "</table>\n"
