@@ -94,6 +94,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
+    // Builds the DocC catalogs (swift package generate-documentation); a plugin only, nothing
+    // links it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // MARK: iOS-buildable layers (no Foundation)

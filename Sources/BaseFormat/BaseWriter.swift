@@ -51,6 +51,8 @@ public final class BaseWriter {
 
   /// Starts a base at `path` (created or replaced when ``finish()`` succeeds).
   /// - Parameters:
+  ///   - path: the base's file; written under a temporary name beside it until ``finish()``.
+  ///   - kind: identification (labels) or blocking (numbers only).
   ///   - compact: write ``BaseHeader/compactVersion`` records.
   ///   - dictionaryCandidates: compact only, with ``DictionaryChoice/candidates``: labels to put
   ///     in the base's dictionary on their first use, while it has room.

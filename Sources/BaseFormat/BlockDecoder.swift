@@ -287,7 +287,7 @@ struct BlockDecoder {
 extension BlockDecoder {
   /// Reads an unsigned LEB128 value at `pointer`, at most `available` bytes; nil when it runs
   /// past them or does not fit 64 bits. The per-record path's own form, kept in this room:
-  /// measured, a ``ByteCoding/LittleEndianReader`` per record cost the loader about 20% more
+  /// measured, a `ByteCoding.LittleEndianReader` per record cost the loader about 20% more
   /// instructions per entry (cachegrind, 200k entries), so the record loop reads through its
   /// pointer and checks `available` itself.
   @inline(__always)

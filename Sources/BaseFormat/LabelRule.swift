@@ -8,7 +8,9 @@ import ByteCoding
 /// refuse them when they validate labels (an empty one always).
 public enum LabelRule {
   /// Why `label` is not a label; nil when it is one.
-  /// - Parameter checkUTF8: false when the bytes are known UTF-8 (taken from a `String`).
+  /// - Parameters:
+  ///   - label: the label's bytes.
+  ///   - checkUTF8: false when the bytes are known UTF-8 (taken from a `String`).
   public static func problem(_ label: ByteView, checkUTF8: Bool = true) -> String? {
     if label.isEmpty { return "empty label" }
     if label.count > BaseHeader.maximumLabelByteCount {

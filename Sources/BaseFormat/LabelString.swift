@@ -6,7 +6,7 @@ import SystemCalls
 /// - ``Form/span``: the iOS 26 (macOS 26) standard library's `String(copying: UTF8Span(unchecked:))`,
 ///   which copies without validating again;
 /// - ``Form/compatible``: the standard library's entry point for bytes known to be UTF-8
-///   (``String/calldirFromKnownUTF8(_:)``), which every system from iOS 12.2 and macOS 10.14.4
+///   (`String.calldirFromKnownUTF8(_:)`), which every system from iOS 12.2 and macOS 10.14.4
 ///   exports, and which copies without validating again either;
 /// - ``Form/validating``: `String(unsafeUninitializedCapacity:initializingUTF8With:)`, public API
 ///   on every system from iOS 14, which validates the bytes once more (on regional-2m, 13% more

@@ -6,7 +6,7 @@ import SystemPackage
 /// resident memory stays flat whatever the file size (mapping a whole 75 MB file raises the
 /// process's peak RSS by the file size; see BRIEF.md §6).
 ///
-/// A window maps ``windowByteCount`` bytes plus room for the largest block, so a block that
+/// A window maps `windowByteCount` bytes plus room for the largest block, so a block that
 /// starts inside the window always ends inside the mapping; each block is verified whole before
 /// its first entry is returned.
 public final class MappedBaseReader: BaseReader, BlockSource {

@@ -85,7 +85,7 @@ public struct StreamChecksum: Sendable {
     return Self.finalized(copy.sum1) ^ copy.sum2
   }
 
-  /// murmur3's fmix64 (``ByteCoding/murmurFinalized(_:)``).
+  /// murmur3's fmix64 (`ByteCoding.murmurFinalized(_:)`).
   @inline(__always)
   private static func finalized(_ value: UInt64) -> UInt64 { murmurFinalized(value) }
 

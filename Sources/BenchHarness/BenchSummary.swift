@@ -8,7 +8,12 @@ import ProcessMetrics
 public enum BenchSummary {
   /// The Markdown.
   /// - Parameters:
+  ///   - title: the run's title (profile, entries, repeats).
+  ///   - summaries: each strategy's figures.
+  ///   - failures: the gate's failures, one line each (empty when it passed).
   ///   - gated: whether `--gate` decided the verdict (otherwise it is only reported).
+  ///   - baselineNotes: what the comparison with the committed baseline said.
+  ///   - comparison: the A/B comparison, when the run compared two builds.
   ///   - chartLink: where the chart is (an artifact URL, or a path).
   public static func markdown(
     title: String, summaries: [StrategySummary], failures: [String], gated: Bool,

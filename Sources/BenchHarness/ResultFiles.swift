@@ -4,7 +4,7 @@ import SystemCalls
 
 /// Writing result files (CSV, SVG, JSON, HTML): a regular file is replaced atomically, so an
 /// interrupted run never leaves half a file; a FIFO, a device or `/dev/stdout` is written
-/// through and never replaced (``SystemCalls/OutputTarget``).
+/// through and never replaced (`SystemCalls.OutputTarget`).
 public enum ResultFiles {
   /// The tool's own working folder: a missing folder under it is made, as the dataset cache's
   /// is; a missing folder anywhere else is the user's mistake, and an error.

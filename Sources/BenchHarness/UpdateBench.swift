@@ -54,7 +54,7 @@ public struct UpdateBench: Sendable {
     public var applyFootprintBytes: Int
     /// All the new version's bases as one `zstd -19 --long=27` stream, bytes.
     public var containerCompressedBytes: Int
-    /// The lower bound on a patch's size the changes allow (see ``ChangeEntropy``).
+    /// The lower bound on a patch's size the changes allow (see `ChangeEntropy`).
     public var lowerBoundBytes: Int
     public var entriesChanged: Int
     /// The incremental request after the update (`app sync` of a container enabled and synced

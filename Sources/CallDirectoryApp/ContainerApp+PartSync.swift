@@ -40,6 +40,10 @@ extension ContainerApp {
   /// each under its own cap, as ``sync(manager:bundleID:maximumRequests:events:)`` syncs one.
   ///
   /// - Parameters:
+  ///   - manager: the system's Call Directory manager (CallKit's, through the adapter).
+  ///   - bundleID: the first extension's bundle identifier; part N syncs through `bundleID.N`.
+  ///   - count: how many extensions (parts) the set is split across.
+  ///   - maximumRequests: bounds each part's requests this time; the next sync resumes.
   ///   - policy: whether a part that fails (not turned on, a failed request) stops the rest.
   ///   - events: hears each part's events with its number.
   /// - Returns: each part's result, in order (fewer when the policy stopped early).

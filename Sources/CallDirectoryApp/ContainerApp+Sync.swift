@@ -113,9 +113,9 @@ extension ContainerApp {
   ///    entries as they are are taken as installed without a request
   ///    (``SyncEvent/changesTakenWithoutRequest(count:)``).
   /// 4. Incremental reloads: what changed, then the rest of the full set past the cap, one chunk
-  ///    (``DirectoryContainer/InstallProgress/chunkEntries``) per request, highest priorities
+  ///    (`DirectoryContainer.InstallProgress.chunkEntries`) per request, highest priorities
   ///    first. A request the system kills (error 2) is retried with half the chunk, down to
-  ///    its floor (``DirectoryContainer/InstallProgress/minimumChunkEntries``); error 5 means the
+  ///    its floor (`DirectoryContainer.InstallProgress.minimumChunkEntries`); error 5 means the
   ///    system holds no more: what is in (the top priorities) stays, the rest is reported pending.
   ///
   /// Each request is recorded in the manifest before the next begins, and the task's
@@ -124,6 +124,8 @@ extension ContainerApp {
   /// resumes. The request under way is waited for: iOS offers no way to stop it.
   ///
   /// - Parameters:
+  ///   - manager: the system's Call Directory manager (CallKit's, through the adapter).
+  ///   - bundleID: the extension's bundle identifier.
   ///   - maximumRequests: bounds this sync's requests (an app given a little background time
   ///     makes one or two); the next sync resumes.
   ///   - events: hears each request and what was mended, as it happens.

@@ -27,7 +27,7 @@ extension ContainerApp {
   /// index, and for each base that differs fetches the smallest download (a patch chain from
   /// the base the container holds, or the whole base), checks each file's size and SHA-256,
   /// applies patches in bounded memory, then stages every new base through one
-  /// ``ContainerTransaction``: all or nothing. The next `sync` sends the incremental request.
+  /// `DirectoryContainer.ContainerTransaction`: all or nothing. The next `sync` sends the incremental request.
   /// Downloads wait in ``downloadsFolder`` until then, so an interrupted update resumes.
   ///
   /// Before anything is fetched: a version that would keep under half the entries the container
@@ -40,8 +40,11 @@ extension ContainerApp {
   /// The task's cancellation is checked between files (a download under way stops at once,
   /// keeping what arrived) and before the transaction: a cancelled update leaves the container
   /// as it was, and the next one resumes its downloads.
-  /// - Parameter events: hears each base fetched whole or patched
-  ///   (``SyncEvent/baseFetched(name:bytes:)``, ``SyncEvent/basePatched(name:patches:)``).
+  /// - Parameters:
+  ///   - source: where the release folder's files come from (a web server, a folder).
+  ///   - allowShrink: accept a version that keeps under half the published entries.
+  ///   - events: hears each base fetched whole or patched
+  ///     (``SyncEvent/baseFetched(name:bytes:)``, ``SyncEvent/basePatched(name:patches:)``).
   /// - Throws: ``ContainerAppError`` naming the file and the problem: of kind
   ///   ``ContainerAppError/Kind/download`` for a fetch that fails (the HTTP status in
   ///   ``ContainerAppError/code``), ``ContainerAppError/Kind/noSpace``,

@@ -40,7 +40,7 @@ public struct ContainerApp: Sendable, Hashable {
       kind: .noManifest)
   }
 
-  /// Changes the manifest as one transaction (``DirectoryContainer/ContainerTransaction``): other
+  /// Changes the manifest as one transaction (`DirectoryContainer.ContainerTransaction`): other
   /// writers wait, and the change is live only once `body` returns and the manifest is renamed
   /// into place. A container without a manifest is an error unless `creating`.
   /// - Throws: ``ContainerAppError``; what `body` throws. The container is then as it was.

@@ -12,10 +12,10 @@ public struct ContainerAppError: Error, CustomStringConvertible, Equatable, Send
     /// the index's, a bad name): trying again with the same input fails again.
     case failed
     /// An update that would leave fewer than half the entries the container publishes (or
-    /// none): refused unless shrinking is allowed (``DirectoryContainer/ShrinkRule``).
+    /// none): refused unless shrinking is allowed (`DirectoryContainer.ShrinkRule`).
     case shrink
     /// The system knows no such extension: the user has not turned it on in Settings
-    /// (``CallDirectoryCore/CallDirectoryManaging/openSettings()`` shows them where).
+    /// (`CallDirectoryCore.CallDirectoryManaging.openSettings()` shows them where).
     case extensionNotEnabled
     /// The container has no manifest yet: nothing was staged, updated or compiled into it.
     case noManifest

@@ -100,7 +100,7 @@ extension ContainerApp {
   }
 
   /// ``status()``, with each extension's enabled status asked of `manager`: `bundleID` for the
-  /// container's own, `bundleID.N` for part N (as ``syncParts(manager:bundleID:policy:maximumRequests:events:)``
+  /// container's own, `bundleID.N` for part N (as ``syncParts(manager:bundleID:count:policy:maximumRequests:events:)``
   /// names them).
   /// - Throws: ``ContainerAppError``: a manifest that cannot be read, or the manager's failure
   ///   (``ContainerAppError/Kind/system``).

@@ -1,7 +1,7 @@
 import SystemChannel
 
 /// The system's end of an in-process request, in memory: the frames an extension's
-/// ``SystemChannel/ChannelContext`` sends are decoded by the decoder the spawned path reads its
+/// `SystemChannel.ChannelContext` sends are decoded by the decoder the spawned path reads its
 /// pipe with and handed to the request's ``RequestSession``, whose acks are encoded and decoded
 /// back. The in-process host is the spawned path without the process (swift-nio's
 /// `EmbeddedChannel` is the model).

@@ -3,7 +3,7 @@ import CallDirectoryCore
 import SystemChannel
 
 /// Applies what an extension sends to one request's store transaction, checking the contract as
-/// entries arrive with the same ``CallDirectoryCore/CheckingContext`` the harness uses, so a
+/// entries arrive with the same `CallDirectoryCore.CheckingContext` the harness uses, so a
 /// violation gets iOS's code and nothing of the request is kept.
 final class RequestIngest {
   let checker: CheckingContext

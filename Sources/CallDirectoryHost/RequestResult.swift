@@ -27,7 +27,7 @@ public struct RequestResult: Sendable, CallDirectoryReloadOutcome {
   /// Time the store's `COMMIT` took, in seconds.
   public var commitSeconds: Double = 0
   /// When the request's entries were committed, on the host's monotonic clock
-  /// (``ProcessSpawning/MonotonicClock``, nanoseconds); nil when they were not.
+  /// (`ProcessSpawning.MonotonicClock`, nanoseconds); nil when they were not.
   public var committedAtNanoseconds: UInt64?
   /// The extension's highest sampled footprint (RssAnon + RssShmem), in bytes; 0 in-process.
   public var footprintPeakBytes: Int

@@ -4,7 +4,7 @@ import CallDirectoryCore
 /// Streams one base into a Call Directory context in constant memory.
 public enum BaseLoader {
   /// Opens `path` with the reader of `strategy`.
-  /// - Throws: ``BaseFormat/BaseFormatError`` for a missing, foreign, truncated or corrupt file.
+  /// - Throws: `BaseFormat.BaseFormatError` for a missing, foreign, truncated or corrupt file.
   public static func openReader(path: String, strategy: LoadStrategy) throws(BaseFormatError)
     -> any BaseReader
   {
@@ -17,7 +17,7 @@ public enum BaseLoader {
   /// Hands every entry of the base at `path` to `context`, in file order, through the list its
   /// kind names. The caller completes or cancels the request.
   /// - Returns: the number of entries handed to the context.
-  /// - Throws: ``BaseFormat/BaseFormatError``; entries already handed on must then be discarded,
+  /// - Throws: `BaseFormat.BaseFormatError`; entries already handed on must then be discarded,
   ///   which is what the system does with a request that does not complete.
   @inlinable @discardableResult
   public static func load(

@@ -2,7 +2,7 @@ import BaseFormat
 import DirectoryContainer
 
 extension DirectoryLoader {
-  /// Records what this request sent in the container's ``DirectoryContainer/ExtensionJournal``,
+  /// Records what this request sent in the container's `DirectoryContainer.ExtensionJournal`,
   /// before the request completes, so the app can tell what the system holds after a request
   /// iOS made on its own (a Settings toggle) and resume installing from there.
   ///

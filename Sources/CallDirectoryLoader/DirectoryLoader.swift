@@ -16,7 +16,7 @@ import DirectoryContainer
 ///   computed by merging old and new in O(k) memory.
 ///
 /// Every base of the new set is checked against its SHA-256 while it streams, on a second thread
-/// (``BackgroundVerification``), and the format's checksums are checked block by block. Any
+/// (`BackgroundVerification`), and the format's checksums are checked block by block. Any
 /// failure throws before the request completes: the caller cancels it and the system keeps what
 /// it had.
 ///

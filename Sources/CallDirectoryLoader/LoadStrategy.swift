@@ -1,7 +1,7 @@
 /// How the extension reads a base.
 public enum LoadStrategy: String, CaseIterable, Sendable {
-  /// `mmap` in bounded windows, each released once consumed (``BaseFormat/MappedBaseReader``).
+  /// `mmap` in bounded windows, each released once consumed (`BaseFormat.MappedBaseReader`).
   case mmap
-  /// `read()` through one 8 KiB buffer (``BaseFormat/BufferedBaseReader``).
+  /// `read()` through one 8 KiB buffer (`BaseFormat.BufferedBaseReader`).
   case buffered
 }

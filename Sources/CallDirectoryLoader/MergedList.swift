@@ -46,7 +46,7 @@ public final class MergedList {
 
   /// Opens the merge over readers already open.
   /// - Parameter readers: each base's reader with its priority.
-  /// - Throws: the first ``BaseFormat/BaseFormatError`` reading the first entries.
+  /// - Throws: the first `BaseFormat.BaseFormatError` reading the first entries.
   public init(_ readers: [(reader: any BaseReader, priority: Int)]) throws(BaseFormatError) {
     sources = []
     sources.reserveCapacity(readers.count)

@@ -4,7 +4,7 @@
   import CallKit
   import Foundation
 
-  /// `CXCallDirectoryManager` through ``CallDirectoryCore/CallDirectoryManaging``, so the app's
+  /// `CXCallDirectoryManager` through `CallDirectoryCore.CallDirectoryManaging`, so the app's
   /// sync (`ContainerApp.sync(manager:bundleID:maximumRequests:events:)`) drives the real system
   /// as it drives the simulated one.
   ///

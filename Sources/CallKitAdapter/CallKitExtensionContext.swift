@@ -8,7 +8,7 @@
   import CallDirectoryCore
   import CallKit
 
-  /// `CXCallDirectoryExtensionContext` seen through ``CallDirectoryCore/CallDirectoryExtensionContext``,
+  /// `CXCallDirectoryExtensionContext` seen through `CallDirectoryCore.CallDirectoryExtensionContext`,
   /// so calldir's loader (`DirectoryLoader.load(into:)`) hands CallKit its entries directly.
   ///
   /// Every call forwards as it is: CallKit checks the order, the duplicates and the cap itself,

@@ -37,7 +37,7 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
 extension DatasetGenerator {
   /// Writes the dataset at `path` in `format`, atomically.
   /// - Parameter progress: called now and then with the fraction written (0...1).
-  /// - Throws: ``BaseFormat/BaseFormatError`` when the file cannot be written.
+  /// - Throws: `BaseFormat.BaseFormatError` when the file cannot be written.
   public func write(
     _ format: DatasetFormat, to path: String, progress: (Double) -> Void = { _ in }
   ) throws(BaseFormatError) {

@@ -45,7 +45,7 @@ public struct CompileOptions: Sendable {
   /// Fail on any rejected line.
   public var strict = false
   /// Publish a compile even when it would leave a live container with no entries, or with
-  /// fewer than ``DirectoryContainer/ShrinkRule/keptShare`` of them (`--allow-shrink`).
+  /// fewer than `DirectoryContainer.ShrinkRule.keptShare` of them (`--allow-shrink`).
   public var allowShrink = false
   /// Lines longer than this many bytes are rejected ("line too long"), read in constant memory.
   public var maximumLineByteCount = CompileOptions.defaultMaximumLineByteCount
@@ -55,7 +55,7 @@ public struct CompileOptions: Sendable {
   public var quoting: Quoting?
   /// The version written into the manifest.
   public var version = 1
-  /// Write compact bases (``BaseFormat/BaseHeader/compactVersion``): number deltas and a label
+  /// Write compact bases (`BaseFormat.BaseHeader.compactVersion`): number deltas and a label
   /// dictionary. Off writes fixed-width records.
   public var compact = true
   /// Also measure `gzip -9` of the inputs, for the report (costs a pass of deflate).

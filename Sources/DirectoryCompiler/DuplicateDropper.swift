@@ -81,7 +81,7 @@ struct DuplicateDropper {
   }
 
   /// Calls `body` with each record of `batch`, in order.
-  /// - Throws: what `body` throws; ``ByteCoding/ByteCodingError`` for a batch cut short (a bug).
+  /// - Throws: what `body` throws; `ByteCoding.ByteCodingError` for a batch cut short (a bug).
   static func forEachRecord(in batch: [UInt8], _ body: (SortRecordView) throws -> Void) throws {
     try batch.withUnsafeBytes { bytes in
       var offset = 0

@@ -178,7 +178,7 @@ final class ExternalSorter {
   }
 
   /// Decodes the record at `offset`; returns it and the offset after it.
-  /// - Throws: ``ByteCoding/ByteCodingError`` when the bytes end inside the record.
+  /// - Throws: `ByteCoding.ByteCodingError` when the bytes end inside the record.
   static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError)
     -> (SortRecordView, Int)
   {
@@ -211,7 +211,7 @@ final class ExternalSorter {
   }
 
   /// Byte size of the record at `offset`.
-  /// - Throws: ``ByteCoding/ByteCodingError`` when the bytes end inside the record.
+  /// - Throws: `ByteCoding.ByteCodingError` when the bytes end inside the record.
   static func size(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError) -> Int {
     var reader = LittleEndianReader(ByteView(bytes), offset: offset)
     try reader.skip(Self.fixedFieldsByteCount)

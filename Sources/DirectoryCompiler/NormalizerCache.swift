@@ -2,7 +2,7 @@ import PhoneNormalization
 
 /// One normalizer per country a compile meets: the default, each input's (`FILE:CC`) and each
 /// row's own (a country column), made once. One per thread (``RowIngest``), each over its own
-/// copy of the numbering tables (``PhoneNormalization/NumberingTables/privateCopy()``) when
+/// copy of the numbering tables (`PhoneNormalization.NumberingTables.privateCopy()`) when
 /// threads read at once.
 struct NormalizerCache {
   let validation: PhoneNormalizer.Validation
@@ -23,7 +23,7 @@ struct NormalizerCache {
   }
 
   /// The normalizer for `country` (ISO code, any case).
-  /// - Throws: ``PhoneNormalization/NormalizationError/unknownCountry(_:)``.
+  /// - Throws: `PhoneNormalization.NormalizationError.unknownCountry(_:)`.
   mutating func normalizer(_ country: String) throws(NormalizationError) -> PhoneNormalizer {
     if let last, last.country == country { return last.normalizer }
     let normalizer: PhoneNormalizer

@@ -14,9 +14,9 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
   case badJSON
   /// An identification entry without a label.
   case emptyLabel
-  /// A label longer than a base allows (``BaseFormat/BaseHeader/maximumLabelByteCount``).
+  /// A label longer than a base allows (`BaseFormat.BaseHeader.maximumLabelByteCount`).
   case labelTooLong
-  /// A label holding a control character or a line break (``BaseFormat/LabelRule``): a label
+  /// A label holding a control character or a line break (`BaseFormat.LabelRule`): a label
   /// is one line of text.
   case labelControlCharacter
   /// A rank that is not a whole number (`high`, `1e3`, `2.5`): a rank orders the seed set and

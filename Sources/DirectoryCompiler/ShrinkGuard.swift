@@ -1,7 +1,7 @@
 import DirectoryContainer
 
 /// Refuses a compile that would empty a live container or lose most of its entries
-/// (``DirectoryContainer/ShrinkRule``): an empty dump, a header without rows, or a dump whose
+/// (`DirectoryContainer.ShrinkRule`): an empty dump, a header without rows, or a dump whose
 /// every row was rejected used to retire every base, and the next sync removed every entry from
 /// the phone. `--allow-shrink` publishes it anyway.
 enum ShrinkGuard {
@@ -9,7 +9,7 @@ enum ShrinkGuard {
   ///   - current: the container's manifest before this compile.
   ///   - newEntries: the entries this compile's region and blocking bases hold.
   /// - Throws: ``CompileError/shrink(_:)`` when the container held entries and the compile keeps
-  ///   none, or fewer than ``DirectoryContainer/ShrinkRule/keptShare`` of them.
+  ///   none, or fewer than `DirectoryContainer.ShrinkRule.keptShare` of them.
   static func check(current: Manifest, newEntries: Int, report: CompileReport) throws {
     let oldEntries = ShrinkRule.publishedEntries(current)
     guard let why = ShrinkRule.refusal(oldEntries: oldEntries, newEntries: newEntries) else {

@@ -7,7 +7,7 @@ import SystemPackage
 ///
 /// - Writers serialize on an exclusive `flock` of `.lock` in the container, held from `init`
 ///   until the transaction ends; readers (the extension) take no lock.
-/// - New bases never overwrite a file: ``adopt(_:name:)`` moves a finished file into `bases/`
+/// - New bases never overwrite a file: `adopt(_:name:)` moves a finished file into `bases/`
 ///   under a name that holds its SHA-256 (`region-RU-MOW.3f5a…c2.cdb`), so a file a manifest names
 ///   never changes.
 /// - ``commit(_:)`` makes the change live with one atomic rename of `manifest.cdm` (temporary

@@ -182,8 +182,10 @@ public struct ExtensionJournal: Equatable, Sendable {
 
   /// The container's journal; nil when there is none yet. Read line by line through one small
   /// buffer (the extension reads it inside its memory limit).
-  /// - Parameter keepingFiles: false to check the file lines but keep none (``files`` empty):
-  ///   the extension needs only the sequence and the counts.
+  /// - Parameters:
+  ///   - container: the App Group container's folder.
+  ///   - keepingFiles: false to check the file lines but keep none (``files`` empty): the
+  ///     extension needs only the sequence and the counts.
   /// - Throws: ``ManifestError`` when it exists but cannot be read; messages start with the path.
   public static func read(container: String, keepingFiles: Bool = true) throws(ManifestError)
     -> ExtensionJournal?
@@ -235,14 +237,14 @@ public struct ExtensionJournal: Equatable, Sendable {
 
   /// Writes the journal atomically (temporary file, fsync, rename, directory fsync), a line at a
   /// time through a small buffer.
-  /// - Throws: ``BaseFormat/BaseFormatError`` when it cannot be written.
+  /// - Throws: `BaseFormat.BaseFormatError` when it cannot be written.
   public func write(container: String) throws(BaseFormatError) {
     try write(container: container, files: files)
   }
 
   /// Writes the journal with `files` in place of ``files``, as they are walked: the extension
   /// records the bases it sent without gathering them into one more array.
-  /// - Throws: ``BaseFormat/BaseFormatError`` when it cannot be written.
+  /// - Throws: `BaseFormat.BaseFormatError` when it cannot be written.
   public func write(container: String, files: some Sequence<File>) throws(BaseFormatError) {
     let writer = try AtomicFileWriter(
       path: container + "/" + Self.fileName, bufferByteCount: AtomicFileWriter.textBufferByteCount)

@@ -130,7 +130,7 @@ public func readSmallTextFile(_ path: String, maximumByteCount: Int) throws(Smal
 
 /// The size in bytes of the regular file at `path`, or nil when there is none (missing,
 /// unreadable, or a FIFO, device or folder in its place). Opened without blocking, as
-/// ``forEachChunk(ofFile:_:)`` does, so a FIFO is refused rather than waited on.
+/// `forEachChunk(ofFile:_:)` does, so a FIFO is refused rather than waited on.
 public func regularFileByteCount(_ path: String) -> Int? {
   guard
     let descriptor = try? FileDescriptor.open(

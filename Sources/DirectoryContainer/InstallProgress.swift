@@ -6,7 +6,7 @@
 /// ```
 ///
 /// The system holds the **top `installed` entries by priority** of the installed files (the
-/// prefix ``CallDirectoryLoader``'s cap plan admits). A complete request installs up to the
+/// prefix `CallDirectoryLoader`'s cap plan admits). A complete request installs up to the
 /// system's cap; each incremental request then grows the prefix to `target`, one chunk at a
 /// time, until `total`. Every field is optional; a manifest without the line installs up to the
 /// cap, as before.

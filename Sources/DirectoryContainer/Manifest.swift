@@ -145,7 +145,7 @@ public struct Manifest: Equatable, Sendable {
   }
 
   /// Writes `manifest.cdm` atomically (temporary file, fsync, rename).
-  /// - Throws: ``BaseFormat/BaseFormatError`` when the file cannot be written.
+  /// - Throws: `BaseFormat.BaseFormatError` when the file cannot be written.
   public func write(container: String) throws(BaseFormatError) {
     try writeContainerText(encoded(), to: container + "/" + Self.fileName)
   }
@@ -153,7 +153,7 @@ public struct Manifest: Equatable, Sendable {
 
 /// Writes a container's small text file atomically (temporary file, fsync, rename, directory
 /// fsync).
-/// - Throws: ``BaseFormat/BaseFormatError`` when it cannot be written.
+/// - Throws: `BaseFormat.BaseFormatError` when it cannot be written.
 func writeContainerText(_ text: String, to path: String) throws(BaseFormatError) {
   let writer = try AtomicFileWriter(path: path)
   try writer.write(text.utf8)

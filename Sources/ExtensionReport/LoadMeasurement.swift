@@ -7,7 +7,7 @@ import SystemCalls
 public struct LoadMeasurement {
   /// jemalloc's allocation count when the load started.
   private let allocationsAtStart: Int?
-  /// The machine's monotonic clock when the load started (``SystemCalls/MonotonicTime``).
+  /// The machine's monotonic clock when the load started (`SystemCalls.MonotonicTime`).
   private let startMonotonicNanoseconds: UInt64
   /// The CPU time the process had used when the load started: everything from `exec` (the
   /// dynamic loader, initializers, reading the arguments, opening the input).

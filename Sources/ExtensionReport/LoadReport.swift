@@ -8,7 +8,7 @@ public struct LoadReport: Equatable, Sendable {
   public var entries: Int = 0
   /// Monotonic time around the load, in nanoseconds.
   public var loadNanoseconds: UInt64 = 0
-  /// When the load started, on ``SystemCalls/MonotonicTime`` (shared with the parent, which
+  /// When the load started, on `SystemCalls.MonotonicTime` (shared with the parent, which
   /// subtracts its spawn time: the bench's `startup_s`); nil from a child that did not say.
   public var startMonotonicNanoseconds: UInt64?
   /// The CPU time the process had used when the load started, in nanoseconds (exec → load

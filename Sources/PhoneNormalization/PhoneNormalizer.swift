@@ -6,7 +6,7 @@ import ByteCoding
 ///
 /// The steps are libphonenumber's `parse`, in its order (the generator's model of them agrees
 /// with libphonenumber on every example number of the metadata, in every written form):
-/// 1. Read the digits (``WrittenNumber``): leading text skipped, digits of every script read,
+/// 1. Read the digits (`WrittenNumber`): leading text skipped, digits of every script read,
 ///    separators ignored, a vanity number's letters read as keypad digits, an extension
 ///    dropped; anything else with digits after it refused.
 /// 2. Find the country: a number written with `+`, or with the default country's own
@@ -46,8 +46,13 @@ public struct PhoneNormalizer: Sendable {
 
   /// A normalizer for `country` (ISO code, case-insensitive), or without a country when nil.
   /// - Throws: ``NormalizationError/unknownCountry(_:)``.
-  /// - Parameter tables: the numbering tables to read (a thread's ``NumberingTables/privateCopy()``
-  ///   or the shared ones).
+  /// - Parameters:
+  ///   - country: the country national numbers belong to (ISO code), or nil for numbers
+  ///     written in international form only.
+  ///   - validation: how much of a number is checked: its region's possible lengths, or a
+  ///     number type's pattern.
+  ///   - tables: the numbering tables to read (a thread's ``NumberingTables/privateCopy()``
+  ///     or the shared ones).
   public init(
     country: String?, validation: Validation = .possible,
     tables: NumberingTables = .shared

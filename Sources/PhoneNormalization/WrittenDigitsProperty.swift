@@ -5,7 +5,7 @@
 ///
 /// Checked by the property tests over generated numbers in every script and region, by the
 /// `normalize` fuzz target and on the compiler's output. The reading here is independent of
-/// ``WrittenNumber``'s tables: digits by the standard library's Unicode properties.
+/// `WrittenNumber`'s tables: digits by the standard library's Unicode properties.
 public enum WrittenDigitsProperty {
   /// Why `number`, read from `written`, breaks the property; nil when it keeps it.
   /// The documented prefixes: nothing, a national prefix (at most ``nationalPrefixDigits``),

@@ -107,7 +107,7 @@ public enum ChildProcess {
     /// Why ``IO/onTick`` asked for the kill, if it did.
     public var requestedKillReason: String?
     /// When the child was spawned: the machine's monotonic clock
-    /// (``SystemCalls/MonotonicTime``) just before `posix_spawn`, in nanoseconds.
+    /// (`SystemCalls.MonotonicTime`) just before `posix_spawn`, in nanoseconds.
     public var spawnedAtNanoseconds: UInt64 = 0
 
     /// Samples per second of wall time.

@@ -10,7 +10,7 @@ public struct MonotonicClock: Sendable {
     self.nanoseconds = nanoseconds
   }
 
-  /// The machine's monotonic clock (``SystemCalls/MonotonicTime``): the one clock the host,
+  /// The machine's monotonic clock (`SystemCalls.MonotonicTime`): the one clock the host,
   /// the bench and the extension's own load measurement read, so their readings compare.
   public static let system = MonotonicClock { MonotonicTime.nanoseconds() }
 

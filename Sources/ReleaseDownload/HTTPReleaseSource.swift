@@ -10,7 +10,7 @@ import ReleaseFormat
 /// so a connection that drops leaves the bytes it brought, and the next fetch asks for the rest
 /// with `Range: bytes=N-`. A server that sends more than the index's size, a status other than
 /// 200 or 206, or nothing for `idleTimeout` seconds ends the fetch with a one-line error
-/// (``ReleaseFormat/ReleaseError/Kind/download``, the status in its `code`).
+/// (`ReleaseFormat.ReleaseError.Kind.download`, the status in its `code`).
 ///
 /// A fetch suspends its task while the transfer runs (no thread waits for it), and a cancelled
 /// task cancels the transfer at once: the bytes that arrived stay in the part for the next fetch.
@@ -38,9 +38,9 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   }
 
   /// Fetches `path` into `destination`, resuming from the bytes already there.
-  /// - Throws: ``ReleaseFormat/ReleaseError``: ``ReleaseFormat/ReleaseError/Kind/download`` for
-  ///   a status, a timeout or a dropped connection, ``ReleaseFormat/ReleaseError/Kind/cancelled``
-  ///   when the task is cancelled, ``ReleaseFormat/ReleaseError/Kind/failed`` when the part
+  /// - Throws: `ReleaseFormat.ReleaseError`: `ReleaseFormat.ReleaseError.Kind.download` for
+  ///   a status, a timeout or a dropped connection, `ReleaseFormat.ReleaseError.Kind.cancelled`
+  ///   when the task is cancelled, `ReleaseFormat.ReleaseError.Kind.failed` when the part
   ///   cannot be written.
   public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
     async throws(ReleaseError)

@@ -19,7 +19,7 @@ import ByteCoding
 /// | 8 | bytes of the label references' zlib stream |
 /// | 8 | bytes of the spelt labels' zlib stream |
 ///
-/// Then the three zlib streams, in that order, to the end of the file (see ``OperationEncoder``):
+/// Then the three zlib streams, in that order, to the end of the file (see `OperationEncoder`):
 /// each kind of value in its own, since deflate's codes then fit one distribution each (kept
 /// counts, label references, label text); one stream of all three measured 7% larger.
 public struct PatchHeader: Equatable, Sendable {
@@ -37,8 +37,8 @@ public struct PatchHeader: Equatable, Sendable {
 
   /// The kind of both bases.
   public var kind: BaseKind
-  /// The made base's format version (``BaseHeader/currentVersion`` or
-  /// ``BaseHeader/compactVersion``).
+  /// The made base's format version (`BaseHeader.currentVersion` or
+  /// `BaseHeader.compactVersion`).
   public var baseVersion: UInt16
   /// SHA-256 (hex) of the base the patch applies to: it applies to no other.
   public var fromSHA256: String

@@ -72,7 +72,7 @@ public struct ReleaseIndex: Equatable, Sendable {
     }
 
     /// The entries the version publishes: its region and blocking bases (the seed set repeats
-    /// region entries), as ``DirectoryContainer/ShrinkRule/publishedEntries(_:)`` counts a
+    /// region entries), as `DirectoryContainer.ShrinkRule.publishedEntries(_:)` counts a
     /// manifest's.
     public var publishedEntries: Int {
       bases.filter { $0.role != Manifest.Role.seed.rawValue }.reduce(0) { $0 &+ $1.entries }

@@ -22,7 +22,7 @@ public struct ReleasePublisher {
   public let keep: Int
 
   /// Publish even when the new version would hold fewer than half the entries of the newest
-  /// (``DirectoryContainer/ShrinkRule``).
+  /// (`DirectoryContainer.ShrinkRule`).
   public let allowShrink: Bool
 
   public init(releases: String, keep: Int = Self.defaultKeep, allowShrink: Bool = false) {

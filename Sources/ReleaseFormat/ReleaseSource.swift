@@ -9,8 +9,11 @@ public protocol ReleaseSource {
   /// Fetches `path` (relative to the release folder) into the local file `destination`, going
   /// on from the bytes already there (a download cut short resumes; an HTTP server is asked for
   /// the rest with `Range`). The caller checks the size and the SHA-256 afterwards.
-  /// - Parameter expectedByteCount: the file's size when the index gives it: a source stops
-  ///   there, so a server sending more cannot fill the disk.
+  /// - Parameters:
+  ///   - path: the file's path relative to the release folder (`index.json`, `bases/…`).
+  ///   - destination: the local file to fetch into, resumed from its current length.
+  ///   - expectedByteCount: the file's size when the index gives it: a source stops there, so a
+  ///     server sending more cannot fill the disk.
   ///
   /// `async`, so a network source waits for its server without holding a thread; a source whose
   /// reads do not suspend (a folder) implements it as a plain function.

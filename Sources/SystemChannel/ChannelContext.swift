@@ -2,7 +2,7 @@ import ByteCoding
 import CallDirectoryCore
 import SystemPackage
 
-/// The extension's side of the simulated system: a ``CallDirectoryExtensionContext`` that
+/// The extension's side of the simulated system: a `CallDirectoryCore.CallDirectoryExtensionContext` that
 /// collects entries in a batch of 10,000 (CallKit's buffer) and flushes it, as one frame, when it
 /// fills, when the kind of change switches, and at completion. Each flush waits for the system's
 /// answer, like CallKit's synchronous XPC call.

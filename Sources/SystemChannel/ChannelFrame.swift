@@ -51,7 +51,7 @@ public struct ChannelAck: Equatable, Sendable {
   }
 
   /// Decodes the five bytes on the wire.
-  /// - Throws: ``ByteCoding/ByteCodingError`` when fewer arrived.
+  /// - Throws: `ByteCoding.ByteCodingError` when fewer arrived.
   public init(decoding bytes: [UInt8]) throws(ByteCodingError) {
     let decoded = bytes.withUnsafeBytes { raw in
       Result { () throws(ByteCodingError) in

@@ -8,7 +8,12 @@ extension BenchBaseline {
   /// assertions on (+1.9% on ci-smoke), which 2% let through.
   public static let defaultMaximumCountRegression = 0.005
 
-  /// - Parameter maximumRegression: the fraction instructions per entry may rise (0.005 is 0.5%).
+  /// - Parameters:
+  ///   - records: the run's rows.
+  ///   - profile: the profile (or base) the run measured: the baseline's figures for it are read.
+  ///   - toolchain: this run's `swift --version`; another toolchain's figures are not compared.
+  ///   - allocator: this run's allocator; another allocator's figures are not compared.
+  ///   - maximumRegression: the fraction instructions per entry may rise (0.005 is 0.5%).
   public func evaluate(
     _ records: [RunRecord], profile: String, toolchain: String, allocator: String,
     maximumRegression: Double

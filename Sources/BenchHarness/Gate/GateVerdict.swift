@@ -10,7 +10,7 @@
 /// - ``ABComparison/evaluate(maximumRegression:maximumCountRegression:)``: this build against
 ///   another, run interleaved;
 /// - ``SweepAnalysis/evaluate()``: memory flat and time at most linear over a sweep of sizes;
-/// - ``TwoPhaseReport/evaluate(_:maximumTimeToEnabled:)``: every phase completes in memory,
+/// - ``TwoPhaseReport/evaluate(_:maximumTimeToEnabled:gatesWallClock:maximumFootprintGrowth:)``: every phase completes in memory,
 ///   enabled in time;
 /// - ``CompileBench/evaluate(_:)``: compile against sort -u, normalize's rate.
 public struct GateVerdict: Sendable, Equatable {

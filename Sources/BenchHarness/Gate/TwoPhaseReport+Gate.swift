@@ -7,9 +7,13 @@ extension TwoPhaseReport {
   /// (`--device`, from counts: it does not move with this machine's load), and on this
   /// machine's wall clock only when `gatesWallClock` (asked for on purpose: six busy loops on
   /// two cores took ci-smoke's from 0.12 s to 0.71 s, against a 1 s bar).
-  /// - Parameter maximumFootprintGrowth: when the run swept several region counts, the most the
-  ///   incremental update's median footprint may grow from the fewest regions to the most, in
-  ///   bytes.
+  /// - Parameters:
+  ///   - records: the run's rows.
+  ///   - maximumTimeToEnabled: the bar on the median time to enabled, seconds.
+  ///   - gatesWallClock: whether this machine's wall-clock time to enabled is gated too.
+  ///   - maximumFootprintGrowth: when the run swept several region counts, the most the
+  ///     incremental update's median footprint may grow from the fewest regions to the most,
+  ///     in bytes.
   public static func evaluate(
     _ records: [RunRecord], maximumTimeToEnabled: Double, gatesWallClock: Bool = true,
     maximumFootprintGrowth: Int = defaultMaximumFootprintGrowth
@@ -49,7 +53,7 @@ extension TwoPhaseReport {
     return GateVerdict(failures: failures)
   }
 
-  /// The bound ``evaluate(_:maximumTimeToEnabled:maximumFootprintGrowth:)`` holds the
+  /// The bound ``evaluate(_:maximumTimeToEnabled:gatesWallClock:maximumFootprintGrowth:)`` holds the
   /// incremental footprint's growth to by default: 256 KiB from 3 to 300 regions, "flat" as
   /// issue 30 asks, a twentieth of iOS's 5 MiB limit.
   public static let defaultMaximumFootprintGrowth = 256 * 1024

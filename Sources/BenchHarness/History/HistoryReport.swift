@@ -16,6 +16,9 @@ public enum HistoryReport {
 
   /// The report's HTML.
   /// - Parameters:
+  ///   - commits: the history's commits, oldest first.
+  ///   - series: each metric and strategy's figures over the commits.
+  ///   - changes: the change points found in them.
   ///   - lastCommits: how many of the newest commits the table lists.
   public static func html(
     commits: [BenchHistory.Commit], series: [BenchHistory.Series], changes: [ChangePoint],
