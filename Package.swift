@@ -286,7 +286,8 @@ let package = Package(
     .testTarget(
       name: "ReleaseFormatTests",
       dependencies: [
-        "ReleaseFormat", "ReleaseDownload", "BaseFormat", "DirectoryContainer", "TestSupport",
+        "ReleaseFormat", "ReleaseDownload", "BaseFormat", "DirectoryContainer", "SystemChannel",
+        "TestSupport",
       ]),
     // Runs the built `calldir`: listed so that `swift test` builds it first.
     .testTarget(

@@ -5,7 +5,7 @@ A source file names a raw pointer type when its text holds one of UnsafePointer,
 UnsafeMutablePointer, UnsafeRawPointer, UnsafeMutableRawPointer, UnsafeBufferPointer,
 UnsafeMutableBufferPointer, UnsafeRawBufferPointer, UnsafeMutableRawBufferPointer or
 OpaquePointer as a word (`withUnsafeBytes` and its kin do not count: they lend bytes to a
-closure without naming the type). Every such file must be listed in the README's table between
+closure without naming the type). Every such file must be listed in CONTRIBUTING.md's table between
 the markers `<!-- unsafe-rooms -->` and `<!-- /unsafe-rooms -->`, with the reason it needs one;
 everything else reads bytes through ByteCoding's `ByteView`, `LittleEndianReader` and writer.
 
@@ -46,7 +46,7 @@ def pointer_files(root):
 
 
 def rooms(readme_text):
-    """The files the README's rooms table lists."""
+    """The files CONTRIBUTING.md's rooms table lists."""
     inside = False
     listed = set()
     for line in readme_text.splitlines():
@@ -67,10 +67,10 @@ def drifts(found, listed):
     for path in sorted(set(found) - listed):
         lines.append(
             f"{path}:{found[path]}: names a raw pointer type outside the rooms "
-            "(README's unsafe-bytes table): read bytes through ByteView, or add the room with "
+            "(CONTRIBUTING.md's unsafe-bytes table): read bytes through ByteView, or add the room with "
             "its reason")
     for path in sorted(listed - set(found)):
-        lines.append(f"README.md: {path} is listed as a room but names no raw pointer type: "
+        lines.append(f"CONTRIBUTING.md: {path} is listed as a room but names no raw pointer type: "
                      "take it out of the table")
     return lines
 
@@ -94,11 +94,11 @@ def main(arguments):
     if arguments not in ([], ["--self-test"]):
         print(__doc__.strip().splitlines()[-4], file=sys.stderr)
         return 2
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as file:
+    with open(os.path.join(ROOT, "CONTRIBUTING.md"), encoding="utf-8") as file:
         listed = rooms(file.read())
     found = pointer_files(ROOT)
     if not listed:
-        print("README.md: no unsafe-rooms table between its markers", file=sys.stderr)
+        print("CONTRIBUTING.md: no unsafe-rooms table between its markers", file=sys.stderr)
         return 1
     if arguments == ["--self-test"]:
         return self_test(found, listed)

@@ -2,8 +2,12 @@
 """Runs every shell block of the README files, so the documentation stays true.
 
 usage: Scripts/doc-test.py [--calldir PATH] [--list] [FILE.md ...]
-       (default files: README.md Datasets/samples/README.md Examples/CallerID/README.md;
+       (default files: README.md, CONTRIBUTING.md, Datasets/samples/README.md,
+        Examples/CallerID/README.md and every article of the DocC catalogs, Sources/*/*.docc;
         default calldir: .build/release/calldir)
+
+A placeholder left in a file (a word between double underscores, such as __REAL_HISTORY__)
+fails it, wherever it stands.
 
 Every fenced block tagged `sh` (or `bash`, `shell`) is
   - parsed: `bash -n` checks its syntax, and every `calldir` command in it is read against the
@@ -26,9 +30,11 @@ import re
 import shutil
 import subprocess
 import sys
+import glob
 import tempfile
 
 FENCE = re.compile(r"^```(\w*)\s*$")
+PLACEHOLDER = re.compile(r"__[A-Z][A-Z0-9_]*__")
 MARK = re.compile(r"^<!--\s*doc-test:\s*(synopsis|skip)\b\s*(.*?)\s*-->\s*$")
 SHELL_TAGS = {"sh", "bash", "shell"}
 # A subcommand word: lowercase, digits, dashes (not a file like box/bases or an ID with dots).
@@ -171,7 +177,7 @@ def prepare_scratch(root, scratch, calldir):
 
 def main():
     arguments = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    arguments.add_argument("files", nargs="*", default=["README.md", "Datasets/samples/README.md", "Examples/CallerID/README.md"])
+    arguments.add_argument("files", nargs="*", default=None)
     arguments.add_argument("--calldir", default=".build/release/calldir")
     arguments.add_argument("--list", action="store_true", help="list the blocks and their marks")
     options = arguments.parse_args()
@@ -181,7 +187,13 @@ def main():
         print(f"doc-test: no calldir at {options.calldir} (swift build -c release)", file=sys.stderr)
         return 2
     parser, failures, counts = Parser(options.calldir), [], {"run": 0, "synopsis": 0, "skip": 0, "inline": 0}
-    for path in options.files:
+    files = options.files or (
+        ["README.md", "CONTRIBUTING.md", "Datasets/samples/README.md", "Examples/CallerID/README.md"]
+        + sorted(glob.glob("Sources/*/*.docc/*.md")))
+    for path in files:
+        for number, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
+            for placeholder in PLACEHOLDER.findall(line):
+                failures.append(f"{path}:{number}: the placeholder {placeholder} was never filled in")
         shell = [block for block in blocks(path) if block.tag in SHELL_TAGS]
         if options.list:
             for block in shell:

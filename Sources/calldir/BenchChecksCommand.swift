@@ -7,7 +7,7 @@ struct BenchChecksCommand: ParsableCommand {
     commandName: "checks",
     abstract: "List every check each gate applies: what it reads, what fails it, and why.",
     discussion: """
-      A Markdown table made from the constants the gates read (the README shows this output, \
+      A Markdown table made from the constants the gates read (the harness catalog shows this output, \
       and a test keeps the two the same). Exit status 0.
       """)
 

@@ -41,8 +41,10 @@ struct DatasetOptions: ParsableArguments {
   var cache: String?
 
   /// The profile with the flags applied.
-  /// - Throws: ``ValidationError`` naming the bad flag or profile.
-  /// - Parameter sweeping: whether a list of entry counts is allowed (the first is used).
+  /// - Throws: `ValidationError` naming the bad flag or profile.
+  /// - Parameters:
+  ///   - defaultProfile: the profile used when `--profile` is not given.
+  ///   - sweeping: whether a list of entry counts is allowed (the first is used).
   func resolve(defaultProfile: String, sweeping: Bool = false) throws -> (
     name: String, parameters: DatasetParameters
   ) {

@@ -45,4 +45,44 @@ struct HelpTextTests {
     let files = Set(try FileManager.default.contentsOfDirectory(atPath: Self.folder.path))
     #expect(names == files)
   }
+
+  static let reference = folder.appendingPathComponent(
+    "../../../Sources/calldir/calldir.docc/CommandLineReference.md"
+  ).standardized
+
+  /// The command-line reference article is every command's help, in the order above, made from
+  /// the checked-in copies: regenerated with them (`CALLDIR_UPDATE_HELP=1`), it cannot drift.
+  static func referenceArticle() throws -> String {
+    var text = """
+      # Command-line reference
+
+      Every command's help, as `calldir COMMAND --help` prints it.
+
+      ## Overview
+
+      This page is generated from the parser: `HelpTextTests` compares each command's help with
+      its checked-in copy and this page with those copies, and \
+      `CALLDIR_UPDATE_HELP=1 swift test --filter HelpTextTests` rewrites both.
+
+      """
+    for command in commands {
+      let name = (["calldir"] + command).joined(separator: " ")
+      let copy = folder.appendingPathComponent(
+        (["calldir"] + command).joined(separator: "-") + ".txt")
+      let help = try String(contentsOf: copy, encoding: .utf8)
+      text += "\n## \(name)\n\n```\n\(help.hasSuffix("\n") ? help : help + "\n")```\n"
+    }
+    return text
+  }
+
+  @Test func theReferenceArticleIsTheHelp() throws {
+    let article = try Self.referenceArticle()
+    if ProcessInfo.processInfo.environment["CALLDIR_UPDATE_HELP"] == "1" {
+      try article.write(to: Self.reference, atomically: true, encoding: .utf8)
+    }
+    let committed = try String(contentsOf: Self.reference, encoding: .utf8)
+    #expect(
+      committed == article,
+      "regenerate with CALLDIR_UPDATE_HELP=1 swift test --filter HelpTextTests")
+  }
 }

@@ -2,7 +2,7 @@ import CallDirectoryCore
 import ProcessMetrics
 
 /// Every check a gate applies, from the constants the gates read: the one list `calldir bench
-/// checks` prints and the README shows (a test keeps the two the same), so neither can drift
+/// checks` prints and the harness catalog shows (a test keeps the two the same), so neither can drift
 /// from what the code does.
 public enum GateChecks {
   /// One check.
@@ -115,7 +115,7 @@ public enum GateChecks {
     ]
   }
 
-  /// The checks as a Markdown table: what `calldir bench checks` prints and the README shows.
+  /// The checks as a Markdown table: what `calldir bench checks` prints and the harness catalog shows.
   public static func markdown() -> String {
     var lines = ["| gate | reads | fails when | why |", "| --- | --- | --- | --- |"]
     for check in all {
