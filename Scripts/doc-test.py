@@ -6,7 +6,9 @@ usage: Scripts/doc-test.py [--calldir PATH] [--list] [FILE.md ...]
         Examples/CallerID/README.md and every article of the DocC catalogs, Sources/*/*.docc;
         default calldir: .build/release/calldir)
 
-A placeholder left in a file (a word between double underscores, such as __REAL_HISTORY__)
+A synopsis names every flag its command's help lists, or a group that stands for them:
+[DATASET OPTIONS] (the generator's parameters) and [BENCH OPTIONS] (every flag of `bench
+strategies`). A placeholder left in a file (a word between double underscores, such as __REAL_HISTORY__)
 fails it, wherever it stands.
 
 Every fenced block tagged `sh` (or `bash`, `shell`) is
@@ -34,6 +36,9 @@ import glob
 import tempfile
 
 FENCE = re.compile(r"^```(\w*)\s*$")
+# What a synopsis's [DATASET OPTIONS] stands for: the generator's parameters every bench and
+# generate take (DatasetOptions in the command line).
+DATASET_OPTIONS = ["--entries", "--seed", "--kind", "--plans", "--labels", "--duplicate-share", "--cache"]
 PLACEHOLDER = re.compile(r"__[A-Z][A-Z0-9_]*__")
 MARK = re.compile(r"^<!--\s*doc-test:\s*(synopsis|skip)\b\s*(.*?)\s*-->\s*$")
 SHELL_TAGS = {"sh", "bash", "shell"}
@@ -104,8 +109,9 @@ def commands(text):
         if found and line.startswith(" ") and "calldir" not in line.split():
             found[-1] += " " + code
             continue
-        # Commands joined on one line (`a; b`, `a | b`, `a && b`) are read one by one.
-        for part in re.split(r";|&&|\|\|?", code):
+        # Commands joined on one line (`a; b`, `a | b`, `a && b`) are read one by one; a `|`
+        # without spaces is a synopsis's alternation (`--kind identification|blocking`).
+        for part in re.split(r";|&&|\s\|\|?\s", code):
             words = part.split()
             if "calldir" in words:
                 found.append(" ".join(words[words.index("calldir") + 1 :]))
@@ -158,6 +164,38 @@ class Parser:
             for flag in dict.fromkeys(FLAG.findall(command))
             if not re.search(re.escape(flag) + r"(?![\w-])", text)
         ]
+
+    def subcommand(self, command):
+        """The subcommand words a command starts with (`bench sweep`)."""
+        words = []
+        for token in command.split():
+            if not WORD.match(token) or not self.lists(words, token):
+                break
+            words.append(token)
+        return words
+
+    def missing(self, command):
+        """The flags the command's help lists that a synopsis of it leaves out."""
+        words = []
+        for token in command.split():
+            if not WORD.match(token) or not self.lists(words, token):
+                break
+            words.append(token)
+        text = self.help(words) or ""
+        default = re.search(r"^\s+([a-z][a-z0-9-]*) \(default\)", text, re.M)
+        if default:
+            words.append(default.group(1))
+            text = self.help(words) or ""
+        options = text.split("OPTIONS:", 1)[1] if "OPTIONS:" in text else ""
+        listed = dict.fromkeys(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)", options, re.M))
+        named = set(FLAG.findall(command))
+        # A synopsis may name a group of flags documented once beside it.
+        if "[DATASET OPTIONS]" in command:
+            named |= set(DATASET_OPTIONS)
+        if "[BENCH OPTIONS]" in command:
+            strategies = self.help(["bench", "strategies"]) or ""
+            named |= set(re.findall(r"^\s+(--[a-z][a-z0-9-]*)", strategies, re.M))
+        return [flag for flag in listed if flag not in named and flag not in ("--help", "--version")]
 
 
 def prepare_scratch(root, scratch, calldir):
@@ -212,8 +250,18 @@ def main():
                 syntax = subprocess.run(["bash", "-n"], input=block.text, capture_output=True,
                                         text=True)
                 found = [] if syntax.returncode == 0 else [syntax.stderr.strip()]
+                synopsis = {}
                 for command in commands(block.text):
                     found += parser.problems(command)
+                    # A synopsis names every flag its command takes, over all its lines in the
+                    # block: one left out is drift.
+                    if block.mark == "synopsis":
+                        name = " ".join(command.split()[: len(parser.subcommand(command))])
+                        synopsis[name] = synopsis.get(name, "") + " " + command
+                for name, text in synopsis.items():
+                    left_out = parser.missing(name + " " + text)
+                    if left_out:
+                        found.append(f"the synopsis of calldir {name} leaves out {', '.join(left_out)}")
                 if found:
                     failures.append(f"{block.where}: " + "; ".join(found))
                     continue
