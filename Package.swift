@@ -34,7 +34,7 @@ import PackageDescription
 // iOS-buildable, no Foundation: CallDirectoryCore, ByteCoding, SystemCalls, BaseFormat,
 // DirectoryContainer, CallDirectoryLoader, PhoneNormalization, ReleaseFormat, CallDirectoryApp.
 // Foundation allowed: ProcessSpawning, CallDirectoryHost, DirectoryCompiler, Datasets,
-// BenchHarness, ReleaseDownload, calldir, calldir-baselines, calldir-fuzz.
+// LiveLookupExport, BenchHarness, ReleaseDownload, calldir, calldir-baselines, calldir-fuzz.
 //
 //   CallDirectoryCore ← CallKitAdapter
 //   ByteCoding ← PhoneNormalization
@@ -56,6 +56,7 @@ import PackageDescription
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
 //     SystemCalls ← CallDirectoryApp
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
+//   BaseFormat, CallDirectoryLoader, DirectoryContainer, SystemCalls ← LiveLookupExport
 //   ReleaseFormat ← ReleaseDownload
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, ExtensionReport, FaultInjection,
 //     SystemChannel ← calldir-extension
@@ -67,7 +68,8 @@ import PackageDescription
 //     SystemCalls ← BenchHarness
 //   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
 //     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, FaultInjection,
-//     PhoneNormalization, ProcessMetrics, ProcessSpawning, ReleaseDownload, ReleaseFormat ← calldir
+//     LiveLookupExport, PhoneNormalization, ProcessMetrics, ProcessSpawning, ReleaseDownload,
+//     ReleaseFormat ← calldir
 
 let package = Package(
   name: "calldir",
@@ -216,6 +218,14 @@ let package = Package(
       ]),
 
     // MARK: Tooling (Foundation allowed)
+    // Live Caller ID Lookup's keyword databases from a compiled container (calldir export
+    // lcidl); Protos/ holds the schemas CI decodes the output against.
+    .target(
+      name: "LiveLookupExport",
+      dependencies: [
+        "BaseFormat", "CallDirectoryLoader", "DirectoryContainer", "SystemCalls",
+      ],
+      exclude: ["Protos"]),
     .target(
       name: "Datasets",
       dependencies: [
@@ -235,7 +245,7 @@ let package = Package(
         "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
-        "ReleaseDownload", "FaultInjection",
+        "ReleaseDownload", "FaultInjection", "LiveLookupExport",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
         "calldir-extension", "calldir-baselines", "calldir-patch",
@@ -312,6 +322,11 @@ let package = Package(
       ]),
     .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),
+    .testTarget(
+      name: "LiveLookupExportTests",
+      dependencies: [
+        "LiveLookupExport", "BaseFormat", "DirectoryContainer", "TestSupport",
+      ]),
     .testTarget(
       name: "BaseFormatTests",
       dependencies: [

@@ -59,8 +59,8 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
   @Option(
     name: .long,
     help: """
-      The gate, when --regions sweeps several counts: the most the incremental update's median \
-      footprint may grow from the fewest regions to the most (256KiB: flat).
+      The gate, when --regions sweeps several counts: the most the incremental update's lowest \
+      footprint over the repeats may grow from the fewest regions to the most (384KiB: flat).
       """)
   var maxFootprintGrowth = ByteSize(bytes: TwoPhaseReport.defaultMaximumFootprintGrowth)
 

@@ -15,7 +15,7 @@ struct Calldir: AsyncParsableCommand {
     subcommands: [
       BenchCommand.self, ChartCommand.self, GenerateCommand.self, HostCommand.self, AppCommand.self,
       NormalizeCommand.self, CompileCommand.self, InspectCommand.self, PublishCommand.self,
-      HistoryCommand.self,
+      ExportCommand.self, HistoryCommand.self,
     ])
 
   /// Runs the command with this tool's exit statuses: ArgumentParser uses 64 for usage errors and

@@ -16,6 +16,7 @@ struct HelpTextTests {
     ["host"], ["host", "enable"], ["host", "disable"], ["host", "reload"], ["host", "lookup"],
     ["host", "status"], ["app"], ["app", "stage"], ["app", "choose"], ["app", "sync"],
     ["app", "status"], ["app", "update"], ["normalize"], ["compile"], ["inspect"], ["publish"],
+    ["export"], ["export", "lcidl"],
     ["history"], ["history", "add"], ["history", "changes"], ["history", "report"],
     ["history", "prune"],
   ]

@@ -54,19 +54,22 @@ extension TwoPhaseReport {
   }
 
   /// The bound ``evaluate(_:maximumTimeToEnabled:gatesWallClock:maximumFootprintGrowth:)`` holds the
-  /// incremental footprint's growth to by default: 256 KiB from 3 to 300 regions, "flat" as
-  /// issue 30 asks, a twentieth of iOS's 5 MiB limit.
-  public static let defaultMaximumFootprintGrowth = 256 * 1024
+  /// incremental footprint's growth to by default: 384 KiB from 3 to 300 regions, "flat" as
+  /// issue 30 asks, under a thirteenth of iOS's 5 MiB limit. A quiet run grows 168–172 KiB; six
+  /// busy loops and three other benches on two cores raised the lowest repeat's growth to 288 KiB
+  /// once in 50 A/A runs (the old 256 KiB bar failed it); the regressions this check was made for
+  /// grew 828–896 KiB, and a cost per region of 1.3 KiB over 297 regions still fails it.
+  public static let defaultMaximumFootprintGrowth = 384 * 1024
 
   /// The incremental update's lowest footprint over the repeats at the fewest and the most
   /// regions the records sweep (their `two-phase-rN` strategies, one extension each), and the
   /// growth between them in bytes; nil unless they sweep two region counts or more.
   ///
-  /// The lowest, not the median: the peak depends on how the SHA-256 thread's buffers overlap
-  /// the loader's, which the scheduler decides. With six busy loops and three other benches on
-  /// two cores, the median at 300 regions rose by up to 120 KiB over a quiet run's and failed 2
-  /// A/A runs in 50 (`Scripts/false-alarms.sh`); a growth the code causes raises every repeat,
-  /// the lowest included.
+  /// The lowest, not the median: the peak moves with the scheduler (how the SHA-256 thread's
+  /// buffers overlap the loader's). With six busy loops and three other benches on two cores,
+  /// the median at 300 regions rose by up to 120 KiB over a quiet run's and failed 2 A/A runs in
+  /// 50 (`Scripts/false-alarms.sh`); a growth the code causes raises every repeat, the lowest
+  /// included.
   public static func incrementalFootprintGrowth(_ records: [RunRecord]) -> (
     regions: ClosedRange<Int>, fewest: Int, most: Int, bytes: Int
   )? {

@@ -1,0 +1,66 @@
+import BaseFormat
+import Foundation
+import SystemCalls
+
+extension LiveLookupExporter {
+  /// The use-case list's file name, written last: when it is there, the rest is.
+  public static let useCasesFileName = "usecases.json"
+
+  /// Writes the whole export into `folder` (made if missing): `block.binpb`, `identity.binpb`,
+  /// `block-config.json`, `identity-config.json` and, last, `usecases.json`. Each file is
+  /// written under a temporary name and renamed into place once complete, so a failed export
+  /// leaves the folder as it was.
+  /// - Throws: ``ExportError`` naming the base or file and the problem.
+  public func export(to folder: String) throws(ExportError) -> Report {
+    if !FolderCalls.exists(folder, followingLinks: true) {
+      do {
+        try FolderCalls.makeFolder(folder)
+      } catch {
+        throw ExportError("\(folder): cannot make the folder: \(error)")
+      }
+    }
+    // The previous export's parameters, read before anything is replaced: kept while the
+    // data fits them, so devices need not fetch new PIR configurations.
+    let previous = ["block", "identity"].map {
+      ProcessingConfig.previous(
+        stem: $0, bundleID: options.bundleID, file: folder + "/\($0)-config.json")
+    }
+    let report = try writeDatabases(into: folder)
+    let configs = [
+      ProcessingConfig(
+        stem: "block", bundleID: options.bundleID, rows: report.blockRows,
+        bytes: report.blockBytes, previous: previous[0]),
+      ProcessingConfig(
+        stem: "identity", bundleID: options.bundleID, rows: report.identityRows,
+        bytes: report.identityBytes, previous: previous[1]),
+    ]
+    do {
+      for config in configs {
+        try Self.write(try config.json(), to: folder + "/\(config.stem)-config.json")
+      }
+      try Self.write(
+        try ProcessingConfig.useCases(configs), to: folder + "/" + Self.useCasesFileName)
+    } catch let error as ExportError {
+      throw error
+    } catch {
+      throw ExportError("\(folder): \(error)")
+    }
+    return report
+  }
+
+  private static func write(_ data: Data, to path: String) throws(ExportError) {
+    do {
+      let file = try AtomicFileWriter(
+        path: path, bufferByteCount: AtomicFileWriter.textBufferByteCount)
+      do {
+        try file.write(Array(data) + [0x0a])
+        try file.commit()
+      } catch {
+        file.discard()
+        throw error
+      }
+    } catch {
+      throw ExportError("\(error)")
+    }
+  }
+}

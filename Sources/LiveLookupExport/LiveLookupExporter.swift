@@ -1,0 +1,190 @@
+import BaseFormat
+import CallDirectoryLoader
+import DirectoryContainer
+import SystemCalls
+
+/// Exports a compiled container as Live Caller ID Lookup's two keyword databases: the numbers a
+/// Call Directory install of it holds, with their block byte and their identity, streamed in
+/// ascending order through two merges (identification bases, blocking bases) in constant memory.
+public struct LiveLookupExporter {
+  /// What the export writes beside the numbers.
+  public struct Options: Sendable {
+    /// The Live Caller ID Lookup extension's bundle identifier: the use cases are
+    /// `BUNDLE.block` and `BUNDLE.identity`.
+    public var bundleID: String
+    /// Every identity's category.
+    public var category: CallIdentity.Category = .business
+    /// How long a device may keep an answer, minutes (0: the system's default).
+    public var cacheExpiryMinutes: UInt32 = 0
+    /// A folder of `+E164.heic` icons, or nil.
+    public var iconsFolder: String?
+    /// Whether the onboarding test identity is added (Apple asks for it in the dataset).
+    public var includesTestIdentity = true
+
+    /// Options for `bundleID`.
+    public init(bundleID: String) { self.bundleID = bundleID }
+  }
+
+  /// Apple's onboarding test identity: +1 408 555 1212, "Johnny Appleseed".
+  public static let testIdentity = (number: Int64(1_408_555_1212), name: "Johnny Appleseed")
+
+  /// What an export wrote and refused.
+  public struct Report: Equatable, Sendable {
+    /// Rows of `block.binpb`: every number.
+    public var blockRows = 0
+    /// Numbers blocked (value 1).
+    public var blocked = 0
+    /// Rows of `identity.binpb`: numbers with a name.
+    public var identityRows = 0
+    /// Identities with an icon.
+    public var icons = 0
+    /// Numbers without an E.164 form (over 15 digits), left out of both databases.
+    public var numbersWithoutE164 = 0
+    /// Icons refused, one line each (not HEIC, too large, unreadable).
+    public var refusedIcons: [String] = []
+    /// Identities whose value would pass the 16-bit size limit, left out, one line each.
+    public var refusedIdentities: [String] = []
+    /// Bytes of each database.
+    public var blockBytes = 0
+    public var identityBytes = 0
+  }
+
+  let container: String
+  let options: Options
+
+  /// An export of the container at `container`.
+  public init(container: String, options: Options) {
+    self.container = container
+    self.options = options
+  }
+
+  /// The bases a server serves: the seed set, every region and every blocking list the
+  /// manifest holds, staged and retired ones excepted. A device's choice of regions is its own
+  /// matter; the server answers for every number.
+  static func served(_ manifest: Manifest) -> [Manifest.Base] {
+    manifest.bases.filter { $0.state != .staged && $0.state != .retired }
+  }
+
+  /// Writes `block.binpb` and `identity.binpb` into `folder` (temporary names until the end,
+  /// so a failed export leaves what was there) and returns what it wrote.
+  /// - Throws: ``ExportError`` naming the base or file and the problem.
+  public func writeDatabases(into folder: String) throws(ExportError) -> Report {
+    let manifest: Manifest
+    do {
+      manifest = try Manifest.read(container: container)
+    } catch {
+      throw ExportError("\(container): \(error)")
+    }
+    // Every file is replaced by a rename at the end; a folder or a device in a file's place
+    // would fail its rename after others were made, so it is refused before anything is.
+    for name in Self.fileNames {
+      let path = folder + "/" + name
+      if FolderCalls.exists(path), FolderCalls.regularFileByteCount(path) == nil {
+        throw ExportError("\(path): not a regular file, so it is not replaced; move it away")
+      }
+    }
+    let bases = Self.served(manifest)
+    let identification = try merge(bases.filter { $0.kind == .identification }, labels: true)
+    let blocking = try merge(bases.filter { $0.kind == .blocking }, labels: false)
+    let icons = options.iconsFolder.map { IconFolder(folder: $0) }
+    let block: KeywordDatabaseWriter
+    let identity: KeywordDatabaseWriter
+    do {
+      block = try KeywordDatabaseWriter(path: folder + "/" + Self.blockFileName)
+      identity = try KeywordDatabaseWriter(path: folder + "/" + Self.identityFileName)
+    } catch {
+      throw ExportError("\(error)")
+    }
+    var report = Report()
+    do {
+      var rows = NumberRows(
+        identification: identification, blocking: blocking,
+        testIdentity: options.includesTestIdentity ? Self.testIdentity : nil)
+      while let row = try rows.next() {
+        guard E164.hasForm(row.number) else {
+          report.numbersWithoutE164 += 1
+          continue
+        }
+        try block.append(number: row.number, value: [row.blocked ? 1 : 0])
+        report.blockRows += 1
+        if row.blocked { report.blocked += 1 }
+        guard let name = row.label, !name.isEmpty else { continue }
+        // Johnny Appleseed is a person, whatever the directory's category.
+        var value = CallIdentity(
+          name: name, cacheExpiryMinutes: options.cacheExpiryMinutes,
+          category: row.isTestIdentity ? .person : options.category)
+        switch icons?.icon(for: row.number) {
+        case .success(let image)?: value.icon = image
+        case .failure(let refusal)?: report.refusedIcons.append(refusal.line)
+        case nil: break
+        }
+        var bytes = value.encoded()
+        if bytes.count > CallIdentity.maximumValueByteCount, value.icon != nil {
+          report.refusedIcons.append(
+            "\(E164.keyword(of: row.number)).heic: the identity would take \(bytes.count) bytes, over \(CallIdentity.maximumValueByteCount)"
+          )
+          value.icon = nil
+          bytes = value.encoded()
+        }
+        guard bytes.count <= CallIdentity.maximumValueByteCount else {
+          report.refusedIdentities.append(
+            "\(E164.keyword(of: row.number)): \(bytes.count) bytes, over \(CallIdentity.maximumValueByteCount)"
+          )
+          continue
+        }
+        if value.icon != nil { report.icons += 1 }
+        try identity.append(number: row.number, value: bytes)
+        report.identityRows += 1
+      }
+      report.blockBytes = block.byteCount
+      report.identityBytes = identity.byteCount
+      try block.commit()
+      try identity.commit()
+    } catch {
+      block.discard()
+      identity.discard()
+      throw ExportError("\(error)")
+    }
+    return report
+  }
+
+  /// Every file an export writes, in the order they are renamed into place.
+  public static let fileNames = [
+    blockFileName, identityFileName, "block-config.json", "identity-config.json", "usecases.json",
+  ]
+
+  /// The blocking database's file name.
+  public static let blockFileName = "block.binpb"
+  /// The identity database's file name.
+  public static let identityFileName = "identity.binpb"
+
+  /// One ascending merge over `bases` with their priorities, opening each base when the merge
+  /// reaches it (a region is a contiguous number range, so two or three are open at once).
+  private func merge(_ bases: [Manifest.Base], labels: Bool) throws(ExportError) -> MergedList {
+    var members: [(base: Manifest.Base, header: BaseHeader)] = []
+    for base in bases {
+      let header: BaseHeader
+      do {
+        header = try BaseHeader.read(path: container + "/" + base.file)
+      } catch {
+        throw ExportError("base \(base.name): \(error)")
+      }
+      guard header.entryCount > 0 else { continue }
+      members.append((base, header))
+    }
+    let container = container
+    return MergedList(pending: members.map { ($0.header.lowestNumber, $0.base.priority) }) {
+      index throws(BaseFormatError) in
+      let reader = try MappedBaseReader(path: container + "/" + members[index].base.file)
+      reader.skipsLabels = !labels
+      return reader
+    }
+  }
+}
+
+/// Why an export failed: one line naming the base or file and the problem.
+public struct ExportError: Error, CustomStringConvertible, Equatable, Sendable {
+  /// The line.
+  public let description: String
+  init(_ description: String) { self.description = description }
+}
