@@ -57,9 +57,10 @@ public struct CompileBench {
     }
   }
 
-  /// The tools, in the order each repeat runs them: compile on every core (its default) and on
-  /// one, side by side, then sort and normalize.
-  public static let tools = ["compile", "compile -j1", "sort -u", "normalize"]
+  /// The tools, in the order each repeat runs them: compile on every core (its default), the
+  /// Live Caller ID Lookup export of what it compiled, compile on one core, then sort and
+  /// normalize.
+  public static let tools = ["compile", "export lcidl", "compile -j1", "sort -u", "normalize"]
   /// The bar: compile within this many times `sort -u` of the same file.
   public static let maximumCompileToSortRatio = 2.5
   /// The bar for `calldir normalize`, numbers per second.
@@ -95,14 +96,13 @@ public struct CompileBench {
     for repeatIndex in 1...configuration.repeats {
       for tool in Self.tools {
         progress("\(tool), run \(repeatIndex) of \(configuration.repeats)")
-        runs.append(try measure(tool, dump: dump, numbers: numbers, rows: rows, repeatIndex))
-        if tool.hasPrefix("compile") {
-          // Content-addressed: equal names are equal bytes.
-          let names = (try? FileManager.default.contentsOfDirectory(atPath: work + "/box/bases"))
-          basesByTool[tool] = names?.sorted()
-        }
+        let (run, bases) = try measure(
+          tool, dump: dump, numbers: numbers, rows: rows, repeatIndex)
+        runs.append(run)
+        if tool.hasPrefix("compile") { basesByTool[tool] = bases }
       }
-      guard basesByTool["compile"] == basesByTool["compile -j1"] else {
+      guard basesByTool["compile"] == basesByTool["compile -j1"], basesByTool["compile"] != nil
+      else {
         throw BenchError(
           "compile on \(ProcessInfo.processInfo.activeProcessorCount) threads and on one made different bases"
         )
@@ -111,11 +111,15 @@ public struct CompileBench {
     return runs
   }
 
+  /// One run of `tool`, and for a compile the names of the bases it wrote (content-addressed:
+  /// equal names are equal bytes).
   private func measure(_ tool: String, dump: String, numbers: String, rows: Int, _ index: Int)
-    throws(BenchError) -> Run
+    throws(BenchError) -> (Run, [String]?)
   {
     let out = configuration.workDirectory + "/box"
-    try? FileManager.default.removeItem(atPath: out)
+    let exported = configuration.workDirectory + "/lcidl"
+    // The export reads what the compile before it wrote; every other tool starts clean.
+    if tool != "export lcidl" { try? FileManager.default.removeItem(atPath: out) }
     let memory = configuration.memoryBytes
     let (executable, arguments): (String, [String]) =
       switch tool {
@@ -124,6 +128,14 @@ public struct CompileBench {
           configuration.calldir,
           ["compile", dump, "--out", out, "--memory", "\(memory)", "--country", "RU"]
             + (tool == "compile -j1" ? ["--threads", "1"] : [])
+        )
+      case "export lcidl":
+        (
+          configuration.calldir,
+          [
+            "export", "lcidl", "--container", out, "--out", exported, "--bundle-id",
+            "net.example.bench",
+          ]
         )
       case "sort -u":
         (
@@ -157,8 +169,14 @@ public struct CompileBench {
         "\(tool) failed (exit \(outcome.exitCode.map(String.init) ?? "signal \(outcome.signal ?? 0)")): \(outcome.standardError.prefix(300))"
       )
     }
-    try? FileManager.default.removeItem(atPath: out)
-    return Run(
+    let bases =
+      tool.hasPrefix("compile")
+      ? (try? FileManager.default.contentsOfDirectory(atPath: out + "/bases"))?.sorted() : nil
+    if tool != "compile" {
+      try? FileManager.default.removeItem(atPath: out)
+      try? FileManager.default.removeItem(atPath: exported)
+    }
+    let run = Run(
       tool: tool, repeatIndex: index, wallSeconds: outcome.wallSeconds,
       cpuSeconds: outcome.userSeconds + outcome.systemSeconds,
       // Sampled, not wait4's ru_maxrss: Linux keeps the spawning process's high-water mark across
@@ -168,6 +186,7 @@ public struct CompileBench {
       maxResidentBytes: outcome.sampleCount > 0 && outcome.sampledPeakResidentBytes > 0
         ? outcome.sampledPeakResidentBytes : outcome.maxResidentBytes,
       rows: rows)
+    return (run, bases)
   }
 
   /// The dump's first column, one number per line (what `normalize` reads), streamed; returns
@@ -260,12 +279,12 @@ public struct CompileBench {
 
   /// Medians per tool and the ratio compile / sort, as a table.
   public static func summary(_ runs: [Run]) -> String {
-    var table = "tool          wall s (median)   peak RSS MiB   rows/s\n"
+    var table = "tool           wall s (median)   peak RSS MiB   rows/s\n"
     for tool in tools {
       let wall = median(runs, tool) { $0.wallSeconds }
       let rss = median(runs, tool) { Double($0.maxResidentBytes) } / 1_048_576
       let rate = median(runs, tool) { Double($0.rows) / max($0.wallSeconds, 1e-9) }
-      table += String(format: "%-12@ %15.2f %14.1f %10.0f\n", tool as NSString, wall, rss, rate)
+      table += String(format: "%-13@ %16.2f %14.1f %10.0f\n", tool as NSString, wall, rss, rate)
     }
     let oneThread =
       median(runs, "compile -j1") { $0.wallSeconds } / median(runs, "sort -u") { $0.wallSeconds }
@@ -273,6 +292,10 @@ public struct CompileBench {
       format: "compile / sort -u: %.2f× (bar: %.1f×); on one thread %.2f×\n",
       compileToSortRatio(runs),
       maximumCompileToSortRatio, oneThread)
+    table += String(
+      format:
+        "export lcidl / compile: %.2f× (the Live Caller ID Lookup export of what it compiled)\n",
+      median(runs, "export lcidl") { $0.wallSeconds } / median(runs, "compile") { $0.wallSeconds })
     return table
   }
 

@@ -40,6 +40,12 @@ public struct CallIdentity: Equatable, Sendable {
   public func encoded() -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(name.utf8.count + (icon?.count ?? 0) + 16)
+    encode(into: &bytes)
+    return bytes
+  }
+
+  /// Appends the serialized message to `bytes` (the export reuses one buffer row after row).
+  public func encode(into bytes: inout [UInt8]) {
     if !name.isEmpty { ProtobufWire.appendBytesField(1, name.utf8, to: &bytes) }
     if let icon {
       var message: [UInt8] = []
@@ -50,6 +56,5 @@ public struct CallIdentity: Equatable, Sendable {
     }
     ProtobufWire.appendVarintField(3, UInt64(cacheExpiryMinutes), to: &bytes)
     ProtobufWire.appendVarintField(4, category.rawValue, to: &bytes)
-    return bytes
   }
 }

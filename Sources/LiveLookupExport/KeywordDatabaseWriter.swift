@@ -6,7 +6,9 @@ import BaseFormat
 /// export's order), which makes the same input give the same bytes.
 final class KeywordDatabaseWriter {
   private let file: AtomicFileWriter
-  private var row: [UInt8] = []
+  /// One row's bytes, framing included, reused row after row: no allocation per row (the
+  /// export writes tens of millions).
+  private var record: [UInt8] = []
   private var previous: Int64 = 0
   /// Rows written.
   private(set) var rowCount = 0
@@ -15,7 +17,7 @@ final class KeywordDatabaseWriter {
   /// - Throws: `BaseFormat.BaseFormatError` when the file cannot be created.
   init(path: String) throws(BaseFormatError) {
     file = try AtomicFileWriter(path: path)
-    row.reserveCapacity(256)
+    record.reserveCapacity(1_024)
   }
 
   /// Bytes written so far.
@@ -26,18 +28,23 @@ final class KeywordDatabaseWriter {
   func append(number: Int64, value: [UInt8]) throws(BaseFormatError) {
     precondition(number > previous, "rows are written in ascending order")
     previous = number
-    var keyword: [UInt8] = []
-    E164.appendKeyword(of: number, to: &keyword)
-    row.removeAll(keepingCapacity: true)
-    ProtobufWire.appendBytesField(1, keyword, to: &row)
-    ProtobufWire.appendBytesField(2, value, to: &row)
-    var framing: [UInt8] = []
-    framing.reserveCapacity(6)
-    framing.append(ProtobufWire.key(field: 1, wireType: ProtobufWire.lengthDelimited))
-    ProtobufWire.appendVarint(UInt64(row.count), to: &framing)
-    try file.write(framing)
-    try file.write(row)
-    rowCount += 1
+    let keywordCount = 1 + E164.digitCount(number)
+    // KeywordDatabaseRow { bytes keyword = 1; bytes value = 2; }: both lengths are known, so
+    // the outer field's length is written first and the row after it, in one buffer.
+    let rowCount =
+      1 + ProtobufWire.varintByteCount(UInt64(keywordCount)) + keywordCount + 1
+      + ProtobufWire.varintByteCount(UInt64(value.count)) + value.count
+    record.removeAll(keepingCapacity: true)
+    record.append(ProtobufWire.key(field: 1, wireType: ProtobufWire.lengthDelimited))
+    ProtobufWire.appendVarint(UInt64(rowCount), to: &record)
+    record.append(ProtobufWire.key(field: 1, wireType: ProtobufWire.lengthDelimited))
+    ProtobufWire.appendVarint(UInt64(keywordCount), to: &record)
+    E164.appendKeyword(of: number, to: &record)
+    record.append(ProtobufWire.key(field: 2, wireType: ProtobufWire.lengthDelimited))
+    ProtobufWire.appendVarint(UInt64(value.count), to: &record)
+    record.append(contentsOf: value)
+    try file.write(record)
+    self.rowCount += 1
   }
 
   /// Makes the file durable under its name (temporary file, fsync, rename, folder fsync).
@@ -58,16 +65,30 @@ public enum E164 {
     number > 0 && number < 1_000_000_000_000_000
   }
 
-  /// Appends `+` and the digits of `number`.
+  /// The decimal digits of `number` (at least 1).
+  static func digitCount(_ number: Int64) -> Int {
+    var count = 1
+    var rest = number / 10
+    while rest > 0 {
+      count += 1
+      rest /= 10
+    }
+    return count
+  }
+
+  /// Appends `+` and the digits of `number`, written in place from the last digit back.
   static func appendKeyword(of number: Int64, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "+"))
-    var digits: [UInt8] = []
+    let start = bytes.count
+    let count = digitCount(number)
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
     var rest = number
-    repeat {
-      digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+    var index = start + count - 1
+    while rest > 0 {
+      bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
       rest /= 10
-    } while rest > 0
-    bytes.append(contentsOf: digits.reversed())
+      index -= 1
+    }
   }
 
   /// `+` and the digits of `number`, as text.

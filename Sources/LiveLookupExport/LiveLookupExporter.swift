@@ -96,6 +96,11 @@ public struct LiveLookupExporter {
       throw ExportError("\(error)")
     }
     var report = Report()
+    // One value buffer for every identity, and the two block values made once.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(CallIdentity.maximumValueByteCount)
+    let blockedValue: [UInt8] = [1]
+    let clearValue: [UInt8] = [0]
     do {
       var rows = NumberRows(
         identification: identification, blocking: blocking,
@@ -105,7 +110,7 @@ public struct LiveLookupExporter {
           report.numbersWithoutE164 += 1
           continue
         }
-        try block.append(number: row.number, value: [row.blocked ? 1 : 0])
+        try block.append(number: row.number, value: row.blocked ? blockedValue : clearValue)
         report.blockRows += 1
         if row.blocked { report.blocked += 1 }
         guard let name = row.label, !name.isEmpty else { continue }
@@ -118,13 +123,15 @@ public struct LiveLookupExporter {
         case .failure(let refusal)?: report.refusedIcons.append(refusal.line)
         case nil: break
         }
-        var bytes = value.encoded()
+        bytes.removeAll(keepingCapacity: true)
+        value.encode(into: &bytes)
         if bytes.count > CallIdentity.maximumValueByteCount, value.icon != nil {
           report.refusedIcons.append(
             "\(E164.keyword(of: row.number)).heic: the identity would take \(bytes.count) bytes, over \(CallIdentity.maximumValueByteCount)"
           )
           value.icon = nil
-          bytes = value.encoded()
+          bytes.removeAll(keepingCapacity: true)
+          value.encode(into: &bytes)
         }
         guard bytes.count <= CallIdentity.maximumValueByteCount else {
           report.refusedIdentities.append(
