@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Writes the README's headline figures from Results/, so a figure there cannot go stale.
 
-usage: Scripts/readme-figures.py [--check]
+usage: Scripts/readme-figures.py [--check | --self-test]
   Rewrites the table between <!-- figures: begin --> and <!-- figures: end --> in README.md from
   Results/latest.csv (the reference bench: each strategy's median throughput and footprint
   peak, its instructions and allocations per entry, the article readers beside it) and
   Results/compile-vs-sort.csv (the compiler's median wall time against `sort -u`'s, same run).
   --check: change nothing; exit 1 when the README's table is not what Results/ gives.
+  --self-test: plant a wrong figure in a copy of the README's table and check --check's
+  comparison catches it (and passes the README as it is).
 Exit status: 0 written (or, with --check, the same); 1 it differs or Results/ lacks a figure.
 """
 import csv
 import os
+import re
 import statistics
 import sys
 
@@ -85,8 +88,33 @@ def table():
     return "\n".join(lines)
 
 
+def rewritten(text):
+    """The README's text with its figures written afresh from Results/."""
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{BEGIN}\n{table()}\n{END}{tail}"
+
+
+def self_test(text):
+    if rewritten(text) != text:
+        print("readme-figures self-test: the README's figures already differ from Results/",
+              file=sys.stderr)
+        return 1
+    inside = text.split(BEGIN, 1)[1].split(END, 1)[0]
+    figure = re.search(r"\b\d+\.\d+\b", inside).group(0)  # the first measured figure
+    planted = text.replace(inside, inside.replace(figure, "9" + figure, 1), 1)
+    if rewritten(planted) == planted:
+        print(f"readme-figures self-test: a planted wrong figure ({figure} → 9{figure}) "
+              "was not caught", file=sys.stderr)
+        return 1
+    print(f"readme-figures self-test: a planted wrong figure ({figure} → 9{figure}) is caught")
+    return 0
+
+
 def main():
     check = sys.argv[1:] == ["--check"]
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test(open(os.path.join(ROOT, "README.md"), encoding="utf-8").read())
     if sys.argv[1:] not in ([], ["--check"]):
         print(__doc__, file=sys.stderr)
         return 2
@@ -95,9 +123,7 @@ def main():
     if BEGIN not in text or END not in text:
         print("readme-figures: README.md has no figures markers", file=sys.stderr)
         return 1
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    updated = f"{head}{BEGIN}\n{table()}\n{END}{tail}"
+    updated = rewritten(text)
     if check:
         if updated != text:
             print("readme-figures: README.md's headline figures differ from Results/ "
