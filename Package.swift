@@ -56,7 +56,7 @@ import PackageDescription
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
 //     SystemCalls ← CallDirectoryApp
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
-//   BaseFormat, CallDirectoryLoader, DirectoryContainer, SystemCalls ← LiveLookupExport
+//   BaseFormat, ByteCoding, CallDirectoryLoader, DirectoryContainer, SystemCalls ← LiveLookupExport
 //   ReleaseFormat ← ReleaseDownload
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, ExtensionReport, FaultInjection,
 //     SystemChannel ← calldir-extension
@@ -223,7 +223,7 @@ let package = Package(
     .target(
       name: "LiveLookupExport",
       dependencies: [
-        "BaseFormat", "CallDirectoryLoader", "DirectoryContainer", "SystemCalls",
+        "BaseFormat", "ByteCoding", "CallDirectoryLoader", "DirectoryContainer", "SystemCalls",
       ],
       exclude: ["Protos"]),
     .target(

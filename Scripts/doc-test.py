@@ -176,11 +176,7 @@ class Parser:
 
     def missing(self, command):
         """The flags the command's help lists that a synopsis of it leaves out."""
-        words = []
-        for token in command.split():
-            if not WORD.match(token) or not self.lists(words, token):
-                break
-            words.append(token)
+        words = self.subcommand(command)
         text = self.help(words) or ""
         default = re.search(r"^\s+([a-z][a-z0-9-]*) \(default\)", text, re.M)
         if default:

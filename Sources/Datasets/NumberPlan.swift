@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A country's numbering plan, reduced to what the generator needs: realistic prefixes and the
 /// length of the national number, producing CallKit numbers (country code + national number).
 public struct NumberPlan: Sendable {
@@ -35,7 +37,7 @@ public struct NumberPlan: Sendable {
     // Subscriber numbers do not start with 0 or 1 in these plans' local formats.
     let lowest = 2 * power10(chosen.subscriberDigits - 1)
     let subscriber = lowest + Int64(generator.next() % UInt64(subscriberSpace - lowest))
-    let nationalDigits = digitCount(chosen.prefix) + chosen.subscriberDigits
+    let nationalDigits = decimalDigitCount(chosen.prefix) + chosen.subscriberDigits
     let national = chosen.prefix * subscriberSpace + subscriber
     return (countryCode * power10(nationalDigits) + national, chosen.prefix)
   }
@@ -100,14 +102,4 @@ func power10(_ exponent: Int) -> Int64 {
   var value: Int64 = 1
   for _ in 0..<exponent { value *= 10 }
   return value
-}
-
-func digitCount(_ value: Int64) -> Int {
-  var count = 1
-  var rest = value / 10
-  while rest > 0 {
-    count += 1
-    rest /= 10
-  }
-  return count
 }

@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 
 /// Writes a `KeywordDatabase` (`{ repeated KeywordDatabaseRow rows = 1; }`) row by row: each row
 /// is the outer message's field 1, its key, its length and its bytes, so the file is the one
@@ -28,7 +29,7 @@ final class KeywordDatabaseWriter {
   func append(number: Int64, value: [UInt8]) throws(BaseFormatError) {
     precondition(number > previous, "rows are written in ascending order")
     previous = number
-    let keywordCount = 1 + E164.digitCount(number)
+    let keywordCount = 1 + decimalDigitCount(number)
     // KeywordDatabaseRow { bytes keyword = 1; bytes value = 2; }: both lengths are known, so
     // the outer field's length is written first and the row after it, in one buffer.
     let rowCount =
@@ -65,22 +66,11 @@ public enum E164 {
     number > 0 && number < 1_000_000_000_000_000
   }
 
-  /// The decimal digits of `number` (at least 1).
-  static func digitCount(_ number: Int64) -> Int {
-    var count = 1
-    var rest = number / 10
-    while rest > 0 {
-      count += 1
-      rest /= 10
-    }
-    return count
-  }
-
   /// Appends `+` and the digits of `number`, written in place from the last digit back.
   static func appendKeyword(of number: Int64, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "+"))
     let start = bytes.count
-    let count = digitCount(number)
+    let count = decimalDigitCount(number)
     bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
     var rest = number
     var index = start + count - 1
