@@ -20,6 +20,8 @@ public struct CompileReport: Sendable {
   public var seconds = 0.0
   public var peakRSSBytes = 0
   public var sortRuns = 0
+  /// Merge passes before the final merge (runs merged `ExternalSorter.maximumFanIn` at a time).
+  public var mergePasses = 0
 
   /// How many places are kept per reason.
   static let placesPerReason = 5
@@ -85,8 +87,8 @@ public struct CompileReport: Sendable {
     }
     lines.append(
       String(
-        format: "time %.2f s, peak RSS %.1f MiB, sort runs %d", seconds,
-        Double(peakRSSBytes) / 1_048_576, sortRuns))
+        format: "time %.2f s, peak RSS %.1f MiB, sort runs %d, merge passes %d", seconds,
+        Double(peakRSSBytes) / 1_048_576, sortRuns, mergePasses))
     return lines.joined(separator: "\n") + "\n"
   }
 }

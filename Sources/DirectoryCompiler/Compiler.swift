@@ -52,6 +52,12 @@ public final class Compiler {
     // Held to the end of the run, after the scratch folder is gone (defers run last to first).
     defer { withExtendedLifetime(transaction) {} }
     let scratch = options.output + "/.compile-\(getpid())"
+    // Another compile's scratch folder here is a dead one's (a live one would hold the
+    // transaction's lock): a compile that was killed leaves no runs behind this one.
+    for entry in (try? fileManager.contentsOfDirectory(atPath: options.output)) ?? []
+    where entry.hasPrefix(".compile-") && options.output + "/" + entry != scratch {
+      try? fileManager.removeItem(atPath: options.output + "/" + entry)
+    }
     try? fileManager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? fileManager.removeItem(atPath: scratch) }
     // Half the budget for the sort's records; the rest covers writers, buffers and the runtime.
@@ -170,6 +176,7 @@ public final class Compiler {
     _ body: (SortRecordView) throws -> Void
   ) throws {
     let merged = try ExternalSorter.merged(sorters)
+    report.mergePasses = merged.passes
     if options.threads > 1 {
       report.duplicatesDropped += try ChosenRecordPipeline.run(
         merged, policy: options.duplicates, body: body)

@@ -256,31 +256,99 @@ final class ExternalSorter {
 
   /// All records in (number, input order), merged from the runs and what is still in memory.
   func sorted() throws -> MergedRuns {
-    if !runPaths.isEmpty { try spill() }
-    sortIndex()
-    let perRunBuffer = max(16 * 1024, min(1 << 20, budget / max(1, 4 * runPaths.count)))
-    return try MergedRuns(
-      runs: runPaths, bufferByteCount: perRunBuffer,
-      memory: runPaths.isEmpty ? (arena, index.map(\.offset)) : nil)
+    guard !runPaths.isEmpty else {
+      sortIndex()
+      return try MergedRuns(runs: [], bufferByteCount: 0, memory: (arena, index.map(\.offset)))
+    }
+    try spillRemainder()
+    return try Self.merge(runPaths, budget: budget, directory: directory, prefix: runPrefix)
   }
 
-  /// Writes what is still in memory as a run, so ``runPaths`` hold every record: for a merge
-  /// across several sorters (``merged(_:)``).
-  func spillRemainder() throws { try spill() }
+  /// Writes what is still in memory as a run, so ``runPaths`` hold every record, and gives the
+  /// arena's pages back: the merge that follows needs only its read buffers, and a 40 M-row
+  /// compile's peak was the full arena and the merge's buffers at once (313 MiB for a 256 MiB
+  /// budget).
+  func spillRemainder() throws {
+    try spill()
+    arena = []
+    index = []
+    radixScratch = []
+  }
 
   /// Every record of several sorters (one per thread that read an input's part), merged in
   /// (number, sequence) order from their runs.
   static func merged(_ sorters: [ExternalSorter]) throws -> MergedRuns {
     guard sorters.count > 1 else { return try sorters[0].sorted() }
     for sorter in sorters { try sorter.spillRemainder() }
-    let paths = sorters.flatMap(\.runPaths)
-    let budget = sorters.reduce(0) { $0 + $1.budget }
-    let perRunBuffer = max(16 * 1024, min(1 << 20, budget / max(1, 4 * paths.count)))
-    return try MergedRuns(runs: paths, bufferByteCount: perRunBuffer, memory: nil)
+    return try merge(
+      sorters.flatMap(\.runPaths), budget: sorters.reduce(0) { $0 + $1.budget },
+      directory: sorters[0].directory, prefix: sorters[0].runPrefix + "merged-")
   }
 
+  /// The most runs one merge reads at once. Each open run holds a file descriptor and a read
+  /// buffer: a 400 M-row compile makes about 700 runs, near the usual limit of 1,024 open files,
+  /// and its buffers would shrink to the floor. Past this many, runs are merged in passes.
+  static let maximumFanIn = 128
+  /// Each run's read buffer, bounds: a quarter of the budget over the runs read at once.
+  static let runBufferBounds = (minimum: 16 * 1024, maximum: 1 << 20)
+
+  /// The final merge over `paths`, after merging them ``maximumFanIn`` at a time into longer
+  /// runs until no more than that many are left; each pass's runs are removed once merged.
+  static func merge(_ paths: [String], budget: Int, directory: String, prefix: String) throws
+    -> MergedRuns
+  {
+    var paths = paths
+    var pass = 0
+    while paths.count > maximumFanIn {
+      pass += 1
+      var next: [String] = []
+      for (group, start) in stride(from: 0, to: paths.count, by: maximumFanIn).enumerated() {
+        let members = Array(paths[start..<min(start + maximumFanIn, paths.count)])
+        let output = directory + "/\(prefix)pass-\(pass)-\(group).bin"
+        try write(
+          MergedRuns(
+            runs: members, bufferByteCount: runBuffer(budget: budget, runs: members.count),
+            memory: nil), to: output)
+        for path in members { try? FileManager.default.removeItem(atPath: path) }
+        next.append(output)
+      }
+      paths = next
+    }
+    return try MergedRuns(
+      runs: paths, bufferByteCount: runBuffer(budget: budget, runs: paths.count), memory: nil,
+      passes: pass)
+  }
+
+  /// Each run's read buffer when `runs` are read at once: a quarter of the budget between them.
+  static func runBuffer(budget: Int, runs: Int) -> Int {
+    max(runBufferBounds.minimum, min(runBufferBounds.maximum, budget / max(1, 4 * runs)))
+  }
+
+  /// Writes every record of `merge`, in order, as one run file at `path`.
+  private static func write(_ merge: MergedRuns, to path: String) throws {
+    guard FileManager.default.createFile(atPath: path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: path)
+    else { throw CompileError.write("cannot create the sort run \(path)") }
+    defer { try? handle.close() }
+    var chunk: [UInt8] = []
+    chunk.reserveCapacity(1 << 20)
+    while try merge.next({ append($0, to: &chunk) }) {
+      if chunk.count >= 1 << 20 {
+        try handle.write(contentsOf: chunk)
+        chunk.removeAll(keepingCapacity: true)
+      }
+    }
+    try handle.write(contentsOf: chunk)
+  }
+
+  /// Removes this sorter's run files, the merge passes' included.
   func removeRuns() {
     for path in runPaths { try? FileManager.default.removeItem(atPath: path) }
+    let prefix = runPrefix
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    where entry.hasPrefix(prefix) && entry.contains("pass-") {
+      try? FileManager.default.removeItem(atPath: directory + "/" + entry)
+    }
   }
 }
 

@@ -89,7 +89,14 @@ final class MergedRuns {
   private let offsets: [Int]
   @exclusivity(unchecked) private var memoryPosition = 0
 
-  init(runs paths: [String], bufferByteCount: Int, memory: ([UInt8], [Int])?) throws {
+  /// Merge passes made before this merge (runs merged ``ExternalSorter/maximumFanIn`` at a time
+  /// into longer ones).
+  let passes: Int
+
+  init(runs paths: [String], bufferByteCount: Int, memory: ([UInt8], [Int])?, passes: Int = 0)
+    throws
+  {
+    self.passes = passes
     // Two plain properties, not an optional pair: unwrapping the pair per record retained both.
     inMemory = memory != nil
     arena = memory?.0 ?? []

@@ -219,6 +219,57 @@ struct CompilerTests {
     sorter.removeRuns()
   }
 
+  /// More runs than one merge reads at once: they are merged in passes of
+  /// `ExternalSorter.maximumFanIn` into longer runs first, in the same order as one merge, and
+  /// no run file is left once the sorter is done.
+  @Test func moreRunsThanTheFanInAreMergedInPasses() throws {
+    let folder = try TemporaryFolder()
+    let sorter = ExternalSorter(budget: 64 * 1024, directory: folder.url.path)
+    var generator = SplitMix64(seed: 91)
+    var records: [SortRecord] = []
+    var sequence: UInt64 = 0
+    while sorter.runPaths.count <= ExternalSorter.maximumFanIn + 5 {
+      let record = SortRecord(
+        number: 70_000_000_000 + Int64(generator.next() % 200_000), rank: 0,
+        sequence: sequence, label: "Метка \(generator.next() % 1000)", region: "R1",
+        category: "")
+      sequence += 1
+      records.append(record)
+      try sorter.add(record)
+    }
+    let merged = try sorter.sorted()
+    #expect(
+      merged.passes == 1,
+      "\(sorter.runPaths.count) runs take one pass of \(ExternalSorter.maximumFanIn)")
+    var result: [SortRecord] = []
+    while try merged.next({ result.append(SortRecord($0)) }) {}
+    let expected = records.sorted {
+      $0.number != $1.number ? $0.number < $1.number : $0.sequence < $1.sequence
+    }
+    #expect(result == expected)
+    sorter.removeRuns()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+  }
+
+  /// A killed compile's scratch folder (its sort runs) is gone after the next compile of the
+  /// same container.
+  @Test func aKilledCompilesRunsAreRemovedByTheNext() throws {
+    let folder = try TemporaryFolder()
+    let parameters = DatasetParameters(entries: 2_000, plans: ["RU"], duplicateShare: 0, seed: 5)
+    let tsv = folder.path("raw.tsv")
+    try DatasetGenerator(parameters: parameters).write(.tsv, to: tsv)
+    let (_, _, out) = try compile([(tsv, .tsv)], folder: folder) { _ in }
+    let stale = out + "/.compile-999999"
+    try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
+    try Data(repeating: 1, count: 4096).write(to: URL(fileURLWithPath: stale + "/run-0.bin"))
+    _ = try compile([(tsv, .tsv)], folder: folder) { _ in }
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    let left = try FileManager.default.contentsOfDirectory(atPath: out).filter {
+      $0.hasPrefix(".compile-")
+    }
+    #expect(left.isEmpty, "\(left)")
+  }
+
   @Test func aGeneratedDumpRoundTripsThroughBothReaders() throws {
     let folder = try TemporaryFolder()
     let parameters = DatasetParameters(entries: 20_000, plans: ["RU"], duplicateShare: 0.1, seed: 3)
