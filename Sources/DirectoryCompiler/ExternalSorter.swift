@@ -261,15 +261,20 @@ final class ExternalSorter {
       return try MergedRuns(runs: [], bufferByteCount: 0, memory: (arena, index.map(\.offset)))
     }
     try spillRemainder()
+    releaseBuffers()
     return try Self.merge(runPaths, budget: budget, directory: directory, prefix: runPrefix)
   }
 
-  /// Writes what is still in memory as a run, so ``runPaths`` hold every record, and gives the
-  /// arena's pages back: the merge that follows needs only its read buffers, and a 40 M-row
-  /// compile's peak was the full arena and the merge's buffers at once (313 MiB for a 256 MiB
-  /// budget).
-  func spillRemainder() throws {
-    try spill()
+  /// Writes what is still in memory as a run, so ``runPaths`` hold every record: for a merge
+  /// across several sorters (``merged(_:)``).
+  func spillRemainder() throws { try spill() }
+
+  /// Gives the arena's and the index's pages back once every record is in a run: the merge
+  /// that follows needs only its read buffers, and a 40 M-row compile's peak was the full arena
+  /// and the merge's buffers at once (313 MiB for a 256 MiB budget). Only before the final
+  /// merge: a sorter that reads another input keeps its reservation (growing it by doubling
+  /// would copy it while both are resident).
+  private func releaseBuffers() {
     arena = []
     index = []
     radixScratch = []
@@ -279,7 +284,10 @@ final class ExternalSorter {
   /// (number, sequence) order from their runs.
   static func merged(_ sorters: [ExternalSorter]) throws -> MergedRuns {
     guard sorters.count > 1 else { return try sorters[0].sorted() }
-    for sorter in sorters { try sorter.spillRemainder() }
+    for sorter in sorters {
+      try sorter.spillRemainder()
+      sorter.releaseBuffers()
+    }
     return try merge(
       sorters.flatMap(\.runPaths), budget: sorters.reduce(0) { $0 + $1.budget },
       directory: sorters[0].directory, prefix: sorters[0].runPrefix + "merged-")
