@@ -33,6 +33,11 @@ extension Compiler {
     var ordinal: UInt64 = 0
     var sorters = [sorter]
     var sawRank = false
+    // The phase's whole: every input's bytes, known before the first is read.
+    let totalBytes = options.inputs.reduce(0) {
+      $0 + ((try? fileManager.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0)
+    }
+    progress(CompileProgress(phase: .reading, done: 0, total: totalBytes))
     for (path, format) in options.inputs {
       let name = (path as NSString).lastPathComponent
       report.inputBytes += (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
@@ -59,8 +64,11 @@ extension Compiler {
               sorter: partSorter, normalizers: normalizers.forAnotherThread(),
               blockingCategories: blockingCategories, prefixes: prefixes))
         }
-        let inputBytes = report.inputBytes
-        main.onProgress = { progress(inputBytes, $0 * ranges.count) }
+        let accepted = report.accepted
+        main.onProgress = {
+          progress(
+            CompileProgress(phase: .reading, done: accepted + $0 * ranges.count, total: totalBytes))
+        }
         let lineCounts = try read.parallel(
           ranges, columns: header, ingests: ingests, firstOrdinal: ordinal)
         ordinal += UInt64(ranges.count)
@@ -73,8 +81,10 @@ extension Compiler {
       } else {
         main.start(ordinal: ordinal)
         ordinal += 1
-        let (inputBytes, accepted) = (report.inputBytes, report.accepted)
-        main.onProgress = { progress(inputBytes, accepted + $0) }
+        let accepted = report.accepted
+        main.onProgress = {
+          progress(CompileProgress(phase: .reading, done: accepted + $0, total: totalBytes))
+        }
         try read.whole(into: main)
         main.merge(into: &report, name: name, lineOffset: 0)
         sawRank = sawRank || main.sawRank

@@ -11,8 +11,9 @@ import SystemCalls
 /// region, a seed set, blocking lists, and the manifest, in bounded memory.
 public final class Compiler {
   public let options: CompileOptions
-  /// Receives progress now and then: bytes read so far and rows accepted.
-  public var progress: (Int, Int) -> Void = { _, _ in }
+  /// Receives progress now and then, on the compiling thread: each phase when it starts, then
+  /// every 100,000 rows or records, and each base hashed. A listener rate-limits its drawing.
+  public var progress: (CompileProgress) -> Void = { _ in }
 
   public init(options: CompileOptions) { self.options = options }
 
@@ -116,6 +117,9 @@ public final class Compiler {
     var manifest = Manifest()
     let ordered = writers.sorted(by: { $0.key < $1.key })
     for (_, entry) in ordered { try entry.writer.finish() }
+    let fileCount = ordered.count + (seedFile == nil ? 0 : 1)
+    progress(CompileProgress(phase: .hashing, done: 0, total: fileCount))
+    defer { progress(CompileProgress(phase: .hashing, done: fileCount, total: fileCount)) }
     let digests = ParallelDigests.hexDigests(
       ofFiles: ordered.map(\.value.file) + (seedFile.map { [$0] } ?? []), threads: options.threads)
     for (place, (name, entry)) in ordered.enumerated() {
@@ -177,9 +181,33 @@ public final class Compiler {
   ) throws {
     let merged = try ExternalSorter.merged(sorters)
     report.mergePasses = merged.passes
+    // Every 100,000 records a progress report: `accepted` is the phase's whole (the records
+    // chosen are fewer by the duplicates dropped).
+    let progress = self.progress
+    let total = report.accepted
+    var chosen = 0
+    progress(CompileProgress(phase: .merging, done: 0, total: total))
+    try withoutActuallyEscaping(body) { body in
+      let counted: (SortRecordView) throws -> Void = { record in
+        try body(record)
+        chosen += 1
+        if chosen % 100_000 == 0 {
+          progress(CompileProgress(phase: .merging, done: chosen, total: total))
+        }
+      }
+      try mergeChosen(merged, into: &report, counted)
+    }
+  }
+
+  /// The merge's records, duplicates dropped per the policy, to `body`: on a thread of its own
+  /// beside `body` with `options.threads` over one.
+  private func mergeChosen(
+    _ merged: MergedRuns, into report: inout CompileReport,
+    _ counted: (SortRecordView) throws -> Void
+  ) throws {
     if options.threads > 1 {
       report.duplicatesDropped += try ChosenRecordPipeline.run(
-        merged, policy: options.duplicates, body: body)
+        merged, policy: options.duplicates, body: counted)
       return
     }
     var dropper = DuplicateDropper(policy: options.duplicates)
@@ -188,11 +216,11 @@ public final class Compiler {
     while try merged.next({ record in
       try dropper.add(record, to: &batch, threshold: ChosenRecordPipeline.batchByteCount) {
         full in
-        try DuplicateDropper.forEachRecord(in: full, body)
+        try DuplicateDropper.forEachRecord(in: full, counted)
         full.removeAll(keepingCapacity: true)
       }
     }) {}
-    try DuplicateDropper.forEachRecord(in: batch, body)
+    try DuplicateDropper.forEachRecord(in: batch, counted)
     report.duplicatesDropped += dropper.dropped
   }
 

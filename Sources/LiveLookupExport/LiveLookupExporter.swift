@@ -51,6 +51,9 @@ public struct LiveLookupExporter {
 
   let container: String
   let options: Options
+  /// Hears the numbers written so far and the container's entries (an upper bound: numbers in
+  /// several bases count once), every 100,000 numbers and at the end.
+  public var progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
 
   /// An export of the container at `container`.
   public init(container: String, options: Options) {
@@ -84,6 +87,9 @@ public struct LiveLookupExporter {
       }
     }
     let bases = Self.served(manifest)
+    let total = bases.reduce(0) { $0 + $1.entries }
+    var numbers = 0
+    progress(0, total)
     let identification = try merge(bases.filter { $0.kind == .identification }, labels: true)
     let blocking = try merge(bases.filter { $0.kind == .blocking }, labels: false)
     let icons = options.iconsFolder.map { IconFolder(folder: $0) }
@@ -106,6 +112,8 @@ public struct LiveLookupExporter {
         identification: identification, blocking: blocking,
         testIdentity: options.includesTestIdentity ? Self.testIdentity : nil)
       while let row = try rows.next() {
+        numbers += 1
+        if numbers % 100_000 == 0 { progress(numbers, max(total, numbers)) }
         guard E164.hasForm(row.number) else {
           report.numbersWithoutE164 += 1
           continue
@@ -145,6 +153,7 @@ public struct LiveLookupExporter {
       }
       report.blockBytes = block.byteCount
       report.identityBytes = identity.byteCount
+      progress(numbers, numbers)
       try block.commit()
       try identity.commit()
     } catch {

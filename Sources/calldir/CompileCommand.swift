@@ -115,6 +115,14 @@ struct CompileCommand: ParsableCommand {
   @Flag(
     name: .long, help: "Also report the size gzip -9 gives the inputs (one more pass; not timed).")
   var compareGzip = false
+  @Option(
+    name: .long,
+    help:
+      "Progress on stderr: auto (a line redrawn in place on a terminal, nothing on a pipe), json (one object per update, for CI logs) or none."
+  )
+  var progress: ProgressMode = .auto
+  @Flag(name: .long, help: "Print nothing but the summary (no progress).")
+  var quiet = false
 
   func run() throws {
     guard !inputs.isEmpty || !blockedInputs.isEmpty else { throw ValidationError("no input files") }
@@ -180,10 +188,22 @@ struct CompileCommand: ParsableCommand {
     options.compareGzip = compareGzip
 
     let compiler = Compiler(options: options)
-    let terminal = isatty(STDERR_FILENO) != 0
-    if terminal {
-      compiler.progress = { bytes, rows in
-        FileHandle.standardError.write(Data("\rcompiling: \(rows) rows accepted…".utf8))
+    let display = ProgressDisplay(command: "compile", mode: progress, quiet: quiet)
+    // Reading is measured in the bytes this process has read (all of it input, in that phase),
+    // against the inputs' size: the share a person wants, without the readers counting bytes.
+    let readAtStart = ProcessIO.bytesRead()
+    compiler.progress = { report in
+      switch report.phase {
+      case .reading:
+        if let start = readAtStart, let now = ProcessIO.bytesRead() {
+          display.update(phase: "reading", done: now - start, total: report.total, unit: "bytes")
+        } else {
+          display.update(phase: "reading", done: report.done, total: nil, unit: "rows")
+        }
+      case .merging:
+        display.update(phase: "merging", done: report.done, total: report.total, unit: "records")
+      case .hashing:
+        display.update(phase: "hashing", done: report.done, total: report.total, unit: "bases")
       }
     }
     let report: CompileReport
@@ -191,19 +211,19 @@ struct CompileCommand: ParsableCommand {
       report = try compiler.run()
     } catch CompileError.shrink(let message) {
       // Stopped before any base entered the container: it is as it was.
-      if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      display.finish()
       FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
       throw ExitStatus.shrinkRefused.exitCode
     } catch let error as CompileError {
       throw ValidationError(error.description)
     } catch let rejection as StrictRejection {
       // The compiler stopped before writing: the container is as it was.
-      if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      display.finish()
       print(rejection.report.renderReading(), terminator: "")
       FileHandle.standardError.write(Data("calldir: \(rejection.description)\n".utf8))
       throw ExitStatus.strictRejected.exitCode
     }
-    if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    display.finish()
     print(report.render(), terminator: "")
   }
 

@@ -57,6 +57,14 @@ struct ExportLiveLookupCommand: ParsableCommand {
     name: .long,
     help: "Leave out Apple's onboarding test identity (+14085551212 Johnny Appleseed).")
   var noTestIdentity = false
+  @Option(
+    name: .long,
+    help:
+      "Progress on stderr: auto (a line redrawn in place on a terminal, nothing on a pipe), json (one object per update, for CI logs) or none."
+  )
+  var progress: ProgressMode = .auto
+  @Flag(name: .long, help: "Print nothing but the summary (no progress).")
+  var quiet = false
 
   func validate() throws {
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
@@ -76,7 +84,19 @@ struct ExportLiveLookupCommand: ParsableCommand {
     options.includesTestIdentity = !noTestIdentity
     let clock = ContinuousClock()
     let start = clock.now
-    let report = try LiveLookupExporter(container: container, options: options).export(to: out)
+    let display = ProgressDisplay(command: "export", mode: progress, quiet: quiet)
+    var exporter = LiveLookupExporter(container: container, options: options)
+    exporter.progress = { done, total in
+      display.update(phase: "writing", done: done, total: total, unit: "numbers")
+    }
+    let report: LiveLookupExporter.Report
+    do {
+      report = try exporter.export(to: out)
+    } catch {
+      display.finish()
+      throw error
+    }
+    display.finish()
     let seconds = (clock.now - start) / .seconds(1)
     for line in report.refusedIcons + report.refusedIdentities {
       FileHandle.standardError.write(Data("calldir: refused \(line)\n".utf8))

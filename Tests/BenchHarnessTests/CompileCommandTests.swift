@@ -141,6 +141,47 @@ struct CompileCommandTests {
     #expect(table.column("peak_rss_bytes")?.allSatisfy { (Int($0) ?? 0) > 0 } == true)
   }
 
+  /// `--progress json`: one JSON object per update on stderr, each phase in order with its
+  /// share; on a pipe by default, no redraw (no carriage return, no escape) reaches stderr.
+  @Test func progressIsJSONLinesOnAskingAndNothingOnAPipe() throws {
+    let folder = try TemporaryFolder()
+    let calldir = try builtExecutable("calldir")
+    let dump = folder.path("dump.tsv")
+    #expect(
+      try runProcess(
+        calldir,
+        [
+          "generate", "--profile", "ci-smoke", "--entries", "20k", "--format", "tsv", "--out",
+          dump,
+        ]
+      ).status == 0)
+    let json = try runProcess(
+      calldir, ["compile", dump, "--out", folder.path("a"), "--progress", "json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let objects = try json.stderr.split(separator: "\n").map {
+      try #require(
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
+    }
+    let phases = objects.compactMap { $0["phase"] as? String }
+    // Each phase's updates together, in the compile's order.
+    let order = phases.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+    #expect(order == ["reading", "merging", "hashing"], "\(phases)")
+    #expect(objects.allSatisfy { $0["command"] as? String == "compile" && $0["done"] is Int })
+    let reading = objects.filter { $0["phase"] as? String == "reading" }
+    #expect(
+      reading.allSatisfy { ($0["total"] as? Int ?? 0) > 0 && $0["unit"] as? String == "bytes" })
+    let last = try #require(objects.last)
+    #expect(last["share"] as? Double == 1 && last["done"] as? Int == last["total"] as? Int)
+    // The summary is still on stdout, and JSON is all of stderr.
+    #expect(json.stdout.contains("accepted: "), "\(json.stdout)")
+    for arguments in [[], ["--quiet"]] {
+      let piped = try runProcess(
+        calldir, ["compile", dump, "--out", folder.path("b")] + arguments)
+      #expect(piped.status == 0)
+      #expect(piped.stderr.isEmpty, "\(arguments): \(piped.stderr.debugDescription)")
+    }
+  }
+
   @Test func normalizeListsEveryCountry() throws {
     let list = try runProcess(try builtExecutable("calldir"), ["normalize", "--list-countries"])
     #expect(list.status == 0)

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import ProcessMetrics
+
+/// `--progress`: how a long command shows where it is.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+  /// A line redrawn in place on a terminal; nothing on a pipe.
+  case auto
+  /// One JSON object per update on stderr, for CI logs.
+  case json
+  /// Nothing but the summary.
+  case none
+}
+
+/// One long command's progress on stderr: the phase, the share done, the rate and the time
+/// left, redrawn in place at most ``minimumInterval`` apart on a terminal, or written as one
+/// JSON object per update (`--progress json`). On a pipe, or with `--quiet`, it writes nothing.
+final class ProgressDisplay {
+  /// The shortest time between two redraws or JSON lines (a phase's start and end always show).
+  static let minimumInterval: Duration = .milliseconds(250)
+
+  private enum Output { case terminal, json, silent }
+  private let output: Output
+  private let command: String
+  private let clock = ContinuousClock()
+  private var lastShown: ContinuousClock.Instant?
+  private var phase = ""
+  private var phaseStart: ContinuousClock.Instant
+  private var drewLine = false
+
+  /// The display of `command` (say "compile") in `mode`; `quiet` silences it whatever the mode.
+  init(command: String, mode: ProgressMode, quiet: Bool) {
+    self.command = command
+    phaseStart = clock.now
+    output =
+      quiet || mode == .none
+      ? .silent
+      : mode == .json ? .json : (isatty(STDERR_FILENO) != 0 ? .terminal : .silent)
+  }
+
+  /// Shows `done` of `total` (in `unit`s) in `phase`; rate-limited, except a phase's first and
+  /// last update.
+  func update(phase: String, done: Int, total: Int?, unit: String) {
+    guard output != .silent else { return }
+    let now = clock.now
+    let newPhase = phase != self.phase
+    if newPhase {
+      self.phase = phase
+      phaseStart = now
+    }
+    let finished = total.map { done >= $0 } ?? false
+    if !newPhase, !finished, let lastShown, now - lastShown < Self.minimumInterval { return }
+    lastShown = now
+    let elapsed =
+      Double((now - phaseStart).components.attoseconds) / 1e18
+      + Double((now - phaseStart).components.seconds)
+    let rate = elapsed > 0 ? Double(done) / elapsed : 0
+    let share = total.flatMap { $0 > 0 ? min(1, Double(done) / Double($0)) : nil }
+    let left = share.flatMap { share in
+      rate > 0 && share < 1 ? Double(total! - done) / rate : nil
+    }
+    switch output {
+    case .terminal:
+      var line = "\(command): \(phase)"
+      if let share { line += String(format: " %3.0f%%", share * 100) }
+      line += " · \(Self.count(done)) \(unit)"
+      if rate > 0 { line += " · \(Self.count(Int(rate)))/s" }
+      if let left { line += " · \(Self.duration(left)) left" }
+      FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+      drewLine = true
+    case .json:
+      var object: [String: Any] = [
+        "command": command, "phase": phase, "done": done, "unit": unit,
+        "elapsed_s": (elapsed * 1000).rounded() / 1000, "rate_per_s": rate.rounded(),
+      ]
+      if let total { object["total"] = total }
+      if let share { object["share"] = (share * 10_000).rounded() / 10_000 }
+      if let left { object["left_s"] = left.rounded() }
+      if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+        FileHandle.standardError.write(data + Data("\n".utf8))
+      }
+    case .silent: break
+    }
+  }
+
+  /// Clears the terminal's progress line before the summary is printed.
+  func finish() {
+    if output == .terminal, drewLine { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+  }
+
+  /// 1234567 → "1.23 M".
+  static func count(_ value: Int) -> String {
+    switch value {
+    case 1_000_000_000...: String(format: "%.2f G", Double(value) / 1e9)
+    case 1_000_000...: String(format: "%.2f M", Double(value) / 1e6)
+    case 10_000...: String(format: "%.1f k", Double(value) / 1e3)
+    default: String(value)
+    }
+  }
+
+  /// 75 → "1:15"; 3725 → "1:02:05".
+  static func duration(_ seconds: Double) -> String {
+    let whole = Int(seconds.rounded(.up))
+    let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+    return hours > 0
+      ? String(format: "%d:%02d:%02d", hours, minutes, rest)
+      : String(format: "%d:%02d", minutes, rest)
+  }
+}
