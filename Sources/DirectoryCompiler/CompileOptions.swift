@@ -60,6 +60,9 @@ public struct CompileOptions: Sendable {
   public var compact = true
   /// Also measure `gzip -9` of the inputs, for the report (costs a pass of deflate).
   public var compareGzip = false
+  /// Where the sort's runs go (a folder of their own is made in it); nil: beside the output,
+  /// inside the container folder.
+  public var temporaryDirectory: String?
   /// Threads that read, normalize and sort one large input at once (``InputSplit``): the cores
   /// online by default. The container is byte-identical whatever the count, and the memory
   /// budget is shared among them.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessMetrics
 
 /// What a compile did, for people and scripts.
 public struct CompileReport: Sendable {
@@ -20,6 +21,10 @@ public struct CompileReport: Sendable {
   public var seconds = 0.0
   public var peakRSSBytes = 0
   public var sortRuns = 0
+  /// Bytes of sort runs on disk when the reading ended (the most the sort holds there).
+  public var temporaryBytes = 0
+  /// Where they were written (a `.compile-PID` folder in it).
+  public var temporaryFolder = ""
   /// Merge passes before the final merge (runs merged `ExternalSorter.maximumFanIn` at a time).
   public var mergePasses = 0
 
@@ -87,8 +92,10 @@ public struct CompileReport: Sendable {
     }
     lines.append(
       String(
-        format: "time %.2f s, peak RSS %.1f MiB, sort runs %d, merge passes %d", seconds,
-        Double(peakRSSBytes) / 1_048_576, sortRuns, mergePasses))
+        format:
+          "time %.2f s, peak RSS %.1f MiB, sort runs %d, merge passes %d, temporary space %@ in %@",
+        seconds, Double(peakRSSBytes) / 1_048_576, sortRuns, mergePasses,
+        ByteCount.format(temporaryBytes), temporaryFolder))
     return lines.joined(separator: "\n") + "\n"
   }
 }

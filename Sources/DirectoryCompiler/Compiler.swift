@@ -52,15 +52,13 @@ public final class Compiler {
     }
     // Held to the end of the run, after the scratch folder is gone (defers run last to first).
     defer { withExtendedLifetime(transaction) {} }
-    let scratch = options.output + "/.compile-\(getpid())"
-    // Another compile's scratch folder here is a dead one's (a live one would hold the
-    // transaction's lock): a compile that was killed leaves no runs behind this one.
-    for entry in (try? fileManager.contentsOfDirectory(atPath: options.output)) ?? []
-    where entry.hasPrefix(".compile-") && options.output + "/" + entry != scratch {
-      try? fileManager.removeItem(atPath: options.output + "/" + entry)
-    }
+    let scratchParent = options.temporaryDirectory ?? options.output
+    let scratch = scratchParent + "/.compile-\(getpid())"
+    TemporarySpace.removeAbandoned(in: scratchParent)
+    try TemporarySpace.check(inputs: options.inputs.map(\.path), folder: scratchParent)
     try? fileManager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? fileManager.removeItem(atPath: scratch) }
+    report.temporaryFolder = scratchParent
     // Half the budget for the sort's records; the rest covers writers, buffers and the runtime.
     let sorter = ExternalSorter(budget: options.memoryBudget / 2, directory: scratch)
     defer { sorter.removeRuns() }
@@ -73,6 +71,7 @@ public final class Compiler {
       report.seconds = Double(MonotonicTime.nanoseconds() &- started) / 1e9
       throw StrictRejection(report: report)
     }
+    report.temporaryBytes = TemporarySpace.bytes(in: scratch)
     let written = try writeBases(
       input.sorters, sawRank: input.sawRank, scratch: scratch, report: &report)
 

@@ -118,6 +118,12 @@ struct CompileCommand: ParsableCommand {
   @Option(
     name: .long,
     help:
+      "Where the sort's runs go (a folder is made in it and removed after): a volume with room; default: the output folder.",
+    completion: .directory, transform: nonEmptyPath)
+  var temp: String?
+  @Option(
+    name: .long,
+    help:
       "Progress on stderr: auto (a line redrawn in place on a terminal, nothing on a pipe), json (one object per update, for CI logs) or none."
   )
   var progress: ProgressMode = .auto
@@ -186,6 +192,7 @@ struct CompileCommand: ParsableCommand {
     options.maximumLineByteCount = maxLine.bytes
     options.compact = !fixedWidth
     options.compareGzip = compareGzip
+    options.temporaryDirectory = temp
 
     let compiler = Compiler(options: options)
     let display = ProgressDisplay(command: "compile", mode: progress, quiet: quiet)

@@ -182,6 +182,40 @@ struct CompileCommandTests {
     }
   }
 
+  /// `--temp DIR` takes the sort's runs (and leaves nothing there); a compile whose runs would
+  /// not fit the volume is refused before it reads a row, with both figures and the flag.
+  @Test func theSortsDiskIsNamedMeasuredAndCheckedFirst() throws {
+    let folder = try TemporaryFolder()
+    let calldir = try builtExecutable("calldir")
+    let dump = folder.path("dump.tsv")
+    #expect(
+      try runProcess(
+        calldir,
+        ["generate", "--profile", "ci-smoke", "--entries", "20k", "--format", "tsv", "--out", dump]
+      ).status == 0)
+    let temp = folder.path("spare")
+    try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
+    let compiled = try runProcess(
+      calldir, ["compile", dump, "--out", folder.path("box"), "--temp", temp, "--memory", "1MiB"])
+    #expect(compiled.status == 0, "\(compiled.stderr)")
+    #expect(compiled.stdout.contains("in \(temp)"), "\(compiled.stdout)")
+    #expect(
+      !compiled.stdout.contains("temporary space 0 B"), "runs were written: \(compiled.stdout)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temp).isEmpty)
+    // 10 TiB of input, sparse: its runs cannot fit this volume.
+    let huge = folder.path("huge.tsv")
+    #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
+    try handle.truncate(atOffset: 10 << 40)
+    try handle.close()
+    let refused = try runProcess(calldir, ["compile", huge, "--out", folder.path("never")])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.contains("of temporary space") && refused.stderr.contains("--temp DIR"),
+      "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("never")))
+  }
+
   @Test func normalizeListsEveryCountry() throws {
     let list = try runProcess(try builtExecutable("calldir"), ["normalize", "--list-countries"])
     #expect(list.status == 0)
