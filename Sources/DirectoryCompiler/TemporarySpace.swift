@@ -6,7 +6,7 @@ import SystemCalls
 /// and cleaned of what killed compiles left.
 enum TemporarySpace {
   /// Sort-run bytes per input byte, with room: a run record is the row's texts plus 30 bytes
-  /// of number, rank, order and lengths (directory-4m: 224 MB of TSV made 246 MB of runs), and
+  /// of number, rank, order and lengths (directory-4m: 224 MB of TSV made 250 MiB of runs), and
   /// a merge pass writes a group's longer run before it removes the group's.
   static let bytesPerInputByte = 1.5
   /// Sort-run bytes per byte of a gzip input, which expands about four times.
