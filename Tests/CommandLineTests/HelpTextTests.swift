@@ -26,11 +26,7 @@ struct HelpTextTests {
 
   @Test(arguments: commands)
   func helpMatchesItsCheckedInCopy(command: [String]) throws {
-    let calldir = builtExecutablePath("calldir")
-    try #require(FileManager.default.isExecutableFile(atPath: calldir), "build calldir first")
-    // A fixed width: ArgumentParser wraps help to the terminal, or to COLUMNS without one.
-    let result = try runProcess(
-      calldir, command + ["--help"], environment: ["COLUMNS": "100", "PATH": "/usr/bin:/bin"])
+    let result = try Self.help(command)
     #expect(result.status == 0, "\(result.stderr)")
     let name = (["calldir"] + command).joined(separator: "-") + ".txt"
     let copy = Self.folder.appendingPathComponent(name)
@@ -39,6 +35,15 @@ struct HelpTextTests {
     }
     let expected = try String(contentsOf: copy, encoding: .utf8)
     #expect(result.stdout == expected, "calldir \(command.joined(separator: " ")) --help drifted")
+  }
+
+  /// `calldir COMMAND --help` as the copies hold it: at a fixed width (ArgumentParser wraps help
+  /// to the terminal, or to COLUMNS without one).
+  static func help(_ command: [String]) throws -> ProcessRun {
+    let calldir = builtExecutablePath("calldir")
+    try #require(FileManager.default.isExecutableFile(atPath: calldir), "build calldir first")
+    return try runProcess(
+      calldir, command + ["--help"], environment: ["COLUMNS": "100", "PATH": "/usr/bin:/bin"])
   }
 
   @Test func everyCommandHasACopyAndEveryCopyACommand() throws {
@@ -53,7 +58,9 @@ struct HelpTextTests {
 
   /// The command-line reference article is every command's help, in the order above, made from
   /// the checked-in copies: regenerated with them (`CALLDIR_UPDATE_HELP=1`), it cannot drift.
-  static func referenceArticle() throws -> String {
+  /// With `live`, from the built calldir's help itself (the copies may be rewritten by the other
+  /// tests at the same time).
+  static func referenceArticle(live: Bool = false) throws -> String {
     var text = """
       # Command-line reference
 
@@ -70,15 +77,17 @@ struct HelpTextTests {
       let name = (["calldir"] + command).joined(separator: " ")
       let copy = folder.appendingPathComponent(
         (["calldir"] + command).joined(separator: "-") + ".txt")
-      let help = try String(contentsOf: copy, encoding: .utf8)
+      let help =
+        live ? try Self.help(command).stdout : try String(contentsOf: copy, encoding: .utf8)
       text += "\n## \(name)\n\n```\n\(help.hasSuffix("\n") ? help : help + "\n")```\n"
     }
     return text
   }
 
   @Test func theReferenceArticleIsTheHelp() throws {
-    let article = try Self.referenceArticle()
-    if ProcessInfo.processInfo.environment["CALLDIR_UPDATE_HELP"] == "1" {
+    let updating = ProcessInfo.processInfo.environment["CALLDIR_UPDATE_HELP"] == "1"
+    let article = try Self.referenceArticle(live: updating)
+    if updating {
       try article.write(to: Self.reference, atomically: true, encoding: .utf8)
     }
     let committed = try String(contentsOf: Self.reference, encoding: .utf8)

@@ -88,7 +88,11 @@ struct ChildProcessLimitsTests {
     let script =
       "sleep 1000 & echo $! > '\(pidFile)'; "
       + (atTheTimeout ? "sleep 1000" : "echo '{\"done\":1}' >&3; exit 0")
-    var limits = ChildProcess.Limits(memoryLimitBytes: nil, timeoutSeconds: 0.5)
+    // The clock steps 100 ms per reading: the timeout is five of the supervisor's turns when it
+    // is the point, and far more than a loaded machine's shell needs to exit when it is not
+    // (at 0.5 s, a busy machine's shell missed five turns and was killed).
+    var limits = ChildProcess.Limits(
+      memoryLimitBytes: nil, timeoutSeconds: atTheTimeout ? 0.5 : 600)
     limits.clock = SteppingClock(step: 100_000_000).clock
     let outcome = try ChildProcess.run(
       executable: "/bin/sh", arguments: ["-c", script], limits: limits)
