@@ -231,24 +231,14 @@ final class ExternalSorter {
     guard !index.isEmpty else { return }
     sortIndex()
     let path = directory + "/\(runPrefix)run-\(runPaths.count).bin"
-    guard FileManager.default.createFile(atPath: path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: path)
-    else { throw CompileError.write("cannot create the sort run \(path)") }
-    defer { try? handle.close() }
-    var chunk: [UInt8] = []
-    chunk.reserveCapacity(1 << 20)
-    try arena.withUnsafeBytes { bytes in
-      for entry in index {
-        let size = try Self.size(bytes, at: entry.offset)
-        chunk.append(
-          contentsOf: UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + size)]))
-        if chunk.count >= 1 << 20 {
-          try handle.write(contentsOf: chunk)
-          chunk.removeAll(keepingCapacity: true)
+    try Self.writeRun(to: path) { emit in
+      try arena.withUnsafeBytes { bytes in
+        for entry in index {
+          let size = try Self.size(bytes, at: entry.offset)
+          try emit(UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + size)]))
         }
       }
     }
-    try handle.write(contentsOf: chunk)
     runPaths.append(path)
     arena.removeAll(keepingCapacity: true)
     index.removeAll(keepingCapacity: true)
@@ -334,13 +324,30 @@ final class ExternalSorter {
 
   /// Writes every record of `merge`, in order, as one run file at `path`.
   private static func write(_ merge: MergedRuns, to path: String) throws {
+    try writeRun(to: path) { emit in
+      var record: [UInt8] = []
+      while try merge.next({
+        record.removeAll(keepingCapacity: true)
+        append($0, to: &record)
+      }) {
+        try record.withUnsafeBytes { try emit($0) }
+      }
+    }
+  }
+
+  /// Creates the run file at `path` and writes what `records` emits through a 1 MiB buffer:
+  /// the spill's records and a merge pass's are written alike.
+  private static func writeRun(
+    to path: String, _ records: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
     guard FileManager.default.createFile(atPath: path, contents: nil),
       let handle = FileHandle(forWritingAtPath: path)
     else { throw CompileError.write("cannot create the sort run \(path)") }
     defer { try? handle.close() }
     var chunk: [UInt8] = []
     chunk.reserveCapacity(1 << 20)
-    while try merge.next({ append($0, to: &chunk) }) {
+    try records { bytes in
+      chunk.append(contentsOf: bytes)
       if chunk.count >= 1 << 20 {
         try handle.write(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)

@@ -121,14 +121,7 @@ struct CompileCommand: ParsableCommand {
       "Where the sort's runs go (a folder is made in it and removed after): a volume with room; default: the output folder.",
     completion: .directory, transform: nonEmptyPath)
   var temp: String?
-  @Option(
-    name: .long,
-    help:
-      "Progress on stderr: auto (a line redrawn in place on a terminal, nothing on a pipe), json (one object per update, for CI logs) or none."
-  )
-  var progress: ProgressMode = .auto
-  @Flag(name: .long, help: "Print nothing but the summary (no progress).")
-  var quiet = false
+  @OptionGroup var progressOptions: ProgressOptions
 
   func run() throws {
     guard !inputs.isEmpty || !blockedInputs.isEmpty else { throw ValidationError("no input files") }
@@ -195,7 +188,7 @@ struct CompileCommand: ParsableCommand {
     options.temporaryDirectory = temp
 
     let compiler = Compiler(options: options)
-    let display = ProgressDisplay(command: "compile", mode: progress, quiet: quiet)
+    let display = progressOptions.display(command: "compile")
     // Reading is measured in the bytes this process has read (all of it input, in that phase),
     // against the inputs' size: the share a person wants, without the readers counting bytes.
     let readAtStart = ProcessIO.bytesRead()

@@ -57,14 +57,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
     name: .long,
     help: "Leave out Apple's onboarding test identity (+14085551212 Johnny Appleseed).")
   var noTestIdentity = false
-  @Option(
-    name: .long,
-    help:
-      "Progress on stderr: auto (a line redrawn in place on a terminal, nothing on a pipe), json (one object per update, for CI logs) or none."
-  )
-  var progress: ProgressMode = .auto
-  @Flag(name: .long, help: "Print nothing but the summary (no progress).")
-  var quiet = false
+  @OptionGroup var progressOptions: ProgressOptions
 
   func validate() throws {
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
@@ -84,7 +77,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
     options.includesTestIdentity = !noTestIdentity
     let clock = ContinuousClock()
     let start = clock.now
-    let display = ProgressDisplay(command: "export", mode: progress, quiet: quiet)
+    let display = progressOptions.display(command: "export")
     var exporter = LiveLookupExporter(container: container, options: options)
     exporter.progress = { done, total in
       display.update(phase: "writing", done: done, total: total, unit: "numbers")

@@ -12,6 +12,23 @@ enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
   case none
 }
 
+/// `--progress` and `--quiet`, as every long command takes them.
+struct ProgressOptions: ParsableArguments {
+  @Option(
+    name: .long,
+    help:
+      "Progress on stderr: auto (a line redrawn in place on a terminal, nothing on a pipe), json (one object per update, for CI logs) or none."
+  )
+  var progress: ProgressMode = .auto
+  @Flag(name: .long, help: "Print nothing but the summary (no progress).")
+  var quiet = false
+
+  /// The display of `command` these options ask for.
+  func display(command: String) -> ProgressDisplay {
+    ProgressDisplay(command: command, mode: progress, quiet: quiet)
+  }
+}
+
 /// One long command's progress on stderr: the phase, the share done, the rate and the time
 /// left, redrawn in place at most ``minimumInterval`` apart on a terminal, or written as one
 /// JSON object per update (`--progress json`). On a pipe, or with `--quiet`, it writes nothing.

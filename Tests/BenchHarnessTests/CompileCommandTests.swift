@@ -141,20 +141,22 @@ struct CompileCommandTests {
     #expect(table.column("peak_rss_bytes")?.allSatisfy { (Int($0) ?? 0) > 0 } == true)
   }
 
+  /// A ci-smoke dump of 20,000 entries (and its duplicates) in `folder`.
+  func generatedDump(_ folder: TemporaryFolder, calldir: String) throws -> String {
+    let dump = folder.path("dump.tsv")
+    let run = try runProcess(
+      calldir,
+      ["generate", "--profile", "ci-smoke", "--entries", "20k", "--format", "tsv", "--out", dump])
+    #expect(run.status == 0, "\(run.stderr)")
+    return dump
+  }
+
   /// `--progress json`: one JSON object per update on stderr, each phase in order with its
   /// share; on a pipe by default, no redraw (no carriage return, no escape) reaches stderr.
   @Test func progressIsJSONLinesOnAskingAndNothingOnAPipe() throws {
     let folder = try TemporaryFolder()
     let calldir = try builtExecutable("calldir")
-    let dump = folder.path("dump.tsv")
-    #expect(
-      try runProcess(
-        calldir,
-        [
-          "generate", "--profile", "ci-smoke", "--entries", "20k", "--format", "tsv", "--out",
-          dump,
-        ]
-      ).status == 0)
+    let dump = try generatedDump(folder, calldir: calldir)
     let json = try runProcess(
       calldir, ["compile", dump, "--out", folder.path("a"), "--progress", "json"])
     #expect(json.status == 0, "\(json.stderr)")
@@ -187,12 +189,7 @@ struct CompileCommandTests {
   @Test func theSortsDiskIsNamedMeasuredAndCheckedFirst() throws {
     let folder = try TemporaryFolder()
     let calldir = try builtExecutable("calldir")
-    let dump = folder.path("dump.tsv")
-    #expect(
-      try runProcess(
-        calldir,
-        ["generate", "--profile", "ci-smoke", "--entries", "20k", "--format", "tsv", "--out", dump]
-      ).status == 0)
+    let dump = try generatedDump(folder, calldir: calldir)
     let temp = folder.path("spare")
     try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
     let compiled = try runProcess(
