@@ -279,7 +279,8 @@ let package = Package(
         "TestSupport", "calldir-extension",
       ]),
     .testTarget(
-      name: "ProcessSpawningTests", dependencies: ["ProcessSpawning", "SystemCalls", "TestSupport"]),
+      name: "ProcessSpawningTests",
+      dependencies: ["ProcessMetrics", "ProcessSpawning", "SystemCalls", "TestSupport"]),
     .testTarget(
       name: "DirectoryContainerTests",
       dependencies: ["DirectoryContainer", "BaseFormat", "ByteCoding", "TestSupport"]),

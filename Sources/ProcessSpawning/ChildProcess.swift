@@ -195,8 +195,9 @@ public enum ChildProcess {
     let started = clock.nanoseconds()
     // Read on the clock the child reads when its load starts (`startup_s`), not Dispatch's.
     let spawnedAt = MonotonicTime.nanoseconds()
-    // glibc's posix_spawn returns only after the child has exec'd (or failed to), so every sample
-    // below reads the child's own image, never the parent's copy before exec.
+    // glibc's posix_spawn returns once the child has begun its exec, but Linux wakes a vfork
+    // parent (exec_mmap's exec_mm_release) before it switches the child's address space: the
+    // first samples may still read ours. `supervise` skips them (``sharesParentAddressSpace``).
     // In a process group of its own: a child that leaves a grandchild (a script's `sleep`)
     // is killed with it, or the orphan would hold the report pipe open and hang the read.
     var attributes = posix_spawnattr_t()
@@ -216,6 +217,17 @@ public enum ChildProcess {
 
   }
 
+  /// Whether a sample of the child reads the parent's own address space: Linux wakes a vfork
+  /// parent before the child's exec switches its `mm`, and in that window `/proc/CHILD/status`
+  /// gives the parent's figures. One such sample, the bench's 15 MiB, killed an extension of
+  /// 1.4 MiB at the 5 MiB limit on a loaded machine (1 of 578 two-phase runs). A shared `mm`
+  /// has one high-water mark (`VmHWM`, which moves far less often than the resident figures
+  /// between the two reads); after the exec the child's is its own image's, far below ours.
+  static func sharesParentAddressSpace(child: MemoryStatus, parent: MemoryStatus?) -> Bool {
+    guard let parent else { return false }
+    return child.peakResidentBytes == parent.peakResidentBytes
+  }
+
   /// Samples the child until it exits, killing it at the memory limit, the timeout, or when
   /// ``IO/onTick`` asks; records the samples and the kill in `outcome`.
   /// - Returns: the status word and resource usage `wait4` reported.
@@ -223,6 +235,9 @@ public enum ChildProcess {
     _ processID: pid_t, limits: Limits, io: IO, outcome: inout Outcome
   ) -> (waitStatus: Int32, usage: rusage) {
     let statusReader = MemoryStatusReader(processID: processID)
+    let ownReader = MemoryStatusReader()
+    // Until the child's status stops being ours, it has not switched to its own address space.
+    var execConfirmed = false
     // A limit from a flag may be huge or infinite: past about 300 years it is no limit, and the
     // conversion to nanoseconds must not trap.
     let timeoutNanoseconds =
@@ -232,7 +247,10 @@ public enum ChildProcess {
     var waitStatus: Int32 = 0
     var usage = rusage()
     while true {
-      if let status = statusReader?.read(), status.peakResidentBytes > 0 {
+      if let status = statusReader?.read(), status.peakResidentBytes > 0,
+        execConfirmed || !sharesParentAddressSpace(child: status, parent: ownReader?.read())
+      {
+        execConfirmed = true
         outcome.sampleCount += 1
         outcome.sampledFootprintPeakBytes = max(
           outcome.sampledFootprintPeakBytes, status.footprintBytes)
