@@ -32,8 +32,9 @@ final class TwoPhaseRepeat {
 
   private var configuration: BenchConfiguration { bench.configuration }
 
-  /// Prepares the repeat: the container's pristine manifest back, no parts or journal left
-  /// from the repeat before, and a simulated system in `host`.
+  /// Prepares the repeat: a copy of the container as generated (its pristine manifest, its
+  /// bases linked; no parts or journal from the repeat before) and a simulated system, both in
+  /// `host`.
   init(
     bench: TwoPhaseBench, index repeatIndex: Int, host: String, dataset: TwoPhaseDataset.Files,
     regions: Int, executable: String, environment: [String: String], idle: Int
@@ -48,10 +49,9 @@ final class TwoPhaseRepeat {
     let configuration = bench.configuration
     let capScope = bench.capScope
     let extensions = bench.extensions
-    let container = dataset.container
-    try? FileManager.default.removeItem(atPath: container + "/" + "manifest.cdm")
-    try FileManager.default.copyItem(
-      atPath: container + "/manifest.pristine", toPath: container + "/manifest.cdm")
+    // The repeat's own copy: the dataset's container is a cache other benches share.
+    let container = host + "/container"
+    try ContainerWorkingCopy.make(of: dataset.container, at: container)
     system = try SimulatedSystem(hostDirectory: host)
     system.limits.memoryLimitBytes = configuration.memoryLimitBytes
     system.limits.timeoutSeconds = configuration.timeoutSeconds
@@ -59,9 +59,6 @@ final class TwoPhaseRepeat {
     system.contract.maximumAllowedEntries = configuration.maximumAllowedEntries
     system.contract.capScope = capScope
     app = ContainerApp(container: container)
-    // Each repeat starts with no parts and no journal from the one before.
-    try? FileManager.default.removeItem(atPath: container + "/" + ContainerApp.partsFolder)
-    try? FileManager.default.removeItem(atPath: container + "/" + ExtensionJournal.fileName)
     let app = self.app
     targets =
       try extensions.map { count in

@@ -31,8 +31,11 @@ public struct TwoPhaseDataset {
 
   /// Files of a prepared dataset.
   public struct Files {
-    /// The container as generated: copy `manifest.pristine` over the manifest to start afresh.
+    /// The container as generated, never changed by a run: a run works on its own copy of
+    /// `manifest.pristine` and the bases it names.
     public let container: String
+    /// The manifest as generated, beside the container's own.
+    public static let pristineManifestName = "manifest.pristine"
     /// Version 2 of the updated region, to stage for the incremental phase.
     public let updatedRegionFile: String
     /// A number of the seed set (for the lookup that proves enabling worked).
@@ -55,7 +58,7 @@ public struct TwoPhaseDataset {
   }
 
   var key: String {
-    "\(parameters.cacheKey)-twophase4-r\(regions)-s\(seedEntries)-b\(blockingEntries)-"
+    "\(parameters.cacheKey)-twophase5-r\(regions)-s\(seedEntries)-b\(blockingEntries)-"
       + (compact ? "compact" : "fixed")
   }
 
@@ -79,8 +82,12 @@ public struct TwoPhaseDataset {
     let marker = root + "/ready"
     // The region updated in the incremental phase: the first one.
     let updatedCode = "R1"
+    let pristine = container + "/" + Files.pristineManifestName
+    func pristineManifest() throws -> Manifest {
+      try Manifest(parsing: String(contentsOfFile: pristine, encoding: .utf8))
+    }
     func files(seedNumber: Int64) throws -> Files {
-      let manifest = try Manifest.read(container: container)
+      let manifest = try pristineManifest()
       let update = root + "/update"
       guard
         let updated = try Manifest.read(container: update).bases.first(where: {
@@ -103,8 +110,18 @@ public struct TwoPhaseDataset {
     }
     // The marker holds the seed number, so a cached container is reused without generating
     // (and compiling) every number again.
+    // A cache missing a base (an older bench changed it in place, or it was cut short) is
+    // generated again rather than failing every run.
     if reuse, let text = try? String(contentsOfFile: marker, encoding: .utf8),
-      let seedNumber = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+      let seedNumber = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+      let manifest = try? pristineManifest(),
+      let update = try? Manifest.read(container: root + "/update"),
+      manifest.bases.allSatisfy({
+        FileManager.default.fileExists(atPath: container + "/" + $0.file)
+      }),
+      update.bases.allSatisfy({
+        FileManager.default.fileExists(atPath: root + "/update/" + $0.file)
+      })
     {
       return try files(seedNumber: seedNumber)
     }
@@ -151,7 +168,7 @@ public struct TwoPhaseDataset {
     try FileManager.default.removeItem(atPath: dump)
     try FileManager.default.removeItem(atPath: updateDump)
     try FileManager.default.copyItem(
-      atPath: container + "/" + Manifest.fileName, toPath: container + "/manifest.pristine")
+      atPath: container + "/" + Manifest.fileName, toPath: pristine)
     guard FileManager.default.createFile(atPath: marker, contents: Data("\(numbers[0])\n".utf8))
     else {
       throw DatasetError("cannot write \(marker)")
