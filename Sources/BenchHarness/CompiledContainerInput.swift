@@ -32,7 +32,8 @@ enum CompiledContainerInput {
     // A container that has been synced holds what its system installed (the full set
     // requested, installed files, progress past the cap): the runs start from it as compiled
     // (each repeat also drops the journal and parts it finds).
-    try writeText(manifest.encoded(), to: container + "/" + TwoPhaseDataset.Files.pristineManifestName)
+    try writeText(
+      manifest.encoded(), to: container + "/" + TwoPhaseDataset.Files.pristineManifestName)
     let updated = scratch + "/updated-region.cdb"
     let seedNumber: Int64
     do {

@@ -40,6 +40,12 @@ public struct CompileOptions: Sendable {
   /// Inputs (paths among ``inputs``) compiled whole as blocking lists, such as a spam dump: every
   /// number is blocked whatever its category, and labels are not needed.
   public var blockingInputs: Set<String> = []
+  /// Category values an identification entry keeps as a tag (1–255), written to ``tagsFile``
+  /// (`DirectoryContainer.EntryTagFile`): Live Caller ID Lookup's identity category of each
+  /// row, read by `calldir export lcidl --dump`. Empty: no tags.
+  public var entryTags: [String: UInt8] = [:]
+  /// Where the chosen entries' tags go, beside the container (nil: not written).
+  public var tagsFile: String?
   /// A file of `PREFIX<TAB>REGION` lines (CallKit-digit prefixes), for inputs without a region.
   public var regionsFile: String?
   /// Fail on any rejected line.

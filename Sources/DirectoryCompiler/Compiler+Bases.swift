@@ -33,6 +33,14 @@ extension Compiler {
     var lastRegion: [UInt8] = []
     var lastCategory: [UInt8] = []
     var lastOutput: Unmanaged<OutputBase>?
+    // The chosen identification entries' tags, in number order as the records come.
+    let tags = try options.tagsFile.map { path throws(CompileError) in
+      do throws(ContainerError) {
+        return try EntryTagFile.Writer(path: path)
+      } catch {
+        throw CompileError.write(error.description)
+      }
+    }
     try forEachChosen(sorters, report: &report) { record in
       let output: Unmanaged<OutputBase>
       if let current = lastOutput, ByteView(record.region).equals(lastRegion),
@@ -69,10 +77,22 @@ extension Compiler {
             try seedCandidates?.add(record.number, label: ByteView(record.label))
           }
           identificationEntries += 1
+          if record.tag != 0, let tags {
+            do throws(ContainerError) {
+              try tags.append(record.number, tag: record.tag)
+            } catch {
+              throw CompileError.write(error.description)
+            }
+          }
         }
         try output.writer.append(record.number, checkedLabelBytes: ByteView(record.label))
         output.count += 1
       }
+    }
+    do throws(ContainerError) {
+      try tags?.finish()
+    } catch {
+      throw CompileError.write(error.description)
     }
     let seedFile = try writeSeed(
       sorters, candidates: seedCandidates, ranked: seed, choice: seedChoice,

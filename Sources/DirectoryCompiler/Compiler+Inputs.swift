@@ -22,12 +22,16 @@ extension Compiler {
     for category in options.blockingCategories {
       blockingCategories.insert(utf8: category, value: 0)
     }
+    let entryTags = ByteStringTable()
+    for (value, tag) in options.entryTags where tag != 0 {
+      entryTags.insert(utf8: value, value: Int(tag))
+    }
     // The row loop reads these, not `self`: capturing `self` copied the options (strings,
     // sets) for every row.
     let progress = self.progress
     let main = RowIngest(
       sorter: sorter, normalizers: normalizers, blockingCategories: blockingCategories,
-      prefixes: prefixes)
+      entryTags: entryTags, prefixes: prefixes)
     // Each file, and each part of a split one, is a new ordinal: its records sort after every
     // earlier one's among equal numbers, as one thread reading in order would put them.
     var ordinal: UInt64 = 0
@@ -62,7 +66,7 @@ extension Compiler {
           ingests.append(
             RowIngest(
               sorter: partSorter, normalizers: normalizers.forAnotherThread(),
-              blockingCategories: blockingCategories, prefixes: prefixes))
+              blockingCategories: blockingCategories, entryTags: entryTags, prefixes: prefixes))
         }
         let accepted = report.accepted
         main.onProgress = {

@@ -11,9 +11,13 @@ struct SortRecord: Equatable {
   var label: String
   var region: String
   var category: String
+  /// An identification entry's tag from its category column (``CompileOptions/entryTags``);
+  /// 0 for none.
+  var tag: UInt8
 
   init(
-    number: Int64, rank: Int64, sequence: UInt64, label: String, region: String, category: String
+    number: Int64, rank: Int64, sequence: UInt64, label: String, region: String, category: String,
+    tag: UInt8 = 0
   ) {
     self.number = number
     self.rank = rank
@@ -21,6 +25,7 @@ struct SortRecord: Equatable {
     self.label = label
     self.region = region
     self.category = category
+    self.tag = tag
   }
 
   /// A copy of a view's record.
@@ -29,7 +34,7 @@ struct SortRecord: Equatable {
       number: view.number, rank: view.rank, sequence: view.sequence,
       label: String(decoding: view.label, as: UTF8.self),
       region: String(decoding: view.region, as: UTF8.self),
-      category: String(decoding: view.category, as: UTF8.self))
+      category: String(decoding: view.category, as: UTF8.self), tag: view.tag)
   }
 }
 
@@ -45,6 +50,8 @@ struct SortRecordView {
   var region: UnsafeRawBufferPointer
   /// Empty for identification entries; the blocking list's name otherwise.
   var category: UnsafeRawBufferPointer
+  /// An identification entry's tag (``CompileOptions/entryTags``); 0 for none.
+  var tag: UInt8 = 0
   /// The whole record as the sort stored it, when it was decoded from the sort's bytes: copied
   /// on as it is, one copy instead of six appends (the merge is the compile's serial phase).
   var encoded: UnsafeRawBufferPointer? = nil
@@ -93,14 +100,14 @@ final class ExternalSorter {
   /// Adds one record; its texts are copied (each at most 65,535 bytes: longer ones are cut).
   func add(
     number: Int64, rank: Int64, sequence: UInt64, label: ByteView, region: ByteView,
-    category: ByteView
+    category: ByteView, tag: UInt8 = 0
   ) throws {
     try label.withUnsafeBytes { label in
       try region.withUnsafeBytes { region in
         try category.withUnsafeBytes { category in
           try add(
             number: number, rank: rank, sequence: sequence, label: label, region: region,
-            category: category)
+            category: category, tag: tag)
         }
       }
     }
@@ -110,11 +117,11 @@ final class ExternalSorter {
   /// with the texts as raw buffers.
   func add(
     number: Int64, rank: Int64, sequence: UInt64, label: UnsafeRawBufferPointer,
-    region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer
+    region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer, tag: UInt8 = 0
   ) throws {
     index.append((number, sequence, arena.count))
     Self.appendRecord(
-      number: number, rank: rank, sequence: sequence, label: label, region: region,
+      number: number, rank: rank, sequence: sequence, tag: tag, label: label, region: region,
       category: category, to: &arena)
     if usedBytes >= budget { try spill() }
   }
@@ -130,7 +137,7 @@ final class ExternalSorter {
           try add(
             number: record.number, rank: record.rank, sequence: record.sequence,
             label: UnsafeRawBufferPointer(label), region: UnsafeRawBufferPointer(region),
-            category: UnsafeRawBufferPointer(category))
+            category: UnsafeRawBufferPointer(category), tag: record.tag)
         }
       }
     }
@@ -143,15 +150,15 @@ final class ExternalSorter {
       return
     }
     appendRecord(
-      number: record.number, rank: record.rank, sequence: record.sequence, label: record.label,
-      region: record.region, category: record.category, to: &bytes)
+      number: record.number, rank: record.rank, sequence: record.sequence, tag: record.tag,
+      label: record.label, region: record.region, category: record.category, to: &bytes)
   }
 
   /// Appends a record's fields in the sorter's layout, a text's length (at most 65,535 bytes;
   /// longer ones are cut there) before its bytes, in one append: six appends, each checking
   /// the array's capacity and uniqueness, were 880 instructions a record (callgrind).
   private static func appendRecord(
-    number: Int64, rank: Int64, sequence: UInt64, label: UnsafeRawBufferPointer,
+    number: Int64, rank: Int64, sequence: UInt64, tag: UInt8, label: UnsafeRawBufferPointer,
     region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer, to bytes: inout [UInt8]
   ) {
     func clamped(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
@@ -163,6 +170,7 @@ final class ExternalSorter {
       record.storeLittleEndian(number, at: 0)
       record.storeLittleEndian(rank, at: 8)
       record.storeLittleEndian(sequence, at: 16)
+      record.storeBytes(of: tag, toByteOffset: 24, as: UInt8.self)
       var offset = fixedFieldsByteCount
       func put(_ text: UnsafeRawBufferPointer) {
         record.storeLittleEndian(UInt16(text.count), at: offset)
@@ -186,6 +194,7 @@ final class ExternalSorter {
     let number = try reader.read(Int64.self)
     let rank = try reader.read(Int64.self)
     let sequence = try reader.read(UInt64.self)
+    let tag = try reader.read(UInt8.self)
     // The texts stay raw buffers into `bytes` (the caller's borrow), as the record view holds;
     // the reader checks each one's length against the bytes left.
     let label = try Self.text(&reader, in: bytes)
@@ -194,7 +203,7 @@ final class ExternalSorter {
     return (
       SortRecordView(
         number: number, rank: rank, sequence: sequence, label: label, region: region,
-        category: category,
+        category: category, tag: tag,
         encoded: UnsafeRawBufferPointer(rebasing: bytes[offset..<reader.offset])), reader.offset
     )
   }
@@ -219,8 +228,9 @@ final class ExternalSorter {
     return reader.offset - offset
   }
 
-  /// Number, rank and sequence: three 8-byte fields before the three texts.
-  static let fixedFieldsByteCount = 24
+  /// Number, rank and sequence (three 8-byte fields) and the tag (a byte) before the three
+  /// texts.
+  static let fixedFieldsByteCount = 25
 
   private func sortIndex() {
     IndexRadixSort.sort(&index, scratch: &radixScratch)

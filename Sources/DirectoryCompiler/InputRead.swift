@@ -37,7 +37,8 @@ struct InputRead {
     let probe = RowIngest(
       sorter: ExternalSorter(budget: 0, directory: "/nonexistent"),
       normalizers: NormalizerCache(validation: options.validation),
-      blockingCategories: ByteStringTable(), prefixes: RegionPrefixes(rules: [:]))
+      blockingCategories: ByteStringTable(), entryTags: ByteStringTable(),
+      prefixes: RegionPrefixes(rules: [:]))
     let reader = try reader((first, nil), into: probe)
     _ = try reader.next { _ in }
     return reader.resolvedColumns

@@ -25,17 +25,20 @@ final class RowIngest {
   /// Rows one input or part may hold: 2^40, a thousand billion.
   static let ordinalShift: UInt64 = 40
   private let blockingCategories: ByteStringTable
+  /// Category values an identification entry keeps as a tag (``CompileOptions/entryTags``).
+  private let entryTags: ByteStringTable
   private let prefixes: RegionPrefixes
   /// Called every 100,000 accepted rows with this part's count.
   var onProgress: ((Int) -> Void)?
 
   init(
     sorter: ExternalSorter, normalizers: NormalizerCache, blockingCategories: ByteStringTable,
-    prefixes: RegionPrefixes
+    entryTags: ByteStringTable, prefixes: RegionPrefixes
   ) {
     self.sorter = sorter
     self.normalizers = normalizers
     self.blockingCategories = blockingCategories
+    self.entryTags = entryTags
     self.prefixes = prefixes
   }
 
@@ -92,10 +95,13 @@ final class RowIngest {
     if row.rank != nil { sawRank = true }
     // A blocking entry has no label; its category names its list.
     let category: ByteView? = blocking ? (row.fromBlockingBase ? nil : row.category) : .empty
+    // An identification entry's own category (not a blocking list's) may be kept as its tag.
+    let tag =
+      blocking ? 0 : row.category.flatMap { entryTags.find($0) }.map { UInt8(entryTags[$0]) } ?? 0
     func add(region: ByteView, category: ByteView) throws {
       try sorter.add(
         number: number, rank: row.rank ?? 0, sequence: sequenceBase + sequence,
-        label: blocking ? .empty : label, region: region, category: category)
+        label: blocking ? .empty : label, region: region, category: category, tag: tag)
     }
     func add(region: ByteView) throws {
       if let category {

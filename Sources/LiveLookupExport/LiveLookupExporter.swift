@@ -12,8 +12,11 @@ public struct LiveLookupExporter {
     /// The Live Caller ID Lookup extension's bundle identifier: the use cases are
     /// `BUNDLE.block` and `BUNDLE.identity`.
     public var bundleID: String
-    /// Every identity's category.
+    /// Every identity's category, unless `tagsFile` gives the entry its own.
     public var category: CallIdentity.Category = .business
+    /// Each entry's own category, as `calldir compile` wrote the tags of a dump's category
+    /// column (`DirectoryContainer.EntryTagFile`: 1 person, 2 business), or nil.
+    public var tagsFile: String?
     /// How long a device may keep an answer, minutes (0: the system's default).
     public var cacheExpiryMinutes: UInt32 = 0
     /// A folder of `+E164.heic` icons, or nil.
@@ -38,6 +41,8 @@ public struct LiveLookupExporter {
     public var identityRows = 0
     /// Identities with an icon.
     public var icons = 0
+    /// Identities whose category is person (the rest are business).
+    public var people = 0
     /// Numbers without an E.164 form (over 15 digits), left out of both databases.
     public var numbersWithoutE164 = 0
     /// Icons refused, one line each (not HEIC, too large, unreadable).
@@ -93,6 +98,14 @@ public struct LiveLookupExporter {
     let identification = try merge(bases.filter { $0.kind == .identification }, labels: true)
     let blocking = try merge(bases.filter { $0.kind == .blocking }, labels: false)
     let icons = options.iconsFolder.map { IconFolder(folder: $0) }
+    let tags: EntryTagFile.Reader?
+    do {
+      tags = try options.tagsFile.map { path throws(ContainerError) in
+        try EntryTagFile.Reader(path: path)
+      }
+    } catch {
+      throw ExportError(error.description)
+    }
     let block: KeywordDatabaseWriter
     let identity: KeywordDatabaseWriter
     do {
@@ -122,10 +135,17 @@ public struct LiveLookupExporter {
         report.blockRows += 1
         if row.blocked { report.blocked += 1 }
         guard let name = row.label, !name.isEmpty else { continue }
-        // Johnny Appleseed is a person, whatever the directory's category.
+        // Johnny Appleseed is a person, whatever the directory's category; an entry with a
+        // tag of its own has its row's category.
+        let tag = try tags?.tag(of: row.number) ?? 0
+        let category =
+          row.isTestIdentity
+          ? .person
+          : CallIdentity.Category(rawValue: UInt64(tag)).flatMap {
+            $0 == .unspecified ? nil : $0
+          } ?? options.category
         var value = CallIdentity(
-          name: name, cacheExpiryMinutes: options.cacheExpiryMinutes,
-          category: row.isTestIdentity ? .person : options.category)
+          name: name, cacheExpiryMinutes: options.cacheExpiryMinutes, category: category)
         switch icons?.icon(for: row.number) {
         case .success(let image)?: value.icon = image
         case .failure(let refusal)?: report.refusedIcons.append(refusal.line)
@@ -148,6 +168,7 @@ public struct LiveLookupExporter {
           continue
         }
         if value.icon != nil { report.icons += 1 }
+        if category == .person { report.people += 1 }
         try identity.append(number: row.number, value: bytes)
         report.identityRows += 1
       }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DirectoryCompiler
 import Foundation
 import LiveLookupExport
 import ProcessMetrics
@@ -26,8 +27,12 @@ struct ExportLiveLookupCommand: ParsableCommand {
       use cases, BUNDLE.block and BUNDLE.identity), last. A block value is 1 for a number of \
       a blocking list, else 0; an identity is the label, --category and \
       --cache-expiry-minutes, with the icon from --icons when there is one. Memory stays flat \
-      in the number of entries. To export a dump, compile it first (calldir compile DUMP \
-      --out BOX), which reads it as the Call Directory extension's data is read.
+      in the number of entries. --dump FILE (repeatable, FILE:CC as compile reads it) exports \
+      a dump instead, read as calldir compile reads it (its reading options below: the same \
+      normalization, duplicates and blocking categories), through a container compiled in a \
+      temporary folder and removed after. A dump's category column also gives each identity \
+      its own category: rows whose category is one of --person-category are people, one of \
+      --business-category businesses; --category is the rest's.
       Exit statuses: 0 done (refused icons and numbers without an E.164 form are counted on \
       stderr); 1 usage, input or output error (the folder's files are left as they were).
       """)
@@ -35,7 +40,13 @@ struct ExportLiveLookupCommand: ParsableCommand {
   @Option(
     name: .long, help: "The compiled container (calldir compile --out).", completion: .directory,
     transform: nonEmptyPath)
-  var container: String
+  var container: String?
+  @Option(
+    name: .customLong("dump"),
+    help: ArgumentHelp(
+      "A dump to export instead of a container, read as calldir compile reads it; FILE:CC for its national numbers' country (repeatable).",
+      valueName: "file"), completion: .file(), transform: nonEmptyPath)
+  var dumps: [String] = []
   @Option(
     name: .long, help: "The folder to write.", completion: .directory, transform: nonEmptyPath)
   var out: String
@@ -43,8 +54,18 @@ struct ExportLiveLookupCommand: ParsableCommand {
     name: .long,
     help: "The Live Caller ID Lookup extension's bundle identifier (names the use cases).")
   var bundleID: String
-  @Option(name: .long, help: "Every identity's category: business or person.")
+  @Option(
+    name: .long,
+    help: "The identities' category: business or person (with --dump, those without their own).")
   var category: IdentityCategoryArgument = .business
+  @Option(
+    name: .long,
+    help: "With --dump: category values whose rows are people (comma-separated).")
+  var personCategory = "person"
+  @Option(
+    name: .long,
+    help: "With --dump: category values whose rows are businesses (comma-separated).")
+  var businessCategory = "business"
   @Option(
     name: .long,
     help: "How long a device may keep an answer, in minutes (0: the system's default).")
@@ -58,8 +79,23 @@ struct ExportLiveLookupCommand: ParsableCommand {
     help: "Leave out Apple's onboarding test identity (+14085551212 Johnny Appleseed).")
   var noTestIdentity = false
   @OptionGroup var progressOptions: ProgressOptions
+  @OptionGroup(title: "Reading a dump (--dump)") var reading: DumpReadingOptions
 
   func validate() throws {
+    let readsDump = !dumps.isEmpty || !reading.blockedInputs.isEmpty
+    guard (container != nil) != readsDump else {
+      throw ValidationError(
+        container == nil
+          ? "give --container DIR or --dump FILE" : "give --container or --dump, not both")
+    }
+    if container != nil, let flag = reading.givenFlags.first {
+      throw ValidationError("\(flag) reads a dump: it applies with --dump, not --container")
+    }
+    let people = Set(Self.values(personCategory))
+    if let both = Self.values(businessCategory).first(where: people.contains) {
+      throw ValidationError(
+        "'\(both)' is in both --person-category and --business-category: give it once")
+    }
     let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
     guard !bundleID.isEmpty, bundleID.allSatisfy(allowed.contains), !bundleID.hasPrefix("."),
       !bundleID.hasSuffix(".")
@@ -78,7 +114,16 @@ struct ExportLiveLookupCommand: ParsableCommand {
     let clock = ContinuousClock()
     let start = clock.now
     let display = progressOptions.display(command: "export")
-    var exporter = LiveLookupExporter(container: container, options: options)
+    let source: String
+    var work: String?
+    if let container {
+      source = container
+    } else {
+      (source, work) = try compileDump(display: display)
+      options.tagsFile = work.map { $0 + "/" + Self.tagsFileName }
+    }
+    defer { if let work { try? FileManager.default.removeItem(atPath: work) } }
+    var exporter = LiveLookupExporter(container: source, options: options)
     exporter.progress = { done, total in
       display.update(phase: "writing", done: done, total: total, unit: "numbers")
     }
@@ -100,6 +145,10 @@ struct ExportLiveLookupCommand: ParsableCommand {
           "calldir: \(report.numbersWithoutE164) numbers have more than 15 digits (no E.164 form): left out\n"
             .utf8))
     }
+    if !dumps.isEmpty || !reading.blockedInputs.isEmpty {
+      print(
+        "identities: \(report.people) people, \(report.identityRows - report.people) businesses")
+    }
     print(
       "wrote \(out): \(report.blockRows) block rows (\(report.blocked) blocked, \(ByteCount.format(report.blockBytes))), \(report.identityRows) identities (\(report.icons) with an icon, \(ByteCount.format(report.identityBytes)))"
     )
@@ -115,4 +164,61 @@ struct ExportLiveLookupCommand: ParsableCommand {
 enum IdentityCategoryArgument: String, ExpressibleByArgument, CaseIterable {
   case business, person
   var value: CallIdentity.Category { self == .business ? .business : .person }
+}
+
+extension ExportLiveLookupCommand {
+  /// The tags file of a dump's compile: each entry's identity category from its row.
+  static let tagsFileName = "identity-categories.tags"
+
+  /// Comma-separated values, trimmed, empty ones dropped.
+  static func values(_ list: String) -> [String] {
+    list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
+  }
+
+  /// Compiles the dumps into a container in a folder of its own (`--temp`, else beside
+  /// `--out`), with each entry's identity category as its tag. Returns the container and the
+  /// folder to remove when the export is done.
+  /// - Throws: `ValidationError` for the compile's usage and input errors; the exit status of
+  ///   a `--strict`-like refusal never arises (the export compiles leniently and reports).
+  func compileDump(display: ProgressDisplay) throws -> (container: String, work: String) {
+    let parent = reading.temp ?? (out as NSString).deletingLastPathComponent
+    let work =
+      (parent.isEmpty ? "." : parent)
+      + "/.calldir-export-\(ProcessInfo.processInfo.processIdentifier)"
+    try? FileManager.default.removeItem(atPath: work)
+    do {
+      try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    } catch {
+      throw ValidationError("cannot make \(work): \(error.localizedDescription)")
+    }
+    let container = work + "/container"
+    do {
+      var options = try reading.compileOptions(inputs: dumps, output: container)
+      // The server answers for every number: no seed set, and nothing to shrink from.
+      options.seedSize = 0
+      options.allowShrink = true
+      for value in Self.values(personCategory) {
+        options.entryTags[value] = UInt8(CallIdentity.Category.person.rawValue)
+      }
+      for value in Self.values(businessCategory) {
+        options.entryTags[value] = UInt8(CallIdentity.Category.business.rawValue)
+      }
+      options.tagsFile = work + "/" + Self.tagsFileName
+      let compiler = Compiler(options: options)
+      CompileCommand.show(progressOf: compiler, on: display)
+      let report: CompileReport
+      do {
+        report = try compiler.run()
+      } catch let error as CompileError {
+        throw ValidationError(error.description)
+      }
+      print(report.renderReading(), terminator: "")
+    } catch {
+      try? FileManager.default.removeItem(atPath: work)
+      throw error
+    }
+    return (container, work)
+  }
 }

@@ -34,8 +34,10 @@ public enum KeywordDatabaseReader {
       let key = try varint(bytes, &index)
       switch key & 7 {
       case 0:
-        found.append((key >> 3, []))
+        // A varint field: its bytes as written (``category(in:)`` reads them).
+        let start = index
         _ = try varint(bytes, &index)
+        found.append((key >> 3, Array(bytes[start..<index])))
       case 2:
         let length = Int(try varint(bytes, &index))
         guard index + length <= bytes.count else { throw Malformed() }
@@ -62,5 +64,12 @@ public enum KeywordDatabaseReader {
   public static func name(in identity: [UInt8]) throws -> String {
     let name = try fields(identity).first { $0.0 == 1 }
     return String(decoding: name?.1 ?? [], as: UTF8.self)
+  }
+
+  /// A CallIdentity's category (field 4, a varint: 1 person, 2 business), 0 when absent.
+  public static func category(in identity: [UInt8]) throws -> UInt64 {
+    guard let field = try fields(identity).first(where: { $0.0 == 4 }) else { return 0 }
+    var index = 0
+    return try varint(field.1, &index)
   }
 }

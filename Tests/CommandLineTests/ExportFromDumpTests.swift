@@ -1,0 +1,130 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `calldir export lcidl --dump`: a dump exported as `calldir compile` reads it, with each
+/// identity's category from its own row (issue 43).
+@Suite("export lcidl --dump: the compiler's reading and a category per row")
+struct ExportFromDumpTests {
+  let calldir = builtExecutablePath("calldir")
+
+  /// Number → (category, name) of every identity row, and the block rows' bytes by number.
+  func read(_ out: String) throws -> (
+    identities: [String: (category: UInt64, name: String)], block: [String: [UInt8]]
+  ) {
+    var identities: [String: (UInt64, String)] = [:]
+    for row in try KeywordDatabaseReader.rows(of: out + "/identity.binpb") {
+      identities[row.keyword] = (
+        try KeywordDatabaseReader.category(in: row.value),
+        try KeywordDatabaseReader.name(in: row.value)
+      )
+    }
+    var block: [String: [UInt8]] = [:]
+    for row in try KeywordDatabaseReader.rows(of: out + "/block.binpb") {
+      block[row.keyword] = row.value
+    }
+    return (identities, block)
+  }
+
+  func export(_ arguments: [String], out: String) throws -> ProcessRun {
+    try runProcess(
+      calldir, ["export", "lcidl", "--out", out, "--bundle-id", "com.example.live"] + arguments)
+  }
+
+  @Test func eachIdentityHasItsOwnRowsCategoryAsTheChosenRowSaysIt() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("d.tsv")
+    try """
+    number\tlabel\tcategory
+    +79161234567\tIvan Petrov\tperson
+    +79161234568\tPizza Roma\tbusiness
+    +79161234569\tSpam caller\tspam
+    +79161234570\tNo category\t
+    89161234571\tLocal form\tчеловек
+    +79161234567\tIvan's shop\tbusiness
+    bad\tBad\tperson
+
+    """.write(toFile: dump, atomically: true, encoding: .utf8)
+    let first = try export(
+      ["--dump", dump, "--person-category", "person,человек", "--category", "business"],
+      out: folder.path("first"))
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout.contains("rejected 1 × no digits"), "\(first.stdout)")
+    #expect(first.stdout.contains("identities: 3 people, 2 businesses"), "\(first.stdout)")
+    let (identities, block) = try read(folder.path("first"))
+    // The first of two rows for a number wins (the compiler's default), with its category.
+    #expect(identities["+79161234567"]?.category == 1)
+    #expect(identities["+79161234567"]?.name == "Ivan Petrov")
+    #expect(identities["+79161234568"]?.category == 2)
+    // A row without a category of its own takes --category.
+    #expect(identities["+79161234570"]?.category == 2)
+    // A national number is read with the compiler's country (RU), its category kept.
+    #expect(identities["+79161234571"]?.category == 1)
+    #expect(identities["+14085551212"]?.category == 1, "the test identity is a person")
+    #expect(identities["+79161234569"] == nil, "a spam row is blocked, not an identity")
+    #expect(block["+79161234569"] == [1])
+    #expect(block["+79161234567"] == [0])
+    #expect(block.count == 6)
+    // --duplicates last: the last row wins, with its name and its category.
+    let last = try export(
+      ["--dump", dump, "--duplicates", "last", "--person-category", "person,человек"],
+      out: folder.path("last"))
+    #expect(last.status == 0, "\(last.stderr)")
+    let lastRead = try read(folder.path("last"))
+    #expect(lastRead.identities["+79161234567"]?.name == "Ivan's shop")
+    #expect(lastRead.identities["+79161234567"]?.category == 2)
+    // Nothing of the compile is left beside the output.
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect(!left.contains { $0.hasPrefix(".calldir-export-") }, "\(left)")
+  }
+
+  /// Without categories of their own, the two paths give the same bytes: the dump's export is
+  /// the export of the container `calldir compile` makes of it.
+  @Test func aDumpExportsAsItsCompiledContainerDoes() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("dump.tsv")
+    #expect(
+      try runProcess(
+        calldir,
+        [
+          "generate", "--profile", "ci-smoke", "--entries", "20000", "--format", "tsv", "--out",
+          dump,
+        ]
+      ).status == 0)
+    let box = folder.path("box")
+    let compile = try runProcess(calldir, ["compile", dump, "--out", box, "--seed-size", "0"])
+    #expect(compile.status == 0, "\(compile.stderr)")
+    let viaContainer = try export(["--container", box], out: folder.path("a"))
+    #expect(viaContainer.status == 0, "\(viaContainer.stderr)")
+    let viaDump = try export(["--dump", dump], out: folder.path("b"))
+    #expect(viaDump.status == 0, "\(viaDump.stderr)")
+    for name in ["block.binpb", "identity.binpb", "block-config.json", "identity-config.json"] {
+      let a = try Data(contentsOf: URL(fileURLWithPath: folder.path("a/" + name)))
+      let b = try Data(contentsOf: URL(fileURLWithPath: folder.path("b/" + name)))
+      #expect(a == b, "\(name) differs")
+    }
+    #expect(try read(folder.path("b")).block.count > 19_000)
+  }
+
+  @Test(arguments: [
+    ([], "give --container DIR or --dump FILE"),
+    (["--container", "x", "--dump", "y.tsv"], "not both"),
+    (["--container", "x", "--label-column", "name"], "--label-column reads a dump"),
+    (
+      ["--dump", "y.tsv", "--business-category", "a,b", "--person-category", "b"], "'b' is in both"
+    ),
+    (["--dump", "missing.tsv"], "cannot read missing.tsv"),
+  ])
+  func usageErrorsSayWhatIsWrongAndWriteNothing(arguments: [String], message: String) throws {
+    let folder = try TemporaryFolder()
+    let result = try runProcess(
+      calldir,
+      ["export", "lcidl", "--out", folder.path("out"), "--bundle-id", "com.example.live"]
+        + arguments, directory: folder.url)
+    #expect(result.status != 0)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("out/block.binpb")))
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect(!left.contains { $0.hasPrefix(".calldir-export-") }, "\(left)")
+  }
+}
