@@ -110,10 +110,7 @@ public enum EntryTagFile {
         while filled < EntryTagFile.recordByteCount {
           let count: Int
           do {
-            count = try buffer.withUnsafeMutableBytes { bytes in
-              try descriptor.read(
-                into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]))
-            }
+            count = try readMore(descriptor, into: &buffer, from: filled)
           } catch {
             throw ContainerError("\(path): cannot read: \(error)")
           }

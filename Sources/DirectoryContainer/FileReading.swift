@@ -140,3 +140,14 @@ public func regularFileByteCount(_ path: String) -> Int? {
   guard let status = try? descriptor.stat(), status.type == .regular else { return nil }
   return Int(status.size)
 }
+
+/// Reads what `descriptor` has next into `buffer` from `offset` to its end, in place; returns
+/// the bytes read (0 at the end of the file). For readers that pull records through one buffer.
+/// - Throws: `Errno` from `read`.
+func readMore(_ descriptor: FileDescriptor, into buffer: inout [UInt8], from offset: Int)
+  throws(Errno) -> Int
+{
+  try systemCall {
+    try buffer[offset...].withUnsafeMutableBytes { try descriptor.read(into: $0) }
+  }
+}

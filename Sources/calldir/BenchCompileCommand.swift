@@ -16,8 +16,9 @@ struct BenchCompileCommand: ParsableCommand {
       the numbers. One CSV row per run (wall and CPU seconds, peak RSS, rows per second); \
       medians and the ratio compile / sort -u are printed.
 
-      Exit statuses: 0 done (and, with --gate, compile within 2.5× sort -u and normalize at \
-      2,000,000 numbers/s or more); 1 usage or input error; 2 a --gate check failed.
+      Exit statuses: 0 done (and, with --gate, compile within 2.5× the CPU time of sort -u and \
+      normalize at 2,000,000 numbers per CPU second or more: CPU time, which a busy machine \
+      does not stretch); 1 usage or input error; 2 a --gate check failed.
       """)
 
   @OptionGroup var dataset: DatasetOptions

@@ -97,15 +97,17 @@ public enum GateChecks {
           "memory over N^\(SweepAnalysis.flatMemoryExponent), load time over N^\(SweepAnalysis.linearTimeExponent) (each size's fastest run)",
         why: "exponents, not times: a slower machine shifts the line, not its slope"),
       Check(
-        gate: "bench compile", reads: "compile ÷ `sort -u` wall time, same run",
+        gate: "bench compile", reads: "compile ÷ `sort -u` CPU time, medians of the same run",
         fails:
           "over \(String(format: "%.1f", CompileBench.maximumCompileToSortRatio))×",
-        why: "a same-run ratio"),
+        why:
+          "CPU time, which waiting for a core does not add to: with six busy loops on two cores the wall-clock ratio read 3.06× on ci-smoke, past the bar; the wall times are still reported"
+      ),
       Check(
-        gate: "bench compile", reads: "normalize's numbers per second",
+        gate: "bench compile", reads: "normalize's numbers per CPU second",
         fails: "under \(Int(CompileBench.minimumNormalizeRate))",
         why:
-          "an absolute rate, kept: the floor a dump of millions needs (not measured under load yet)"
+          "an absolute rate, kept on CPU time: the floor a dump of millions needs (six busy loops on two cores took the wall-clock rate to 620,678 a second, under the floor)"
       ),
       Check(
         gate: "history changes",
