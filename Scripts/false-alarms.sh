@@ -118,7 +118,7 @@ if wanted history; then
 fi
 for pid in "${gates[@]}"; do wait "$pid" || true; done
 
-echo "| gate (A/A, $busy busy loops on $(nproc) cores, the four gates side by side) | runs | false alarms |"
+echo "| gate (A/A, $busy busy loops on $(nproc) cores, the A/A loops side by side) | runs | false alarms |"
 echo "| --- | --- | --- |"
 if wanted baseline; then
   row "bench --gate --baseline Results/baseline.json" "$(runs_in baseline)" "$(alarms_in baseline)"
