@@ -25,6 +25,17 @@ public struct ReleasePublisher {
   /// (`DirectoryContainer.ShrinkRule`).
   public let allowShrink: Bool
 
+  /// A publish's phases, for progress.
+  public enum Phase: String, Sendable {
+    /// Copying the container's bases into `bases/` (each hashed before and after).
+    case copying
+    /// Making and checking the patches to the new version, base by base.
+    case patching
+  }
+
+  /// Hears each phase's bases done of its total: before the first and after each.
+  public var progress: (_ phase: Phase, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
+
   public init(releases: String, keep: Int = Self.defaultKeep, allowShrink: Bool = false) {
     self.releases = releases
     self.keep = keep
@@ -89,7 +100,9 @@ public struct ReleasePublisher {
       version: index.latest?.number ?? 0, isNew: false, basesCopied: 0, patchesMade: 0,
       patchesSkipped: 0)
     var bases: [ReleaseIndex.Base] = []
+    progress(.copying, 0, published.count)
     for base in published {
+      defer { progress(.copying, bases.count, published.count) }
       let file = "bases/" + base.name + "." + base.sha256.prefix(16) + ".cdb"
       let target = releases + "/" + file
       if SHA256.hexDigest(ofFile: target) != base.sha256 {
@@ -137,7 +150,9 @@ public struct ReleasePublisher {
     // changed after it was published made a patch whose header named another base, and every
     // client at that version then failed every update (issue 39, item 6).
     var trusted: [String: Bool] = [:]
-    for base in version.bases {
+    progress(.patching, 0, version.bases.count)
+    for (done, base) in version.bases.enumerated() {
+      defer { progress(.patching, done + 1, version.bases.count) }
       for old in earlier.reversed() {
         guard let from = old.bases.first(where: { $0.name == base.name }),
           from.sha256 != base.sha256,

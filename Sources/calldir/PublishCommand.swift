@@ -37,6 +37,7 @@ struct PublishCommand: ParsableCommand {
       "Publish even when the new version holds fewer than half the newest's entries (else exit 5, nothing written)."
   )
   var allowShrink = false
+  @OptionGroup var progressOptions: ProgressOptions
 
   func validate() throws {
     guard (1...ReleasePublisher.maximumKeep).contains(keep) else {
@@ -46,8 +47,19 @@ struct PublishCommand: ParsableCommand {
 
   func run() throws {
     // A shrink refusal leaves through `Calldir.main` with exit status 5.
-    let summary = try ReleasePublisher(releases: out, keep: keep, allowShrink: allowShrink)
-      .publish(container: container)
+    var publisher = ReleasePublisher(releases: out, keep: keep, allowShrink: allowShrink)
+    let display = progressOptions.display(command: "publish")
+    publisher.progress = { phase, done, total in
+      display.update(phase: phase.rawValue, done: done, total: total, unit: "bases")
+    }
+    let summary: ReleasePublisher.Summary
+    do {
+      summary = try publisher.publish(container: container)
+    } catch {
+      display.finish()
+      throw error
+    }
+    display.finish()
     for file in summary.oldFilesUnusable {
       FileHandle.standardError.write(
         Data(
