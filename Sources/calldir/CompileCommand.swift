@@ -78,22 +78,19 @@ struct CompileCommand: ParsableCommand {
     Self.show(progressOf: compiler, on: display)
     let report: CompileReport
     do {
-      report = try compiler.run()
+      report = try display.finishing { try compiler.run() }
     } catch CompileError.shrink(let message) {
       // Stopped before any base entered the container: it is as it was.
-      display.finish()
       FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
       throw ExitStatus.shrinkRefused.exitCode
     } catch let error as CompileError {
       throw ValidationError(error.description)
     } catch let rejection as StrictRejection {
       // The compiler stopped before writing: the container is as it was.
-      display.finish()
       print(rejection.report.renderReading(), terminator: "")
       FileHandle.standardError.write(Data("calldir: \(rejection.description)\n".utf8))
       throw ExitStatus.strictRejected.exitCode
     }
-    display.finish()
     print(report.render(), terminator: "")
   }
 

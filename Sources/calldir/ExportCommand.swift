@@ -127,14 +127,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
     exporter.progress = { done, total in
       display.update(phase: "writing", done: done, total: total, unit: "numbers")
     }
-    let report: LiveLookupExporter.Report
-    do {
-      report = try exporter.export(to: out)
-    } catch {
-      display.finish()
-      throw error
-    }
-    display.finish()
+    let report = try display.finishing { try exporter.export(to: out) }
     let seconds = (clock.now - start) / .seconds(1)
     for line in report.refusedIcons + report.refusedIdentities {
       FileHandle.standardError.write(Data("calldir: refused \(line)\n".utf8))

@@ -105,6 +105,13 @@ final class ProgressDisplay {
     if output == .terminal, drewLine { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
   }
 
+  /// Runs `body` (the command's long work) and clears the progress line after it, whether it
+  /// returned or threw, so a summary or an error line starts on a clean line.
+  func finishing<Result>(_ body: () throws -> Result) rethrows -> Result {
+    defer { finish() }
+    return try body()
+  }
+
   /// 1234567 → "1.23 M".
   static func count(_ value: Int) -> String {
     switch value {

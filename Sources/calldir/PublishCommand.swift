@@ -52,14 +52,7 @@ struct PublishCommand: ParsableCommand {
     publisher.progress = { phase, done, total in
       display.update(phase: phase.rawValue, done: done, total: total, unit: "bases")
     }
-    let summary: ReleasePublisher.Summary
-    do {
-      summary = try publisher.publish(container: container)
-    } catch {
-      display.finish()
-      throw error
-    }
-    display.finish()
+    let summary = try display.finishing { try publisher.publish(container: container) }
     for file in summary.oldFilesUnusable {
       FileHandle.standardError.write(
         Data(

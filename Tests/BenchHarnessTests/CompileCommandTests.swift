@@ -160,13 +160,10 @@ struct CompileCommandTests {
     let json = try runProcess(
       calldir, ["compile", dump, "--out", folder.path("a"), "--progress", "json"])
     #expect(json.status == 0, "\(json.stderr)")
-    let objects = try json.stderr.split(separator: "\n").map {
-      try #require(
-        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
-    }
+    let objects = try ProgressLines.objects(json.stderr)
     let phases = objects.compactMap { $0["phase"] as? String }
     // Each phase's updates together, in the compile's order.
-    let order = phases.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+    let order = ProgressLines.phaseOrder(objects)
     #expect(order == ["reading", "merging", "hashing"], "\(phases)")
     #expect(objects.allSatisfy { $0["command"] as? String == "compile" && $0["done"] is Int })
     let reading = objects.filter { $0["phase"] as? String == "reading" }

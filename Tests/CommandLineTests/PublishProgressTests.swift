@@ -24,12 +24,9 @@ struct PublishProgressTests {
     let json = try runProcess(
       calldir, ["publish", box, "--out", folder.path("R"), "--progress", "json"])
     #expect(json.status == 0, "\(json.stderr)")
-    let objects = try json.stderr.split(separator: "\n").map {
-      try #require(
-        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
-    }
+    let objects = try ProgressLines.objects(json.stderr)
     let phases = objects.compactMap { $0["phase"] as? String }
-    let order = phases.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+    let order = ProgressLines.phaseOrder(objects)
     #expect(order == ["copying", "patching"], "\(phases)")
     #expect(
       objects.allSatisfy {
