@@ -338,7 +338,7 @@ let package = Package(
       name: "BenchHarnessTests",
       dependencies: [
         "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "DirectoryContainer",
-        "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport",
+        "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport", "DirectoryCompiler",
       ]),
   ]
 )

@@ -1,8 +1,8 @@
 /// Labels every chart writes the same way.
-enum ChartLabels {
+public enum ChartLabels {
   /// A count in one style for every axis: 50k, 1.5M, 10 MB (decimal prefixes, no trailing
   /// zeros).
-  static func decimal(_ value: Double, unit: String = "") -> String {
+  public static func decimal(_ value: Double, unit: String = "") -> String {
     let (scaled, prefix): (Double, String) =
       switch value {
       case 1e9...: (value / 1e9, "G")

@@ -1,5 +1,6 @@
 import Datasets
 import Foundation
+import ProcessMetrics
 import ProcessSpawning
 
 /// `calldir bench compile`: `calldir compile` of a profile's raw dump beside `sort -u` of the same
@@ -22,6 +23,9 @@ public struct CompileBench {
     public var calldir: String
     /// Where the dump, the numbers file and the compiled containers go.
     public var workDirectory: String
+    /// The tools run, in order, a subset of ``CompileBench/tools`` (the scale bench runs only
+    /// compile and sort -u: its sizes are the compile's, and a 400 M-row numbers file is 5 GB).
+    public var tools = CompileBench.tools
 
     public init(profile: String, parameters: DatasetParameters, calldir: String, work: String) {
       self.profile = profile
@@ -42,6 +46,11 @@ public struct CompileBench {
     public var maxResidentBytes: Int
     /// Rows of the dump (numbers for normalize).
     public var rows: Int
+    /// A compile's sort runs, merge passes and temporary bytes, from its report (0 for the
+    /// other tools).
+    public var sortRuns = 0
+    public var mergePasses = 0
+    public var temporaryBytes = 0
 
     /// A run's figures (what the harness records for each tool and repeat).
     public init(
@@ -81,27 +90,30 @@ public struct CompileBench {
     let dump = work + "/\(stem).tsv"
     let numbers = work + "/\(stem).numbers"
     let rows: Int
+    let tools = configuration.tools
     do {
-      let generator = try DatasetGenerator(parameters: parameters)
       if !FileManager.default.fileExists(atPath: dump) {
         progress("writing \(dump)")
-        try generator.write(.tsv, to: dump)
+        try ChunkedDump.write(parameters, to: dump)
       }
-      rows = try writeNumberColumn(of: dump, to: numbers)
+      rows =
+        tools.contains("normalize")
+        ? try writeNumberColumn(of: dump, to: numbers) : try Self.countRows(of: dump)
     } catch {
       throw BenchError("cannot write the dump in \(work): \(error)")
     }
     var runs: [Run] = []
     var basesByTool: [String: [String]] = [:]
     for repeatIndex in 1...configuration.repeats {
-      for tool in Self.tools {
+      for tool in tools {
         progress("\(tool), run \(repeatIndex) of \(configuration.repeats)")
         let (run, bases) = try measure(
           tool, dump: dump, numbers: numbers, rows: rows, repeatIndex)
         runs.append(run)
         if tool.hasPrefix("compile") { basesByTool[tool] = bases }
       }
-      guard basesByTool["compile"] == basesByTool["compile -j1"], basesByTool["compile"] != nil
+      guard !tools.contains("compile -j1") || basesByTool["compile"] == basesByTool["compile -j1"],
+        basesByTool["compile"] != nil
       else {
         throw BenchError(
           "compile on \(ProcessInfo.processInfo.activeProcessorCount) threads and on one made different bases"
@@ -148,7 +160,12 @@ public struct CompileBench {
       default: (configuration.calldir, ["normalize", "--country", "RU"])
       }
     let input = open(tool == "normalize" ? numbers : "/dev/null", O_RDONLY)
-    let output = open("/dev/null", O_WRONLY)
+    // A compile's report (its sort runs, merge passes and temporary space) is kept; the other
+    // tools' output is not.
+    let reportPath = configuration.workDirectory + "/compile-report.txt"
+    let output =
+      tool.hasPrefix("compile")
+      ? open(reportPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) : open("/dev/null", O_WRONLY)
     defer {
       close(input)
       close(output)
@@ -176,7 +193,7 @@ public struct CompileBench {
       try? FileManager.default.removeItem(atPath: out)
       try? FileManager.default.removeItem(atPath: exported)
     }
-    let run = Run(
+    var run = Run(
       tool: tool, repeatIndex: index, wallSeconds: outcome.wallSeconds,
       cpuSeconds: outcome.userSeconds + outcome.systemSeconds,
       // Sampled, not wait4's ru_maxrss: Linux keeps the spawning process's high-water mark across
@@ -186,7 +203,45 @@ public struct CompileBench {
       maxResidentBytes: outcome.sampleCount > 0 && outcome.sampledPeakResidentBytes > 0
         ? outcome.sampledPeakResidentBytes : outcome.maxResidentBytes,
       rows: rows)
+    if tool.hasPrefix("compile"),
+      let report = try? String(contentsOfFile: reportPath, encoding: .utf8)
+    {
+      (run.sortRuns, run.mergePasses, run.temporaryBytes) = Self.sortFigures(inReport: report)
+    }
     return (run, bases)
+  }
+
+  /// Sort runs, merge passes and temporary bytes from a compile's report line ("sort runs 8,
+  /// merge passes 0, temporary space 250 MiB in …"); zeros where it has none.
+  static func sortFigures(inReport report: String) -> (runs: Int, passes: Int, bytes: Int) {
+    guard let line = report.split(separator: "\n").first(where: { $0.contains("sort runs ") })
+    else { return (0, 0, 0) }
+    func after(_ marker: String, through end: String) -> String? {
+      guard let start = line.range(of: marker)?.upperBound else { return nil }
+      let rest = line[start...]
+      return String(rest[..<(rest.range(of: end)?.lowerBound ?? rest.endIndex)])
+    }
+    let runs = after("sort runs ", through: ",").flatMap { Int($0) } ?? 0
+    let passes = after("merge passes ", through: ",").flatMap { Int($0) } ?? 0
+    let bytes = after("temporary space ", through: " in ").flatMap { try? ByteCount.parse($0) } ?? 0
+    return (runs, passes, bytes)
+  }
+
+  /// The dump's rows: its lines, the header left out.
+  static func countRows(of dump: String) throws -> Int {
+    guard let input = FileHandle(forReadingAtPath: dump) else {
+      throw BenchError("cannot read \(dump)")
+    }
+    defer { try? input.close() }
+    var lines = 0
+    var endsInNewline = true
+    while let chunk = try input.read(upToCount: 4 << 20), !chunk.isEmpty {
+      chunk.withUnsafeBytes { bytes in
+        for byte in bytes where byte == UInt8(ascii: "\n") { lines += 1 }
+      }
+      endsInNewline = chunk.last == UInt8(ascii: "\n")
+    }
+    return max(0, lines + (endsInNewline ? 0 : 1) - 1)
   }
 
   /// The dump's first column, one number per line (what `normalize` reads), streamed; returns

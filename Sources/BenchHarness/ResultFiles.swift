@@ -43,6 +43,20 @@ public enum ResultFiles {
     }
   }
 
+  /// Checks, before a long run, that ``writeAtomically(_:to:)`` could write `path`: a run of
+  /// hours that ends in "the folder does not exist" has wasted them.
+  /// - Throws: ``BenchError`` naming the path, as ``writeAtomically(_:to:)`` would.
+  public static func checkWritable(_ path: String) throws(BenchError) {
+    do {
+      _ = try OutputTarget.of(
+        path,
+        creatingFolder: path.hasPrefix(workingFolder + "/")
+          || path.hasPrefix("./" + workingFolder + "/"))
+    } catch {
+      throw BenchError("cannot write \(error.description)")
+    }
+  }
+
   /// `Results/x.csv` → `Results/x.svg`.
   public static func replacingExtension(of path: String, with newExtension: String) -> String {
     URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension(newExtension)

@@ -95,19 +95,29 @@ extension DatasetGenerator {
       try file.commit()
     case .tsv:
       let file = try AtomicFileWriter(path: path)
-      try file.write("number\tlabel\tregion\trank\n".utf8)
-      let rows = rawRowOrder()
-      let rowStep = max(1, rows.count / 100)
-      for (row, index) in rows.enumerated() {
-        let number = numbers[index]
-        let rank = 1 + SplitMix64.mix(parameters.seed ^ 0x5241_4E4B, UInt64(index)) % 100_000
-        try file.write(
-          "+\(number)\t\(label(at: index))\t\(Self.region(of: number))\t\(rank)\n".utf8)
-        if row % rowStep == 0 { progress(Double(row) / Double(rows.count)) }
-      }
+      try file.write(Self.tsvHeader.utf8)
+      try writeTSVRows(to: file, progress: progress)
       try file.commit()
     }
     progress(1)
+  }
+
+  /// The raw dump's first line: its columns.
+  static let tsvHeader = "number\tlabel\tregion\trank\n"
+
+  /// Appends the raw dump's rows (no header) to `file`: shuffled, with duplicates, `+CC…`.
+  /// - Parameter progress: called now and then with the fraction written (0...1).
+  /// - Throws: `BaseFormat.BaseFormatError` when the file cannot be written.
+  func writeTSVRows(to file: AtomicFileWriter, progress: (Double) -> Void) throws(BaseFormatError) {
+    let rows = rawRowOrder()
+    let rowStep = max(1, rows.count / 100)
+    for (row, index) in rows.enumerated() {
+      let number = numbers[index]
+      let rank = 1 + SplitMix64.mix(parameters.seed ^ 0x5241_4E4B, UInt64(index)) % 100_000
+      try file.write(
+        "+\(number)\t\(label(at: index))\t\(Self.region(of: number))\t\(rank)\n".utf8)
+      if row % rowStep == 0 { progress(Double(row) / Double(rows.count)) }
+    }
   }
 
   /// A region code for a number: its country code and the first three national digits (an area

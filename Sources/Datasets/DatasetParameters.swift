@@ -28,13 +28,17 @@ public struct DatasetParameters: Codable, Hashable, Sendable {
     self.seed = seed
   }
 
+  /// The most entries the generator draws at once: it holds them in memory (about 17 bytes an
+  /// entry with the raw dump's row order). ``ChunkedDump`` writes larger dumps in slices.
+  public static let maximumEntries = 50_000_000
+
   /// The base kind, or nil when `kind` is not one.
   public var baseKind: BaseKind? { BaseKind(name: kind) }
 
   /// Checks every field; the message names the field and the problem.
   public func validate() throws(DatasetError) {
     guard entries >= 0 else { throw DatasetError("entries must be 0 or more, got \(entries)") }
-    guard entries <= 50_000_000 else {
+    guard entries <= Self.maximumEntries else {
       throw DatasetError("entries \(entries) is over the generator's 50,000,000")
     }
     guard baseKind != nil else {

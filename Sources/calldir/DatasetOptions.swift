@@ -45,7 +45,12 @@ struct DatasetOptions: ParsableArguments {
   /// - Parameters:
   ///   - defaultProfile: the profile used when `--profile` is not given.
   ///   - sweeping: whether a list of entry counts is allowed (the first is used).
-  func resolve(defaultProfile: String, sweeping: Bool = false) throws -> (
+  ///   - maximumEntries: the most `--entries` takes: over the generator's own
+  ///     (``DatasetParameters/maximumEntries``) only where the dump is written in slices
+  ///     (``ChunkedDump``).
+  func resolve(
+    defaultProfile: String, sweeping: Bool = false, maximumEntries: Int = 100_000_000
+  ) throws -> (
     name: String, parameters: DatasetParameters
   ) {
     let name = profile ?? defaultProfile
@@ -61,8 +66,8 @@ struct DatasetOptions: ParsableArguments {
         throw ValidationError(
           "--entries takes one count here; a list sweeps only in calldir bench strategies")
       }
-      for value in entries.values where !(1...100_000_000).contains(value) {
-        throw ValidationError("--entries must be from 1 to 100000000, got \(value)")
+      for value in entries.values where !(1...maximumEntries).contains(value) {
+        throw ValidationError("--entries must be from 1 to \(maximumEntries), got \(value)")
       }
       parameters.entries = entries.values[0]
     }
@@ -72,7 +77,10 @@ struct DatasetOptions: ParsableArguments {
     if let labels { parameters.labels = labels }
     if let duplicateShare { parameters.duplicateShare = duplicateShare }
     do {
-      try parameters.validate()
+      // A size past the generator's own is written in slices (ChunkedDump), each valid alone.
+      var checked = parameters
+      checked.entries = min(checked.entries, DatasetParameters.maximumEntries)
+      try checked.validate()
     } catch {
       throw ValidationError(error.description)
     }

@@ -36,6 +36,10 @@ struct GenerateCommand: ParsableCommand {
     }
   }
 
+  /// The most entries a raw dump (`--format tsv`) takes: two billion, a national operator's
+  /// database (Whoscall's is 2.6 billion numbers, split by country).
+  static let maximumDumpEntries = 2_000_000_000
+
   func run() throws {
     guard let outputFormat = format.datasetFormat else {
       let (_, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
@@ -57,28 +61,36 @@ struct GenerateCommand: ParsableCommand {
       )
       return
     }
-    let (name, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
+    // A raw dump has no size limit (written in slices past the generator's own).
+    let (name, parameters) = try dataset.resolve(
+      defaultProfile: "ci-smoke",
+      maximumEntries: outputFormat == .tsv ? Self.maximumDumpEntries : 100_000_000)
     let started = Date()
-    let generator = try DatasetGenerator(parameters: parameters)
     let terminal = isatty(STDERR_FILENO) != 0
     var lastPercent = -1
+    let progress: (Double) -> Void = { fraction in
+      let percent = Int(fraction * 100)
+      if terminal && percent != lastPercent {
+        lastPercent = percent
+        FileHandle.standardError.write(Data("\rwriting \(out): \(percent)%".utf8))
+      }
+    }
     do {
-      try generator.write(outputFormat, to: out) { fraction in
-        let percent = Int(fraction * 100)
-        if terminal && percent != lastPercent {
-          lastPercent = percent
-          FileHandle.standardError.write(Data("\rwriting \(out): \(percent)%".utf8))
-        }
+      if outputFormat == .tsv {
+        try ChunkedDump.write(parameters, to: out, progress: progress)
+      } else {
+        try DatasetGenerator(parameters: parameters).write(
+          outputFormat, to: out, progress: progress)
       }
     } catch {
-      throw ValidationError(error.description)
+      throw ValidationError("\(error)")
     }
     if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
     let size =
       (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0
     print(
       String(
-        format: "%@: %d entries (%@) as %@, %d bytes in %.1f s", out, generator.numbers.count, name,
+        format: "%@: %d entries (%@) as %@, %d bytes in %.1f s", out, parameters.entries, name,
         outputFormat.rawValue, size, Date().timeIntervalSince(started)))
   }
 }

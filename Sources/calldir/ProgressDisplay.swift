@@ -44,6 +44,10 @@ final class ProgressDisplay {
   private var phase = ""
   private var phaseStart: ContinuousClock.Instant
   private var drewLine = false
+  private var detail: String?
+  /// `done` when the phase began: the rate is the phase's own (a bench's later phase starts
+  /// with runs already done).
+  private var doneAtPhaseStart = 0
 
   /// The display of `command` (say "compile") in `mode`; `quiet` silences it whatever the mode.
   init(command: String, mode: ProgressMode, quiet: Bool) {
@@ -55,23 +59,29 @@ final class ProgressDisplay {
       : mode == .json ? .json : (isatty(STDERR_FILENO) != 0 ? .terminal : .silent)
   }
 
-  /// Shows `done` of `total` (in `unit`s) in `phase`; rate-limited, except a phase's first and
-  /// last update.
-  func update(phase: String, done: Int, total: Int?, unit: String) {
+  /// Shows `done` of `total` (in `unit`s) in `phase`, and `detail` (the step inside it, such as
+  /// "compile, run 2 of 3") after it; rate-limited, except a phase's first and last update and
+  /// a new step.
+  func update(phase: String, done: Int, total: Int?, unit: String, detail: String? = nil) {
     guard output != .silent else { return }
     let now = clock.now
     let newPhase = phase != self.phase
     if newPhase {
       self.phase = phase
       phaseStart = now
+      doneAtPhaseStart = done
     }
     let finished = total.map { done >= $0 } ?? false
-    if !newPhase, !finished, let lastShown, now - lastShown < Self.minimumInterval { return }
+    let newDetail = detail != self.detail
+    self.detail = detail
+    if !newPhase, !finished, !newDetail, let lastShown, now - lastShown < Self.minimumInterval {
+      return
+    }
     lastShown = now
     let elapsed =
       Double((now - phaseStart).components.attoseconds) / 1e18
       + Double((now - phaseStart).components.seconds)
-    let rate = elapsed > 0 ? Double(done) / elapsed : 0
+    let rate = elapsed > 0 ? Double(done - doneAtPhaseStart) / elapsed : 0
     let share = total.flatMap { $0 > 0 ? min(1, Double(done) / Double($0)) : nil }
     let left = share.flatMap { share in
       rate > 0 && share < 1 ? Double(total! - done) / rate : nil
@@ -79,6 +89,7 @@ final class ProgressDisplay {
     switch output {
     case .terminal:
       var line = "\(command): \(phase)"
+      if let detail { line += " (\(detail))" }
       if let share { line += String(format: " %3.0f%%", share * 100) }
       line += " · \(Self.count(done)) \(unit)"
       if rate > 0 { line += " · \(Self.count(Int(rate)))/s" }
@@ -91,6 +102,7 @@ final class ProgressDisplay {
         "elapsed_s": (elapsed * 1000).rounded() / 1000, "rate_per_s": rate.rounded(),
       ]
       if let total { object["total"] = total }
+      if let detail { object["step"] = detail }
       if let share { object["share"] = (share * 10_000).rounded() / 10_000 }
       if let left { object["left_s"] = left.rounded() }
       if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {

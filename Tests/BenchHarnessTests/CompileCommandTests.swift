@@ -141,6 +141,47 @@ struct CompileCommandTests {
     #expect(table.column("peak_rss_bytes")?.allSatisfy { (Int($0) ?? 0) > 0 } == true)
   }
 
+  /// A list of sizes measures the scale: compile and sort -u at each, the CSV with the sort's
+  /// figures, the chart beside it, the exponents printed, and the progress as JSON lines.
+  @Test func benchCompileOverSizesWritesTheScaleAndItsChart() throws {
+    let folder = try TemporaryFolder()
+    let csv = folder.path("scale.csv")
+    let run = try runProcess(
+      try builtExecutable("calldir"),
+      [
+        "bench", "compile", "--profile", "ci-smoke", "--entries", "20k,10k", "--repeat", "2",
+        "--memory", "1MiB", "--out", csv, "--progress", "json",
+      ],
+      directory: URL(fileURLWithPath: folder.path("")))
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("compile grows as: wall time N^"), "\(run.stdout)")
+    let table = try CSVTable(parsing: String(contentsOfFile: csv, encoding: .utf8))
+    #expect(
+      table.column("entries") == [
+        "10000", "10000", "10000", "10000", "20000", "20000", "20000", "20000",
+      ])
+    #expect(
+      table.column("tool") == Array(repeating: ["compile", "sort -u"], count: 4).flatMap { $0 })
+    // A 1 MiB budget spills the 20k dump into runs, which the report names and the CSV keeps.
+    let runs = zip(table.column("tool") ?? [], table.column("sort_runs") ?? []).filter {
+      $0.0 == "compile"
+    }.map { Int($0.1) ?? 0 }
+    #expect(runs.last ?? 0 > 1, "\(runs)")
+    let chart = try String(contentsOfFile: folder.path("scale.svg"), encoding: .utf8)
+    #expect(chart.hasPrefix("<svg") && chart.contains("peak RSS N^"))
+    let objects = try ProgressLines.objects(run.stderr)
+    #expect(
+      objects.count >= 8 && objects.allSatisfy { $0["command"] as? String == "bench compile" })
+    #expect(objects.last?["done"] as? Int == 7 && objects.last?["total"] as? Int == 8)
+    // A folder that is not there is refused before anything runs.
+    let refused = try runProcess(
+      try builtExecutable("calldir"),
+      ["bench", "compile", "--entries", "2k,4k", "--out", folder.path("none/scale.csv")],
+      directory: URL(fileURLWithPath: folder.path("")))
+    #expect(refused.status == 1 && refused.stderr.contains("does not exist"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path(".calldir/bench/compile/box")))
+  }
+
   /// A ci-smoke dump of 20,000 entries (and its duplicates) in `folder`.
   func generatedDump(_ folder: TemporaryFolder, calldir: String) throws -> String {
     let dump = folder.path("dump.tsv")
