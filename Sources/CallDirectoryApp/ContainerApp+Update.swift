@@ -44,7 +44,8 @@ extension ContainerApp {
   ///   - source: where the release folder's files come from (a web server, a folder).
   ///   - allowShrink: accept a version that keeps under half the published entries.
   ///   - events: hears each base fetched whole or patched
-  ///     (``SyncEvent/baseFetched(name:bytes:)``, ``SyncEvent/basePatched(name:patches:)``).
+  ///     (``SyncEvent/baseFetched(name:bytes:)``, ``SyncEvent/basePatched(name:patches:)``), and
+  ///     the progress of each phase (``SyncEvent/updateProgress(_:)``).
   /// - Throws: ``ContainerAppError`` naming the file and the problem: of kind
   ///   ``ContainerAppError/Kind/download`` for a fetch that fails (the HTTP status in
   ///   ``ContainerAppError/code``), ``ContainerAppError/Kind/noSpace``,
@@ -118,6 +119,20 @@ extension ContainerApp {
     // thread), then staged together.
     var made: [(base: ReleaseIndex.Base, path: String)] = []
     var chains: [(base: ReleaseIndex.Base, chain: PatchChain)] = []
+    // Bytes of every file the plan fetches (declared sizes, from the index: summed checked).
+    var downloadTotal = 0
+    for bytes in plan.downloads.values {
+      let (sum, overflowed) = downloadTotal.addingReportingOverflow(max(0, bytes))
+      downloadTotal = overflowed ? Int.max : sum
+    }
+    var downloaded = 0
+    func fetched(_ bytes: Int) {
+      downloaded = min(downloadTotal, downloaded &+ max(0, bytes))
+      events(
+        .updateProgress(UpdateProgress(phase: .downloading, done: downloaded, total: downloadTotal))
+      )
+    }
+    if downloadTotal > 0 { fetched(0) }
     for step in plan.steps {
       if let held = step.held, !step.chain.isEmpty {
         var patches: [String] = []
@@ -127,6 +142,7 @@ extension ContainerApp {
             try await fetchVerified(
               patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
               into: downloads, summary: &summary))
+          fetched(patch.byteCount)
         }
         let outputs = step.chain.indices.map { downloads + "/made-\(step.base.name)-\($0).cdb" }
         chains.append(
@@ -140,6 +156,7 @@ extension ContainerApp {
         let path = try await fetchVerified(
           base.file, sha256: base.sha256, byteCount: base.byteCount, from: source, into: downloads,
           summary: &summary)
+        fetched(base.byteCount)
         events(.baseFetched(name: base.name, bytes: base.byteCount))
         made.append((base, path))
         summary.fetchedWhole += 1
@@ -147,11 +164,14 @@ extension ContainerApp {
     }
     if !chains.isEmpty {
       try ContainerAppError.checkCancellation()
+      events(.updateProgress(UpdateProgress(phase: .patching, done: 0, total: chains.count)))
       do {
         try PatchApplier.apply(chains.map(\.chain))
       } catch {
         throw ContainerAppError(error.description)
       }
+      events(
+        .updateProgress(UpdateProgress(phase: .patching, done: chains.count, total: chains.count)))
       for (base, chain) in chains {
         let count = chain.patches.count
         events(.basePatched(name: base.name, patches: count))
@@ -175,7 +195,8 @@ extension ContainerApp {
     // lock is taken: the lock covers the renames and the manifest's only (0xDEAD10CC).
     var staged: [(base: ReleaseIndex.Base, role: Manifest.Role, copy: StagedCopy)] = []
     defer { for item in staged { FolderCalls.removeFile(item.copy.path) } }
-    for (base, path) in made {
+    for (place, (base, path)) in made.enumerated() {
+      events(.updateProgress(UpdateProgress(phase: .staging, done: place, total: made.count)))
       guard let role = Manifest.Role(rawValue: base.role) else {
         throw ContainerAppError(
           "the release's base \(base.name) has an unknown role '\(base.role)'")
@@ -186,6 +207,9 @@ extension ContainerApp {
       guard copy.sha256 == base.sha256 else {
         throw ContainerAppError("\(base.name): staged bytes are not the release's", base: base.name)
       }
+    }
+    if !made.isEmpty {
+      events(.updateProgress(UpdateProgress(phase: .staging, done: made.count, total: made.count)))
     }
     try ContainerAppError.checkCancellation()
     try change(creating: true) { manifest, transaction in

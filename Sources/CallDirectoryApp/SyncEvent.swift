@@ -31,6 +31,9 @@ public enum SyncEvent: Sendable, Equatable {
   case baseFetched(name: String, bytes: Int)
   /// An update step: a base made from its patch chain.
   case basePatched(name: String, patches: Int)
+  /// An update's progress: the phase and how far into it, at each file fetched, before and
+  /// after the patches, and at each base staged.
+  case updateProgress(UpdateProgress)
 
   /// Whether something went wrong and was mended, or stopped the sync early: worth a warning in
   /// a log, never an error.
@@ -75,6 +78,8 @@ extension SyncEvent: CustomStringConvertible {
       return "\(name): fetched whole (\(bytes) bytes)"
     case .basePatched(let name, let patches):
       return "\(name): patched (\(patches) patch\(patches == 1 ? "" : "es"))"
+    case .updateProgress(let progress):
+      return "\(progress.phase.rawValue): \(progress.done) of \(progress.total) \(progress.unit)"
     }
   }
 }

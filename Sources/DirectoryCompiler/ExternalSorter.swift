@@ -64,12 +64,15 @@ struct SortRecordView {
 final class ExternalSorter {
   /// Bytes the arena and index may use together; lowered while other sorters share the budget.
   var budget: Int {
-    didSet { budget = max(budget, 64 * 1024) }
+    // At most the offsets an index entry holds (``placeOffsetBits``).
+    didSet { budget = min(max(budget, 64 * 1024), 1 << Self.placeOffsetBits) }
   }
   private let directory: String
   // Touched only by this class's own methods, which never overlap (no callbacks into it while
   // it works): the dynamic exclusivity checks on each access were a tenth of a compile.
   @exclusivity(unchecked) private var arena: [UInt8] = []
+  /// Each record's number, input order, and place: its offset in the arena in the low
+  /// ``placeOffsetBits`` bits, its size above them (``place(offset:size:)``).
   @exclusivity(unchecked) private var index: [(number: Int64, sequence: UInt64, offset: Int)] = []
   /// The radix sort's second buffer, as long as the index (counted in the budget with it).
   @exclusivity(unchecked) private var radixScratch: [IndexRadixSort.Entry] = []
@@ -85,7 +88,7 @@ final class ExternalSorter {
   ///   - directory: where run files go (removed by ``removeRuns()``).
   ///   - runPrefix: what its run files' names start with.
   init(budget: Int, directory: String, runPrefix: String = "") {
-    self.budget = max(budget, 64 * 1024)
+    self.budget = min(max(budget, 64 * 1024), 1 << Self.placeOffsetBits)
     self.directory = directory
     // Room reserved once, not grown by doubling: a doubling copies the old buffer into a new
     // one while both are resident, which took a two-thread compile's peak RSS over its budget.
@@ -119,11 +122,28 @@ final class ExternalSorter {
     number: Int64, rank: Int64, sequence: UInt64, label: UnsafeRawBufferPointer,
     region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer, tag: UInt8 = 0
   ) throws {
-    index.append((number, sequence, arena.count))
+    let offset = arena.count
     Self.appendRecord(
       number: number, rank: rank, sequence: sequence, tag: tag, label: label, region: region,
       category: category, to: &arena)
+    index.append((number, sequence, Self.place(offset: offset, size: arena.count - offset)))
     if usedBytes >= budget { try spill() }
+  }
+
+  /// Bits of an index entry's place that hold the record's offset in the arena (a terabyte);
+  /// the size (under 2^18 bytes: three texts of at most 65,535) is above them.
+  static let placeOffsetBits = 40
+
+  /// An index entry's place: the record's `offset` and `size` in one word. Kept in the index
+  /// so a spill copies each record without reading its lengths first: reading them in sorted
+  /// order was a cache miss a record, the spill's largest cost (8% of a compile, perf).
+  @inline(__always)
+  static func place(offset: Int, size: Int) -> Int { offset | size << placeOffsetBits }
+
+  /// The offset and size of a place (``place(offset:size:)``).
+  @inline(__always)
+  static func unpack(_ place: Int) -> (offset: Int, size: Int) {
+    (place & (1 << placeOffsetBits - 1), place >> placeOffsetBits)
   }
 
   /// Adds an owned record (see ``add(number:rank:sequence:label:region:category:)``).
@@ -219,15 +239,6 @@ final class ExternalSorter {
     return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
   }
 
-  /// Byte size of the record at `offset`.
-  /// - Throws: `ByteCoding.ByteCodingError` when the bytes end inside the record.
-  static func size(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError) -> Int {
-    var reader = LittleEndianReader(ByteView(bytes), offset: offset)
-    try reader.skip(Self.fixedFieldsByteCount)
-    for _ in 0..<3 { try reader.skip(Int(try reader.read(UInt16.self))) }
-    return reader.offset - offset
-  }
-
   /// Number, rank and sequence (three 8-byte fields) and the tag (a byte) before the three
   /// texts.
   static let fixedFieldsByteCount = 25
@@ -244,8 +255,8 @@ final class ExternalSorter {
     try Self.writeRun(to: path) { emit in
       try arena.withUnsafeBytes { bytes in
         for entry in index {
-          let size = try Self.size(bytes, at: entry.offset)
-          try emit(UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<(entry.offset + size)]))
+          let (offset, size) = Self.unpack(entry.offset)
+          try emit(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + size)]))
         }
       }
     }
@@ -258,7 +269,8 @@ final class ExternalSorter {
   func sorted() throws -> MergedRuns {
     guard !runPaths.isEmpty else {
       sortIndex()
-      return try MergedRuns(runs: [], bufferByteCount: 0, memory: (arena, index.map(\.offset)))
+      return try MergedRuns(
+        runs: [], bufferByteCount: 0, memory: (arena, index.map { Self.unpack($0.offset).offset }))
     }
     try spillRemainder()
     releaseBuffers()

@@ -56,9 +56,22 @@ extension AppCommand {
       }
     }
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     func run() async throws {
       let app = ContainerApp(container: container)
-      let progress: @Sendable (SyncEvent) -> Void = { print($0) }
+      // The phases' progress on the display (redrawn on a terminal, JSON lines, or nothing);
+      // every other event is a line of the log on stdout, as before.
+      let display = SendableProgress(progressOptions.display(command: "app update"))
+      defer { display.finish() }
+      let progress: @Sendable (SyncEvent) -> Void = { event in
+        guard case .updateProgress(let step) = event else {
+          display.clearingLine { print(event) }
+          return
+        }
+        display.update(
+          phase: step.phase.rawValue, done: step.done, total: step.total, unit: step.unit)
+      }
       let summary: ContainerApp.UpdateSummary
       if from.hasPrefix("http://") || from.hasPrefix("https://") {
         guard let url = URL(string: from) else {

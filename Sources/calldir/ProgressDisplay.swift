@@ -143,3 +143,29 @@ final class ProgressDisplay {
       : String(format: "%d:%02d", minutes, rest)
   }
 }
+
+/// A ``ProgressDisplay`` shared with `@Sendable` callbacks (an update's events arrive from its
+/// task): each call holds a lock for the few microseconds it writes, never across the work.
+final class SendableProgress: @unchecked Sendable {
+  private let display: ProgressDisplay
+  private let lock = NSLock()
+
+  init(_ display: ProgressDisplay) { self.display = display }
+
+  /// ``ProgressDisplay/update(phase:done:total:unit:detail:)``, under the lock.
+  func update(phase: String, done: Int, total: Int?, unit: String) {
+    lock.withLock { display.update(phase: phase, done: done, total: total, unit: unit) }
+  }
+
+  /// Runs `body` (a line printed) with the progress line cleared first, so the two do not mix
+  /// on a terminal; the next update redraws it.
+  func clearingLine(_ body: () -> Void) {
+    lock.withLock {
+      display.finish()
+      body()
+    }
+  }
+
+  /// Clears the progress line.
+  func finish() { lock.withLock { display.finish() } }
+}
