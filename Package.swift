@@ -319,7 +319,7 @@ let package = Package(
       dependencies: [
         "DirectoryCompiler", "BaseFormat", "ByteCoding", "CallDirectoryLoader", "Datasets",
         "DirectoryContainer",
-        "PhoneNormalization", "TestSupport",
+        "PhoneNormalization", "TestSupport", "SystemCalls",
       ]),
     .testTarget(
       name: "CallDirectoryCoreTests", dependencies: ["CallDirectoryCore"]),

@@ -137,6 +137,13 @@ def readme():
         f"{compile_time:.2f} s, **{compile_time / sort_time:.2f}×** the time of "
         f"`LC_ALL=C sort -u` of the same rows ({sort_time:.2f} s), from "
         "`Results/compile-vs-sort.csv`.")
+    points = compile_scale_points()
+    lines += ["", f"From {points[0]['rows'] / 1e6:,.1f} M to {points[-1]['rows'] / 1e6:,.0f} M rows the "
+              f"compile's peak RSS grows as N^{signed(slope([(p['rows'], p['rss']) for p in points]))} "
+              f"({size(points[-1]['rss'])} at the largest) and its time as "
+              f"N^{slope([(p['rows'], p['compile']) for p in points]):.3f}, at "
+              f"{', '.join(format(p['compile'] / p['sort'], '.2f') + '×' for p in points)} the time of "
+              "`sort -u` (`Results/compile-scale.csv`, chart `Results/compile-scale.svg`)."]
     return lines
 
 
@@ -346,10 +353,75 @@ def compile_vs_sort():
     return lines
 
 
+# --- the compiler by size (Results/compile-scale.csv) -------------------------------------------
+
+def signed(exponent):
+    """An exponent to three places, without a "-0.000" for a flat line."""
+    return f"{0.0 if abs(exponent) < 0.0005 else exponent:.3f}"
+
+
+def compile_scale_points():
+    """Each size's medians from Results/compile-scale.csv, smallest first."""
+    rows = rows_of("compile-scale.csv")
+    sizes = sorted({int(row["entries"]) for row in rows})
+    if len(sizes) < 2:
+        fail("Results/compile-scale.csv needs two sizes or more")
+    points = []
+    for entries in sizes:
+        here = [row for row in rows if int(row["entries"]) == entries]
+        def of(tool, name):
+            value = median(row[name] for row in here if row["tool"] == tool)
+            if value is None:
+                fail(f"Results/compile-scale.csv has no '{tool}' run at {entries} entries")
+            return value
+        points.append({
+            "rows": int(here[0]["rows"]), "compile": of("compile", "wall_s"),
+            "sort": of("sort -u", "wall_s"), "cpu": of("compile", "cpu_s"),
+            "rss": of("compile", "peak_rss_bytes"), "sort_rss": of("sort -u", "peak_rss_bytes"),
+            "runs": of("compile", "sort_runs"), "passes": of("compile", "merge_passes"),
+            "temporary": of("compile", "temporary_bytes"),
+            "repeats": max(int(row["run"]) for row in here)})
+    return points
+
+
+def compile_scale():
+    points = compile_scale_points()
+    lines = ["| rows | compile | `sort -u` | ratio | compile peak RSS | `sort -u` peak RSS "
+             "| sort runs | merge passes | temporary disk |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for p in points:
+        lines.append(
+            f"| {p['rows'] / 1e6:,.1f} M | {p['compile']:,.1f} s | {p['sort']:,.1f} s "
+            f"| {p['compile'] / p['sort']:.2f}× | {size(p['rss'])} | {size(p['sort_rss'])} "
+            f"| {p['runs']:.0f} | {p['passes']:.0f} | {size(p['temporary'])} |")
+    def fitted(name):
+        return slope([(p["rows"], p[name]) for p in points])
+    repeats = max(p["repeats"] for p in points)
+    lines += ["", f"Fitted over the {len(points)} sizes "
+              f"({'medians of ' + str(repeats) if repeats > 1 else 'one run each'}): the compile's "
+              f"wall time grows as **N^{fitted('compile'):.3f}**, its CPU time as "
+              f"N^{fitted('cpu'):.3f}, its peak RSS as **N^{signed(fitted('rss'))}**; `sort -u`'s "
+              f"time as N^{fitted('sort'):.3f}."]
+    # 2.6 billion rows (Whoscall's database), from the largest size along the fitted slope.
+    largest = points[-1]
+    factor = 2.6e9 / largest["rows"]
+    hours = largest["compile"] * factor ** fitted("compile") / 3600
+    runs = largest["runs"] * factor
+    groups = math.ceil(runs / 128)
+    passes = 0 if runs <= 128 else (1 if groups <= 128 else 2)
+    lines += ["", f"At 2.6 billion rows, {factor:.1f} times the largest size along the same slope, "
+              f"one machine like this one would take about **{hours:.1f} h** within the same peak "
+              f"RSS, with about {size(largest['temporary'] * factor)} of temporary disk in about "
+              f"{runs:,.0f} runs ({passes} merge pass{'es' if passes != 1 else ''} of {groups} "
+              "groups, then the final merge)."]
+    return lines
+
+
 GENERATORS = {
     "readme": readme, "reference-run": reference_run, "sweep": sweep, "scaling": scaling,
     "two-phase-sweep": two_phase_sweep, "two-phase-directory-4m": two_phase_directory_4m,
     "past-the-cap": past_the_cap, "update": update, "compile-vs-sort": compile_vs_sort,
+    "compile-scale": compile_scale,
 }
 
 

@@ -86,7 +86,9 @@ public struct CompileBench {
     let work = configuration.workDirectory
     try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     let parameters = configuration.parameters
-    let stem = "\(configuration.profile)-\(parameters.entries)-\(parameters.seed)"
+    // The parameters' whole key (a profile with other plans or labels is another dump), and
+    // the slicing's version for a sliced dump.
+    let stem = "\(configuration.profile)-\(ChunkedDump.cacheName(parameters))"
     let dump = work + "/\(stem).tsv"
     let numbers = work + "/\(stem).numbers"
     let rows: Int
@@ -339,7 +341,9 @@ public struct CompileBench {
       let wall = median(runs, tool) { $0.wallSeconds }
       let rss = median(runs, tool) { Double($0.maxResidentBytes) } / 1_048_576
       let rate = median(runs, tool) { Double($0.rows) / max($0.wallSeconds, 1e-9) }
-      table += String(format: "%-13@ %16.2f %14.1f %10.0f\n", tool as NSString, wall, rss, rate)
+      table +=
+        tool.padding(toLength: 13, withPad: " ", startingAt: 0)
+        + String(format: " %16.2f %14.1f %10.0f\n", wall, rss, rate)
     }
     let oneThread =
       median(runs, "compile -j1") { $0.wallSeconds } / median(runs, "sort -u") { $0.wallSeconds }

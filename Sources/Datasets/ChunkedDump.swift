@@ -11,6 +11,24 @@ public enum ChunkedDump {
   /// 700 MB for a slice.
   public static let sliceEntries = 40_000_000
 
+  /// Bumped when the slices of the same parameters change (2: each slice's seed mixed, not
+  /// stepped: SplitMix64 steps its state by the same constant, so seed + k × that constant
+  /// drew slice 0's numbers again, k draws later, and 420 M rows held 110 M numbers).
+  public static let version = 2
+
+  /// The seed slice `slice` of `parameters` draws with: mixed from the dump's seed and the
+  /// slice's index, so no two slices share a stream.
+  static func seed(of parameters: DatasetParameters, slice: UInt64) -> UInt64 {
+    SplitMix64.mix(parameters.seed, slice)
+  }
+
+  /// The name a cache keeps the dump of `parameters` under: the parameters' key, and the
+  /// slicing's version when the dump is sliced.
+  public static func cacheName(_ parameters: DatasetParameters) -> String {
+    parameters.entries > sliceEntries
+      ? "\(parameters.cacheKey)-sliced\(version)" : parameters.cacheKey
+  }
+
   /// Writes the dump of `parameters` (any `entries`) at `path`, atomically. Up to
   /// ``sliceEntries`` it is byte for byte ``DatasetGenerator``'s TSV.
   /// - Parameter progress: called now and then with the fraction written (0...1).
@@ -40,7 +58,7 @@ public enum ChunkedDump {
       while written < total {
         var sliceParameters = parameters
         sliceParameters.entries = min(sliceEntries, total - written)
-        sliceParameters.seed = parameters.seed &+ slice &* 0x9E37_79B9_7F4A_7C15
+        sliceParameters.seed = seed(of: parameters, slice: slice)
         let generator = try DatasetGenerator(parameters: sliceParameters)
         let before = Double(written) / Double(total)
         let share = Double(sliceParameters.entries) / Double(total)

@@ -1,5 +1,6 @@
 import ByteCoding
 import Foundation
+import SystemCalls
 
 /// A normalized entry on its way through the sort, as owned values (for tests and small callers;
 /// the compiler adds bytes and reads ``SortRecordView``s).
@@ -305,25 +306,40 @@ final class ExternalSorter {
       directory: sorters[0].directory, prefix: sorters[0].runPrefix + "merged-")
   }
 
-  /// The most runs one merge reads at once. Each open run holds a file descriptor and a read
-  /// buffer: a 400 M-row compile makes about 700 runs, near the usual limit of 1,024 open files,
-  /// and its buffers would shrink to the floor. Past this many, runs are merged in passes.
-  static let maximumFanIn = 128
-  /// Each run's read buffer, bounds: a quarter of the budget over the runs read at once.
+  /// The most runs one merge reads at once, when the open-file limit allows: each open run
+  /// holds a descriptor and a read buffer. A 400 M-row compile makes about 720 runs; merged 128
+  /// at a time they took a pass that wrote and read every record once more (26 GB each way),
+  /// while one merge of 720 makes the same comparisons (log₂ 720 against log₂ 128 + log₂ 6).
+  /// Past this many (2.6 billion rows make about 4,500), runs are merged in passes.
+  static let maximumFanIn = 1_024
+  /// Descriptors kept for everything else the compile opens: the inputs, a base writer per
+  /// region, the container's files.
+  static let reservedDescriptors = 256
+  /// The fewest runs a merge reads at once, whatever the limit.
+  static let minimumFanIn = 16
+  /// Each run's read buffer, bounds: half the budget over the runs read at once.
   static let runBufferBounds = (minimum: 16 * 1024, maximum: 1 << 20)
 
-  /// The final merge over `paths`, after merging them ``maximumFanIn`` at a time into longer
-  /// runs until no more than that many are left; each pass's runs are removed once merged.
-  static func merge(_ paths: [String], budget: Int, directory: String, prefix: String) throws
-    -> MergedRuns
-  {
+  /// How many runs one merge reads at once: ``maximumFanIn``, or fewer when the open-file
+  /// limit (raised toward it first) leaves less room beside ``reservedDescriptors``.
+  static func fanIn() -> Int {
+    let limit =
+      ProcessEnvironment.openFileLimit(raisingTo: maximumFanIn + reservedDescriptors) ?? 1_024
+    return max(minimumFanIn, min(maximumFanIn, limit - reservedDescriptors))
+  }
+
+  /// The final merge over `paths`, after merging them `fanIn` at a time into longer runs until
+  /// no more than that many are left; each pass's runs are removed once merged.
+  static func merge(
+    _ paths: [String], budget: Int, directory: String, prefix: String, fanIn: Int = fanIn()
+  ) throws -> MergedRuns {
     var paths = paths
     var pass = 0
-    while paths.count > maximumFanIn {
+    while paths.count > fanIn {
       pass += 1
       var next: [String] = []
-      for (group, start) in stride(from: 0, to: paths.count, by: maximumFanIn).enumerated() {
-        let members = Array(paths[start..<min(start + maximumFanIn, paths.count)])
+      for (group, start) in stride(from: 0, to: paths.count, by: fanIn).enumerated() {
+        let members = Array(paths[start..<min(start + fanIn, paths.count)])
         let output = directory + "/\(prefix)pass-\(pass)-\(group).bin"
         try write(
           MergedRuns(
@@ -339,9 +355,10 @@ final class ExternalSorter {
       passes: pass)
   }
 
-  /// Each run's read buffer when `runs` are read at once: a quarter of the budget between them.
+  /// Each run's read buffer when `runs` are read at once: half the budget between them (the
+  /// arena's pages are given back before the merge).
   static func runBuffer(budget: Int, runs: Int) -> Int {
-    max(runBufferBounds.minimum, min(runBufferBounds.maximum, budget / max(1, 4 * runs)))
+    max(runBufferBounds.minimum, min(runBufferBounds.maximum, budget / max(1, 2 * runs)))
   }
 
   /// Writes every record of `merge`, in order, as one run file at `path`.

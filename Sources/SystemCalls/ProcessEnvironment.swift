@@ -22,6 +22,27 @@ public enum ProcessEnvironment {
     return kill(processID, 0) == 0 || errno == EPERM
   }
 
+  /// The files this process may hold open (`RLIMIT_NOFILE`'s soft limit), raised first toward
+  /// the hard limit, up to `wanted`: a merge of many runs holds one descriptor a run, and the
+  /// soft limit is often far below the hard one (1,024 on Linux, 256 on macOS). Nil when the
+  /// limit cannot be read.
+  public static func openFileLimit(raisingTo wanted: Int) -> Int? {
+    #if canImport(Glibc)
+      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+      let resource = RLIMIT_NOFILE
+    #endif
+    var limit = rlimit()
+    guard getrlimit(resource, &limit) == 0 else { return nil }
+    let target = rlim_t(max(0, wanted))
+    if limit.rlim_cur < target {
+      var raised = limit
+      raised.rlim_cur = min(target, limit.rlim_max)
+      if setrlimit(resource, &raised) == 0 { limit = raised }
+    }
+    return limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+  }
+
   /// The processor cores online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1: how many threads
   /// compute-bound work can use at once.
   public static var onlineCoreCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }

@@ -82,8 +82,11 @@ struct BenchCompileCommand: ParsableCommand {
     let runs: [CompileBench.Run]
     do {
       let display = progressOptions.display(command: "bench compile")
-      let report = progress(display, total: repeats * configuration.tools.count)
-      runs = try display.finishing { try bench.run(progress: report) }
+      let report = progress(
+        display, total: repeats * configuration.tools.count * parameters.entries)
+      runs = try display.finishing {
+        try bench.run { report($0, parameters.entries) }
+      }
       try ResultFiles.writeAtomically(
         CompileBench.csv(runs, configuration: configuration).encoded(), to: out)
     } catch {
@@ -109,7 +112,7 @@ struct BenchCompileCommand: ParsableCommand {
       throw ValidationError("\(error)")
     }
     let display = progressOptions.display(command: "bench compile")
-    let report = progress(display, total: sizes.count * repeats * CompileScale.tools.count)
+    let report = progress(display, total: sizes.reduce(0, +) * repeats * CompileScale.tools.count)
     var points: [CompileScale.Point] = []
     defer { display.finish() }
     do {
@@ -123,7 +126,7 @@ struct BenchCompileCommand: ParsableCommand {
         configuration.memoryBytes = memory.bytes
         configuration.tools = CompileScale.tools
         let runs = try CompileBench(configuration: configuration).run {
-          report("\(ChartLabels.decimal(Double(size))): \($0)")
+          report("\(ChartLabels.decimal(Double(size))): \($0)", size)
         }
         points.append(CompileScale.Point(entries: size, runs: runs))
       }
@@ -150,17 +153,21 @@ struct BenchCompileCommand: ParsableCommand {
       passed: "gate passed: the compile's peak RSS flat and its CPU time linear in N")
   }
 
-  /// The bench's progress on `display`: each message from the bench is a step ("writing …", or
-  /// "compile, run 1 of 3", a run starting), shown with the runs done of `total`.
-  private func progress(_ display: ProgressDisplay, total: Int) -> (String) -> Void {
+  /// The bench's progress on `display`, in entries: each message from the bench is a step
+  /// ("writing …", or "compile, run 1 of 3", a run of `entries` starting), shown with the
+  /// entries of the runs done of `total`, so the rate and the time left weigh a 400M-row run
+  /// as a hundred 4M-row ones.
+  private func progress(_ display: ProgressDisplay, total: Int) -> (String, Int) -> Void {
     var done = 0
-    return { step in
+    var running = 0
+    return { step, entries in
       guard !step.contains("writing ") else {
-        display.update(phase: "measuring", done: done, total: total, unit: "runs", detail: step)
+        display.update(phase: "measuring", done: done, total: total, unit: "entries", detail: step)
         return
       }
-      display.update(phase: "measuring", done: done, total: total, unit: "runs", detail: step)
-      done += 1
+      done += running
+      running = entries
+      display.update(phase: "measuring", done: done, total: total, unit: "entries", detail: step)
     }
   }
 }

@@ -87,10 +87,10 @@ struct GenerateCommand: ParsableCommand {
     }
     if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
     let size =
-      (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0
+      (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.int64Value ?? 0
+    // Interpolated, not `%d`: a 22 GB dump's size printed as its low 32 bits.
     print(
-      String(
-        format: "%@: %d entries (%@) as %@, %d bytes in %.1f s", out, parameters.entries, name,
-        outputFormat.rawValue, size, Date().timeIntervalSince(started)))
+      "\(out): \(parameters.entries) entries (\(name)) as \(outputFormat.rawValue), \(size) bytes in "
+        + String(format: "%.1f s", Date().timeIntervalSince(started)))
   }
 }

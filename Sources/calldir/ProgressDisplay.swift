@@ -92,14 +92,17 @@ final class ProgressDisplay {
       if let detail { line += " (\(detail))" }
       if let share { line += String(format: " %3.0f%%", share * 100) }
       line += " · \(Self.count(done)) \(unit)"
-      if rate > 0 { line += " · \(Self.count(Int(rate)))/s" }
+      if rate > 0 {
+        line += " · \(rate >= 10 ? Self.count(Int(rate)) : String(format: "%.2f", rate))/s"
+      }
       if let left { line += " · \(Self.duration(left)) left" }
       FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
       drewLine = true
     case .json:
       var object: [String: Any] = [
         "command": command, "phase": phase, "done": done, "unit": unit,
-        "elapsed_s": (elapsed * 1000).rounded() / 1000, "rate_per_s": rate.rounded(),
+        "elapsed_s": (elapsed * 1000).rounded() / 1000,
+        "rate_per_s": rate >= 100 ? rate.rounded() : (rate * 100).rounded() / 100,
       ]
       if let total { object["total"] = total }
       if let detail { object["step"] = detail }

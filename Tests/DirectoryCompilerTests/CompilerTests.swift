@@ -3,6 +3,7 @@ import CallDirectoryLoader
 import Datasets
 import DirectoryContainer
 import Foundation
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -219,16 +220,17 @@ struct CompilerTests {
     sorter.removeRuns()
   }
 
-  /// More runs than one merge reads at once: they are merged in passes of
-  /// `ExternalSorter.maximumFanIn` into longer runs first, in the same order as one merge, and
-  /// no run file is left once the sorter is done.
-  @Test func moreRunsThanTheFanInAreMergedInPasses() throws {
+  /// More runs than one merge reads at once: they are merged in passes of the fan-in into
+  /// longer runs first, in the same order as one merge, and no run file is left once the
+  /// sorter is done.
+  @Test(arguments: [(fanIn: 4, passes: 2), (fanIn: 5, passes: 1), (fanIn: 30, passes: 0)])
+  func moreRunsThanTheFanInAreMergedInPasses(fanIn: Int, passes: Int) throws {
     let folder = try TemporaryFolder()
     let sorter = ExternalSorter(budget: 64 * 1024, directory: folder.url.path)
     var generator = SplitMix64(seed: 91)
     var records: [SortRecord] = []
     var sequence: UInt64 = 0
-    while sorter.runPaths.count <= ExternalSorter.maximumFanIn + 5 {
+    while sorter.runPaths.count < 21 {
       let record = SortRecord(
         number: 70_000_000_000 + Int64(generator.next() % 200_000), rank: 0,
         sequence: sequence, label: "Метка \(generator.next() % 1000)", region: "R1",
@@ -237,10 +239,11 @@ struct CompilerTests {
       records.append(record)
       try sorter.add(record)
     }
-    let merged = try sorter.sorted()
-    #expect(
-      merged.passes == 1,
-      "\(sorter.runPaths.count) runs take one pass of \(ExternalSorter.maximumFanIn)")
+    try sorter.spillRemainder()
+    // 21 or 22 runs: 4 at a time take two passes (to 6, then 2), 5 at a time one (to 5).
+    let merged = try ExternalSorter.merge(
+      sorter.runPaths, budget: 64 * 1024, directory: folder.url.path, prefix: "", fanIn: fanIn)
+    #expect(merged.passes == passes, "\(sorter.runPaths.count) runs, \(fanIn) at a time")
     var result: [SortRecord] = []
     while try merged.next({ result.append(SortRecord($0)) }) {}
     let expected = records.sorted {
@@ -249,6 +252,15 @@ struct CompilerTests {
     #expect(result == expected)
     sorter.removeRuns()
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+  }
+
+  /// The fan-in is the most the open-file limit allows beside the compile's other files, raised
+  /// toward it first: never under the floor, never over the ceiling.
+  @Test func theFanInFollowsTheOpenFileLimit() throws {
+    let fanIn = ExternalSorter.fanIn()
+    #expect((ExternalSorter.minimumFanIn...ExternalSorter.maximumFanIn).contains(fanIn))
+    let limit = try #require(ProcessEnvironment.openFileLimit(raisingTo: 0))
+    #expect(fanIn == max(16, min(ExternalSorter.maximumFanIn, limit - 256)))
   }
 
   /// A killed compile's scratch folder (its sort runs) is gone after the next compile of the
