@@ -254,6 +254,34 @@ struct CompilerTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
   }
 
+  /// A record longer than a run's read buffer (16 KiB here; a label may take 65,535 bytes)
+  /// widens that run's buffer, and the merge still hands every record over whole, in order.
+  @Test func recordsLongerThanTheReadBufferMergeWhole() throws {
+    let folder = try TemporaryFolder()
+    let sorter = ExternalSorter(budget: 64 * 1024, directory: folder.url.path)
+    var records: [SortRecord] = []
+    for index in 0..<40 {
+      let label = String(repeating: "Ж", count: index % 3 == 0 ? 30_000 : 10 + index)
+      let record = SortRecord(
+        number: 70_000_000_000 + Int64((index * 7919) % 40), rank: 0, sequence: UInt64(index),
+        label: label, region: "R\(index % 4)", category: "")
+      records.append(record)
+      try sorter.add(record)
+    }
+    try sorter.spillRemainder()
+    #expect(sorter.runPaths.count > 4)
+    let merged = try ExternalSorter.merge(
+      sorter.runPaths, budget: 64 * 1024, directory: folder.url.path, prefix: "", fanIn: 64)
+    var result: [SortRecord] = []
+    while try merged.next({ result.append(SortRecord($0)) }) {}
+    #expect(
+      result
+        == records.sorted {
+          $0.number != $1.number ? $0.number < $1.number : $0.sequence < $1.sequence
+        })
+    sorter.removeRuns()
+  }
+
   /// The fan-in is the most the open-file limit allows beside the compile's other files, raised
   /// toward it first: never under the floor, never over the ceiling.
   @Test func theFanInFollowsTheOpenFileLimit() throws {
