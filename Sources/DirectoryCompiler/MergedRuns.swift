@@ -81,10 +81,9 @@ final class MergedRuns {
 
     /// Hands the current record to `body`, then loads the next.
     mutating func take(_ body: (SortRecordView) throws -> Void) throws {
-      let end = self.end
+      // `load` made sure the record lies whole before `end`.
       let next = try buffer.withUnsafeBytes { bytes in
-        let (record, next) = try ExternalSorter.decode(
-          UnsafeRawBufferPointer(rebasing: bytes[..<end]), at: position)
+        let (record, next) = try ExternalSorter.decode(bytes, at: position)
         try body(record)
         return next
       }
