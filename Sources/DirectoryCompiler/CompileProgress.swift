@@ -5,8 +5,13 @@ public struct CompileProgress: Equatable, Sendable {
     /// Reading the inputs into sort runs: `done` rows accepted, `total` the inputs' bytes
     /// (the reader's bytes are the process's own read count, which a listener measures).
     case reading
+    /// Sorting what each part's sorter still holds into its last run: `done` parts of `total`.
+    case sorting
     /// Merging the runs and writing the bases: `done` records of `total` merged.
     case merging
+    /// Writing the seed set and finishing each base (its dictionary and header): `done` files
+    /// of `total`.
+    case writing
     /// Hashing the new bases for the manifest: `done` bases of `total`.
     case hashing
   }

@@ -97,6 +97,9 @@ extension Compiler {
     let seedFile = try writeSeed(
       sorters, candidates: seedCandidates, ranked: seed, choice: seedChoice,
       identificationEntries: identificationEntries, scratch: scratch, report: &report)
+    // The writing phase: the seed set (written now), then each base finished at the commit.
+    let seedFiles = seedFile == nil ? 0 : 1
+    progress(CompileProgress(phase: .writing, done: seedFiles, total: writers.count + seedFiles))
     report.seedChoice = seedChoice
     return WrittenBases(outputs: writers, seedFile: seedFile)
   }

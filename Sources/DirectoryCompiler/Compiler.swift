@@ -115,8 +115,14 @@ public final class Compiler {
     let seedFile = written.seedFile
     var manifest = Manifest()
     let ordered = writers.sorted(by: { $0.key < $1.key })
-    for (_, entry) in ordered { try entry.writer.finish() }
     let fileCount = ordered.count + (seedFile == nil ? 0 : 1)
+    // The seed set is finished already: the writing phase's first file.
+    var finished = fileCount - ordered.count
+    for (_, entry) in ordered {
+      try entry.writer.finish()
+      finished += 1
+      progress(CompileProgress(phase: .writing, done: finished, total: fileCount))
+    }
     progress(CompileProgress(phase: .hashing, done: 0, total: fileCount))
     defer { progress(CompileProgress(phase: .hashing, done: fileCount, total: fileCount)) }
     let digests = ParallelDigests.hexDigests(
@@ -178,7 +184,9 @@ public final class Compiler {
     _ sorters: [ExternalSorter], report: inout CompileReport,
     _ body: (SortRecordView) throws -> Void
   ) throws {
+    self.progress(CompileProgress(phase: .sorting, done: 0, total: sorters.count))
     let merged = try ExternalSorter.merged(sorters)
+    self.progress(CompileProgress(phase: .sorting, done: sorters.count, total: sorters.count))
     report.mergePasses = merged.passes
     // Every 100,000 records a progress report: `accepted` is the phase's whole (the records
     // chosen are fewer by the duplicates dropped).

@@ -107,8 +107,12 @@ struct CompileCommand: ParsableCommand {
         } else {
           display.update(phase: "reading", done: report.done, total: nil, unit: "rows")
         }
+      case .sorting:
+        display.update(phase: "sorting", done: report.done, total: report.total, unit: "parts")
       case .merging:
         display.update(phase: "merging", done: report.done, total: report.total, unit: "records")
+      case .writing:
+        display.update(phase: "writing", done: report.done, total: report.total, unit: "files")
       case .hashing:
         display.update(phase: "hashing", done: report.done, total: report.total, unit: "bases")
       }

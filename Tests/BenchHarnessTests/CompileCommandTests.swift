@@ -206,7 +206,7 @@ struct CompileCommandTests {
     let phases = objects.compactMap { $0["phase"] as? String }
     // Each phase's updates together, in the compile's order.
     let order = ProgressLines.phaseOrder(objects)
-    #expect(order == ["reading", "merging", "hashing"], "\(phases)")
+    #expect(order == ["reading", "sorting", "merging", "writing", "hashing"], "\(phases)")
     #expect(objects.allSatisfy { $0["command"] as? String == "compile" && $0["done"] is Int })
     let reading = objects.filter { $0["phase"] as? String == "reading" }
     #expect(
