@@ -49,8 +49,8 @@ import PackageDescription
 //   BaseFormat, ByteCoding, CSQLite, CallDirectoryCore, FaultInjection, ProcessSpawning,
 //     SystemCalls, SystemChannel ← CallDirectoryHost
 //   BaseFormat, CallDirectoryCore, DirectoryContainer, SystemCalls ← CallDirectoryLoader
-//   BaseFormat, ByteCoding, CZlib, DirectoryContainer, PhoneNormalization, ProcessMetrics,
-//     SystemCalls ← DirectoryCompiler
+//   BaseFormat, ByteCoding, CMalloc, CZlib, DirectoryContainer, PhoneNormalization,
+//     ProcessMetrics, SystemCalls ← DirectoryCompiler
 //   BaseFormat, ByteCoding, CZlib, DirectoryContainer, SystemCalls ← ReleaseFormat
 //   ByteCoding, CallDirectoryCore, ExtensionReport ← calldir-baselines
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
@@ -209,11 +209,13 @@ let package = Package(
     .target(name: "ReleaseDownload", dependencies: ["ReleaseFormat"]),
     // MARK: The compiler (Foundation allowed)
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // glibc's mallopt, for the compiler's process (LargeAllocations).
+    .systemLibrary(name: "CMalloc"),
     .target(
       name: "DirectoryCompiler",
       dependencies: [
         "CZlib", "ByteCoding", "BaseFormat", "DirectoryContainer", "PhoneNormalization",
-        "ProcessMetrics", "SystemCalls",
+        "ProcessMetrics", "SystemCalls", "CMalloc",
         .product(name: "HeapModule", package: "swift-collections"),
       ]),
 

@@ -15,6 +15,8 @@ public struct BenchRunner {
   public let binaryDirectory: String
   /// Receives progress lines (the CLI prints them on stderr).
   public let log: (String) -> Void
+  /// Hears each run start and each phase end (``BenchProgress``): the runs done of the phase's.
+  public var progress: (BenchProgress) -> Void = { _ in }
 
   /// Creates a runner.
   public init(
@@ -95,9 +97,16 @@ public struct BenchRunner {
     let environment = Self.environmentFields()
     var records: [RunRecord] = []
     var idlePeak: [Measured: Int] = [:]
+    let idleRuns = measured.count * configuration.idleRepeats
+    var idleDone = 0
     for item in measured {
       var peaks: [Int] = []
       for index in 1...configuration.idleRepeats {
+        progress(
+          BenchProgress(
+            phase: .idle, done: idleDone, total: idleRuns,
+            step: "\(item.name), run \(index) of \(configuration.idleRepeats)"))
+        idleDone += 1
         var record = try measure(
           item, input: empty, baseVersion: baseVersion, environment: environment)
         record.run = .idle
@@ -115,11 +124,19 @@ public struct BenchRunner {
       records[index].idleRSSBytes = item.flatMap { idlePeak[$0] } ?? 0
     }
 
+    progress(BenchProgress(phase: .idle, done: idleRuns, total: idleRuns, step: "done"))
+    let loadRuns = measured.count * configuration.repeats
+    var loadDone = 0
     for repeatIndex in 1...configuration.repeats {
       // A and B alternate which goes first (ABBA), so a drift of the machine's speed within a
       // repeat does not favour one build.
       let order = repeatIndex % 2 == 1 ? measured : Self.swappingBuilds(measured)
       for item in order {
+        progress(
+          BenchProgress(
+            phase: .loading, done: loadDone, total: loadRuns,
+            step: "\(item.name), run \(repeatIndex) of \(configuration.repeats)"))
+        loadDone += 1
         var record = try measure(
           item, input: dataset, baseVersion: baseVersion, environment: environment)
         record.repeatIndex = repeatIndex
@@ -135,6 +152,7 @@ public struct BenchRunner {
             + "\(ByteCount.format(record.rssOverIdleBytes))")
       }
     }
+    progress(BenchProgress(phase: .loading, done: loadRuns, total: loadRuns, step: "done"))
     try countInstructions(
       into: &records, measured: measured, dataset: dataset, empty: empty)
     return records
@@ -185,7 +203,10 @@ public struct BenchRunner {
       return
     }
     defer { try? FileManager.default.removeItem(atPath: counter.scratch) }
-    for item in counted {
+    for (place, item) in counted.enumerated() {
+      progress(
+        BenchProgress(
+          phase: .counting, done: place, total: counted.count, step: "\(item.name) under valgrind"))
       func instructions(_ input: BenchInput) throws -> (Int, Int) {
         let (count, outcome) = try counter.count(
           binary: item.binary,
@@ -209,6 +230,8 @@ public struct BenchRunner {
         records[index].instructionsPerEntry = perEntry
       }
     }
+    progress(
+      BenchProgress(phase: .counting, done: counted.count, total: counted.count, step: "done"))
   }
 
   /// Runs one child and turns its outcome into a record.

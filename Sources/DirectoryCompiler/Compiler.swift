@@ -25,6 +25,7 @@ public final class Compiler {
   public func run() throws -> CompileReport {
     // The machine's monotonic clock, the one the host and the bench read.
     let started = MonotonicTime.nanoseconds()
+    LargeAllocations.returnToTheSystem()
     var report = CompileReport()
     var normalizers = NormalizerCache(validation: options.validation)
     for country in [options.country] + options.inputCountries.values {

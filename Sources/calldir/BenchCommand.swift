@@ -55,8 +55,15 @@ struct BenchRunOptions: ParsableArguments {
   @Flag(name: .long, help: "Exit 2, with one line per failure, if a gate check fails.")
   var gate = false
 
-  @Flag(name: .long, help: "Print only the table, not progress lines.")
+  @Flag(name: .long, help: "Print only the table and the gate's lines (no progress, no notes).")
   var quiet = false
+
+  @Option(
+    name: .long,
+    help:
+      "Progress on stderr: auto (a line redrawn in place on a terminal, each run's figures above it; nothing on a pipe), json (one object per update, for CI logs) or none."
+  )
+  var progress: ProgressMode = .auto
 
   /// The configuration these options describe.
   /// - Throws: a usage error naming the bad option or profile.
@@ -84,12 +91,33 @@ struct BenchRunOptions: ParsableArguments {
     }
   }
 
-  /// Writes progress lines to stderr unless `--quiet`.
+  /// Writes progress lines to stderr: notes ("note: …") unless `--quiet`; the others on a
+  /// terminal only (`--progress auto`), where the progress line is redrawn below them.
   var log: (String) -> Void {
     let quiet = self.quiet
+    let terminal = progress == .auto && isatty(STDERR_FILENO) != 0
     return { line in
-      if !quiet { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+      guard !quiet, terminal || line.hasPrefix("note:") else { return }
+      // On a terminal the progress line is cleared first, and redrawn below at the next update.
+      FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + line + "\n").utf8))
     }
+  }
+
+  /// A runner of `configuration` whose progress (runs done of each phase, the rate and the
+  /// time left) shows on `display`, with ``log``'s lines above it.
+  func runner(_ configuration: BenchConfiguration, display: ProgressDisplay) -> BenchRunner {
+    var runner = BenchRunner(configuration: configuration, log: log)
+    runner.progress = { step in
+      display.update(
+        phase: step.phase.rawValue, done: step.done, total: step.total, unit: "runs",
+        detail: step.step)
+    }
+    return runner
+  }
+
+  /// The display of `command`'s progress these options ask for.
+  func display(command: String) -> ProgressDisplay {
+    ProgressDisplay(command: command, mode: progress, quiet: quiet)
   }
 
   /// With `--gate`: prints each failure on its own line and exits 2, or prints `passed`.

@@ -47,7 +47,10 @@ struct BenchStrategiesCommand: ParsableCommand {
       try BenchBaseline.read(path)
     }
     bench.run.noticeAllocator(configuration)
-    let records = try BenchRunner(configuration: configuration, log: bench.run.log).run()
+    let display = bench.run.display(command: "bench")
+    let records = try display.finishing {
+      try bench.run.runner(configuration, display: display).run()
+    }
     let written = try bench.writeResults(
       records, name: name, configuration: configuration, json: recording.json)
     let verdict = try recording.evaluate(

@@ -48,7 +48,8 @@ struct BenchSweepCommand: ParsableCommand {
       // A scaling run reads each size in one load: the cap is the contract's, not the sweep's.
       sized.maximumAllowedEntries = max(configuration.maximumAllowedEntries, size + 1)
       bench.run.log("sweep: \(size) entries")
-      let records = try BenchRunner(configuration: sized, log: bench.run.log).run()
+      let display = bench.run.display(command: "bench sweep \(size)")
+      let records = try display.finishing { try bench.run.runner(sized, display: display).run() }
       let summaries = StrategySummary.all(records)
       print(
         BenchReport.render(

@@ -105,6 +105,30 @@ struct GateAndCommandTests {
       svg.hasPrefix("<svg") && svg.contains("2GIS: 2M in 10 s") && svg.contains("memory limit"))
   }
 
+  /// `calldir bench --progress json`: the idle runs, then the loads, each phase's runs done of
+  /// its total, the run under way named; on a pipe by default, no progress at all (issue 44).
+  @Test func benchShowsItsPhasesAsJSONLinesAndNothingOnAPipe() throws {
+    let folder = try TemporaryFolder()
+    let arguments = [
+      "bench", "--profile", "ci-smoke", "--entries", "2000", "--strategies", "mmap,buffered",
+      "--repeat", "2", "--instructions", "off", "--cache", folder.path("cache"), "--out",
+      folder.path("run.csv"),
+    ]
+    let json = try runProcess(try builtExecutable("calldir"), arguments + ["--progress", "json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    // The allocator's one-line note (without jemalloc) is not progress.
+    let objects = try ProgressLines.objects(
+      json.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }.joined(separator: "\n"))
+    #expect(ProgressLines.phaseOrder(objects) == ["idle", "loading"], "\(objects)")
+    let loading = objects.filter { $0["phase"] as? String == "loading" }
+    #expect(loading.allSatisfy { $0["total"] as? Int == 4 && $0["unit"] as? String == "runs" })
+    #expect(
+      loading.last?["done"] as? Int == 4 && loading.first?["step"] as? String == "mmap, run 1 of 2")
+    let piped = try runProcess(try builtExecutable("calldir"), arguments)
+    #expect(piped.status == 0)
+    #expect(!piped.stderr.contains("{") && !piped.stderr.contains("run 1/2"), "\(piped.stderr)")
+  }
+
   @Test func aTinyMemoryLimitRecordsKilledMemoryAndFailsTheGate() throws {
     let folder = try TemporaryFolder()
     let csv = folder.path("run.csv")

@@ -110,6 +110,14 @@ public enum GateChecks {
           "an absolute rate, kept on CPU time: the floor a dump of millions needs (six busy loops on two cores took the wall-clock rate to 620,678 a second, under the floor)"
       ),
       Check(
+        gate: "bench compile --entries A,B,…",
+        reads: "fitted exponents of the compile's peak RSS and CPU time in N",
+        fails:
+          "peak RSS over N^\(CompileScale.flatMemoryExponent), CPU time over N^\(CompileScale.linearTimeExponent) (medians at each size)",
+        why:
+          "exponents, not times: memory flat because the sort holds half of `--memory` at any size, time linear with the merge's log₂(runs) inside it"
+      ),
+      Check(
         gate: "history changes",
         reads: "a regression at the newest commit (counts: a step; noisy figures: a segment)",
         fails:

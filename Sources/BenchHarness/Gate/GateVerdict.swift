@@ -12,7 +12,8 @@
 /// - ``SweepAnalysis/evaluate()``: memory flat and time at most linear over a sweep of sizes;
 /// - ``TwoPhaseReport/evaluate(_:maximumTimeToEnabled:gatesWallClock:maximumFootprintGrowth:)``: every phase completes in memory,
 ///   enabled in time;
-/// - ``CompileBench/evaluate(_:)``: compile against sort -u, normalize's rate.
+/// - ``CompileBench/evaluate(_:)``: compile against sort -u, normalize's rate;
+/// - ``CompileScale/evaluate()``: the compile's memory flat and CPU time linear over sizes.
 public struct GateVerdict: Sendable, Equatable {
   /// One line per failed check.
   public var failures: [String]
