@@ -407,13 +407,22 @@ def compile_scale():
     factor = 2.6e9 / largest["rows"]
     hours = largest["compile"] * factor ** fitted("compile") / 3600
     runs = largest["runs"] * factor
-    groups = math.ceil(runs / 128)
-    passes = 0 if runs <= 128 else (1 if groups <= 128 else 2)
+    # ExternalSorter.maximumFanIn, read from the code: every run at once up to it, in passes of
+    # it past it.
+    source = open(os.path.join(ROOT, "Sources/DirectoryCompiler/ExternalSorter.swift"), encoding="utf-8").read()
+    found = re.search(r"static let maximumFanIn = ([\d_]+)", source)
+    if not found:
+        fail("ExternalSorter.swift no longer sets maximumFanIn")
+    fan_in = int(found.group(1).replace("_", ""))
+    groups = math.ceil(runs / fan_in)
+    passes = 0 if runs <= fan_in else (1 if groups <= fan_in else 2)
     lines += ["", f"At 2.6 billion rows, {factor:.1f} times the largest size along the same slope, "
-              f"one machine like this one would take about **{hours:.1f} h** within the same peak "
+              f"one machine like this one would take about **{hours * 60:.0f} minutes** within the same peak "
               f"RSS, with about {size(largest['temporary'] * factor)} of temporary disk in about "
-              f"{runs:,.0f} runs ({passes} merge pass{'es' if passes != 1 else ''} of {groups} "
-              "groups, then the final merge)."]
+              f"{runs:,.0f} runs: "
+              + ("one merge of them all." if passes == 0 else
+                 f"{passes} merge pass{'es' if passes != 1 else ''} into {groups} longer runs, then the "
+                 "final merge.")]
     return lines
 
 

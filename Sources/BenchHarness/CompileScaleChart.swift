@@ -41,37 +41,17 @@ public enum CompileScaleChart {
         series.map { point.median($0.tool, panel.value) }
       }.filter { $0 > 0 && $0.isFinite }
       if panel.binary { values.append(Double(budgetBytes)) }
-      guard let low = values.min(), let high = values.max(), let nLow = rows.min(),
-        let nHigh = rows.max(), nHigh > nLow
+      guard
+        let axes = LogLogPanel(
+          left: left, top: top, width: panelWidth, height: panelHeight, sizes: rows,
+          values: values)
       else {
         svg.text(left, top + 20, "needs two sizes", size: 12, color: "#57606a")
         continue
       }
-      var yLow = floor(log10(low))
-      var yHigh = ceil(log10(high))
-      if yHigh - yLow < 1 { (yLow, yHigh) = (yLow, yLow + 1) }
-      let (xLow, xHigh) = (log10(Double(nLow)), log10(Double(nHigh)))
-      func x(_ n: Double) -> Double { left + (log10(n) - xLow) / (xHigh - xLow) * panelWidth }
-      func y(_ v: Double) -> Double {
-        top + panelHeight - (log10(v) - yLow) / (yHigh - yLow) * panelHeight
-      }
-      svg.line(left, top + panelHeight, left + panelWidth, top + panelHeight, color: "#57606a")
-      svg.line(left, top, left, top + panelHeight, color: "#57606a")
-      for value in SweepChart.ticks(fromDecade: yLow, toDecade: yHigh, binary: panel.binary) {
-        svg.line(left, y(value), left + panelWidth, y(value), color: "#d0d7de", dash: "3 3")
-        svg.text(left - 6, y(value) + 4, panel.unit(value), size: 11, anchor: "end")
-      }
-      for size in rows {
-        svg.line(
-          x(Double(size)), top + panelHeight, x(Double(size)), top + panelHeight + 4,
-          color: "#57606a")
-        svg.text(
-          x(Double(size)), top + panelHeight + 18, ChartLabels.decimal(Double(size)), size: 11,
-          anchor: "middle")
-      }
-      svg.text(
-        left + panelWidth / 2, top + panelHeight + 36, "rows of the dump (N)", size: 11,
-        anchor: "middle", color: "#57606a")
+      let (x, y) = (axes.x, axes.y)
+      axes.drawAxes(
+        &svg, sizes: rows, binary: panel.binary, unit: panel.unit, xTitle: "rows of the dump (N)")
       if panel.binary {
         let budget = y(Double(budgetBytes))
         svg.line(left, budget, left + panelWidth, budget, color: "#cf222e", dash: "5 3")

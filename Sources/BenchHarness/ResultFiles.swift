@@ -15,15 +15,7 @@ public enum ResultFiles {
   /// - Throws: ``BenchError`` naming the path: its folder does not exist (outside
   ///   ``workingFolder``), it is a folder, or a call failed.
   public static func writeAtomically(_ text: String, to path: String) throws(BenchError) {
-    let target: OutputTarget
-    do {
-      target = try OutputTarget.of(
-        path,
-        creatingFolder: path.hasPrefix(workingFolder + "/")
-          || path.hasPrefix("./" + workingFolder + "/"))
-    } catch {
-      throw BenchError("cannot write \(error.description)")
-    }
+    let target = try self.target(path)
     guard case .replace(let regular) = target else {
       do { try target.writeThrough(Array(text.utf8)) } catch {
         throw BenchError("cannot write \(path): \(SystemErrorText.text(error))")
@@ -47,8 +39,14 @@ public enum ResultFiles {
   /// hours that ends in "the folder does not exist" has wasted them.
   /// - Throws: ``BenchError`` naming the path, as ``writeAtomically(_:to:)`` would.
   public static func checkWritable(_ path: String) throws(BenchError) {
+    _ = try target(path)
+  }
+
+  /// What writing `path` means (``OutputTarget``), a missing folder made under
+  /// ``workingFolder`` only.
+  private static func target(_ path: String) throws(BenchError) -> OutputTarget {
     do {
-      _ = try OutputTarget.of(
+      return try OutputTarget.of(
         path,
         creatingFolder: path.hasPrefix(workingFolder + "/")
           || path.hasPrefix("./" + workingFolder + "/"))

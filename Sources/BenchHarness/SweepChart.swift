@@ -48,39 +48,17 @@ public enum SweepChart {
         values += summaries.compactMap(panel.metric).filter { $0 > 0 }
       }
       svg.text(left, top - 12, panel.title, size: 13, weight: "600")
-      guard let low = values.min(), let high = values.max(), let nLow = sizes.min(),
-        let nHigh = sizes.max(), nHigh > nLow
+      guard
+        let axes = LogLogPanel(
+          left: left, top: top, width: panelWidth, height: panelHeight, sizes: sizes,
+          values: values)
       else {
         svg.text(left, top + 20, "not measured", size: 12, color: "#57606a")
         continue
       }
-      // Decades that hold the data, at least one wide, so flat lines look flat.
-      var yLow = floor(log10(low))
-      var yHigh = ceil(log10(high))
-      if yHigh - yLow < 1 { (yLow, yHigh) = (yLow, yLow + 1) }
-      let xLow = log10(Double(nLow))
-      let xHigh = log10(Double(nHigh))
-      func x(_ n: Double) -> Double { left + (log10(n) - xLow) / (xHigh - xLow) * panelWidth }
-      func y(_ v: Double) -> Double {
-        top + panelHeight - (log10(v) - yLow) / (yHigh - yLow) * panelHeight
-      }
-      svg.line(left, top + panelHeight, left + panelWidth, top + panelHeight, color: "#57606a")
-      svg.line(left, top, left, top + panelHeight, color: "#57606a")
-      for value in ticks(fromDecade: yLow, toDecade: yHigh, binary: panel.binary) {
-        svg.line(left, y(value), left + panelWidth, y(value), color: "#d0d7de", dash: "3 3")
-        svg.text(left - 6, y(value) + 4, panel.unit(value), size: 11, anchor: "end")
-      }
-      for size in sizes {
-        svg.line(
-          x(Double(size)), top + panelHeight, x(Double(size)), top + panelHeight + 4,
-          color: "#57606a")
-        svg.text(
-          x(Double(size)), top + panelHeight + 18, ChartLabels.decimal(Double(size)),
-          size: 11, anchor: "middle")
-      }
-      svg.text(
-        left + panelWidth / 2, top + panelHeight + 36, "entries (N)", size: 11,
-        anchor: "middle", color: "#57606a")
+      let (x, y) = (axes.x, axes.y)
+      axes.drawAxes(
+        &svg, sizes: sizes, binary: panel.binary, unit: panel.unit, xTitle: "entries (N)")
       for (strategyIndex, strategy) in strategies.enumerated() {
         let color = colors[strategyIndex % colors.count]
         let points = bySize.compactMap { size, summaries -> (Double, Double)? in

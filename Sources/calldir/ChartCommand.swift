@@ -10,7 +10,8 @@ struct ChartCommand: ParsableCommand {
       Top: median throughput per strategy with its min–max range, on a log scale, against the \
       articles' figures (1M entries in 30 s; 2M in 10 s). Bottom: footprint peak per strategy \
       against the memory limit. A sweep's CSV (several entry counts) is drawn as each metric \
-      against N on log-log axes instead, and a two-phase CSV as a timeline per repeat.
+      against N on log-log axes instead, a two-phase CSV as a timeline per repeat, and a \
+      compile scale's CSV (bench compile --entries A,B,…) as time and peak RSS against rows.
       """)
 
   @Argument(
@@ -42,9 +43,16 @@ struct ChartCommand: ParsableCommand {
     guard let data = FileManager.default.contents(atPath: csv) else {
       throw ValidationError("cannot read \(csv): no such file or not readable")
     }
+    let text = String(decoding: data, as: UTF8.self)
+    if let scale = try compileScale(text) {
+      let path = out ?? ResultFiles.replacingExtension(of: csv, with: "svg")
+      try ResultFiles.writeAtomically(scale, to: path)
+      print("wrote \(path)")
+      return
+    }
     let records: [RunRecord]
     do {
-      records = try RunRecord.records(fromCSV: String(decoding: data, as: UTF8.self))
+      records = try RunRecord.records(fromCSV: text)
     } catch {
       throw ValidationError("\(csv): \(error.description)")
     }
@@ -68,5 +76,23 @@ struct ChartCommand: ParsableCommand {
         : BenchChart.svg(records: records, title: "calldir bench: \(profile)")
     try ResultFiles.writeAtomically(svg, to: path)
     print("wrote \(path)")
+  }
+
+  /// The chart of a `bench compile --entries A,B,…` CSV (it has `sort_runs`), or nil for any
+  /// other CSV.
+  /// - Throws: `ValidationError` naming the CSV when it cannot be read as one.
+  private func compileScale(_ text: String) throws -> String? {
+    guard let table = try? CSVTable(parsing: text), table.header.contains("sort_runs") else {
+      return nil
+    }
+    do {
+      let scale = CompileScale(points: try CompileScale.points(from: table))
+      let budget = table.column("memory_budget_bytes")?.first.flatMap { Int($0) } ?? 256 << 20
+      let profile = table.column("profile")?.first ?? ""
+      return CompileScaleChart.svg(
+        scale, budgetBytes: budget, title: "calldir compile beside sort -u, by size (\(profile))")
+    } catch {
+      throw ValidationError("\(csv): \(error)")
+    }
   }
 }

@@ -169,6 +169,11 @@ struct CompileCommandTests {
     #expect(runs.last ?? 0 > 1, "\(runs)")
     let chart = try String(contentsOfFile: folder.path("scale.svg"), encoding: .utf8)
     #expect(chart.hasPrefix("<svg") && chart.contains("peak RSS N^"))
+    // `calldir chart` draws the same chart again from the CSV alone.
+    let redrawn = try runProcess(
+      try builtExecutable("calldir"), ["chart", csv, "--out", folder.path("again.svg")])
+    #expect(redrawn.status == 0, "\(redrawn.stderr)")
+    #expect(try String(contentsOfFile: folder.path("again.svg"), encoding: .utf8) == chart)
     let objects = try ProgressLines.objects(run.stderr)
     #expect(
       objects.count >= 8 && objects.allSatisfy { $0["command"] as? String == "bench compile" })
