@@ -204,6 +204,8 @@ public final class Compiler {
         }
       }
       try mergeChosen(merged, into: &report, counted)
+      // The phase's end: every record merged (the chosen are fewer by the duplicates).
+      progress(CompileProgress(phase: .merging, done: total, total: total))
     }
   }
 

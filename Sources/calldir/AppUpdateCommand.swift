@@ -85,6 +85,8 @@ extension AppCommand {
           from: FolderReleaseSource(folder: from, timeout: timeout * 20), allowShrink: allowShrink,
           events: progress)
       }
+      // The progress line cleared before the summary (the defer covers a throw).
+      display.finish()
       print(
         "version \(summary.version): \(summary.patched) patched, \(summary.fetchedWhole) fetched whole, \(summary.unchanged) unchanged; \(summary.downloadedBytes) bytes downloaded"
       )

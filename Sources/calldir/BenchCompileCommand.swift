@@ -133,6 +133,8 @@ struct BenchCompileCommand: ParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
+    // The progress line cleared before the table (the defer covers a throw).
+    display.finish()
     let scale = CompileScale(points: points)
     do {
       let table = scale.csv(profile: name, memoryBytes: memory.bytes)

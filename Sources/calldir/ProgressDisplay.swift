@@ -118,6 +118,7 @@ final class ProgressDisplay {
   /// Clears the terminal's progress line before the summary is printed.
   func finish() {
     if output == .terminal, drewLine { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    drewLine = false
   }
 
   /// Runs `body` (the command's long work) and clears the progress line after it, whether it
