@@ -127,7 +127,21 @@ struct AsyncAppTests {
     let summary = try await target.update(
       from: FolderReleaseSource(folder: release.path("R")), events: log.record)
     #expect(summary.fetchedWhole == PastTheCapTests.sources.count)
-    #expect(log.events.count == PastTheCapTests.sources.count)
+    // A base fetched whole each, and the phases' progress between them: the downloads end at
+    // their whole, then each base is staged.
+    let fetched = log.events.filter { if case .baseFetched = $0 { true } else { false } }
+    #expect(fetched.count == PastTheCapTests.sources.count)
+    let progress = log.events.compactMap { event -> UpdateProgress? in
+      if case .updateProgress(let step) = event { step } else { nil }
+    }
+    #expect(
+      progress.map(\.phase).reduce(into: [UpdateProgress.Phase]()) {
+        if $0.last != $1 { $0.append($1) }
+      } == [.downloading, .staging])
+    let downloaded = progress.last { $0.phase == .downloading }
+    #expect(downloaded?.done == downloaded?.total && (downloaded?.total ?? 0) > 0)
+    #expect(
+      progress.last == UpdateProgress(phase: .staging, done: fetched.count, total: fetched.count))
     #expect(try target.manifest().bases.count == PastTheCapTests.sources.count)
   }
 
