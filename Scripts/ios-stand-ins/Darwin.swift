@@ -163,3 +163,22 @@ public struct clockid_t: Equatable, Sendable {
 public let CLOCK_UPTIME_RAW = clockid_t(rawValue: 8)
 public let CLOCK_PROCESS_CPUTIME_ID = clockid_t(rawValue: 12)
 public func clock_gettime_nsec_np(_ clock: clockid_t) -> UInt64 { 0 }
+
+// <sys/resource.h>: the open-file limit a compile's merge raises toward its hard limit.
+public typealias rlim_t = UInt64
+public let RLIMIT_NOFILE: Int32 = 8
+public struct rlimit {
+  public var rlim_cur: rlim_t = 0
+  public var rlim_max: rlim_t = 0
+  public init() {}
+  public init(rlim_cur: rlim_t, rlim_max: rlim_t) {
+    self.rlim_cur = rlim_cur
+    self.rlim_max = rlim_max
+  }
+}
+@discardableResult public func getrlimit(_ resource: Int32, _ limits: UnsafeMutablePointer<rlimit>!)
+  -> Int32
+{ 0 }
+@discardableResult public func setrlimit(_ resource: Int32, _ limits: UnsafePointer<rlimit>!)
+  -> Int32
+{ 0 }
