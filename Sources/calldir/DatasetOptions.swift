@@ -46,8 +46,8 @@ struct DatasetOptions: ParsableArguments {
   ///   - defaultProfile: the profile used when `--profile` is not given.
   ///   - sweeping: whether a list of entry counts is allowed (the first is used).
   ///   - maximumEntries: the most `--entries` takes: over the generator's own
-  ///     (``DatasetParameters/maximumEntries``) only where the dump is written in slices
-  ///     (``ChunkedDump``).
+  ///     (`DatasetParameters.maximumEntries`) only where the dump is written in slices
+  ///     (`ChunkedDump`).
   func resolve(
     defaultProfile: String, sweeping: Bool = false, maximumEntries: Int = 100_000_000
   ) throws -> (
