@@ -12,7 +12,9 @@ public final class ByteStringTable {
   // The table's storage is only touched by its own short methods, one at a time, so the
   // dynamic exclusivity checks on every property read (five per lookup, a tenth of a compile's
   // instructions with their thread-local bookkeeping) are turned off for it.
-  @exclusivity(unchecked) private var keyBytes: [UInt8] = []
+  /// Every key's bytes, one after another (a ``ByteStorage``: an array here was retained and
+  /// released around each probe's comparison).
+  private let keyBytes = ByteStorage()
   /// Per entry: where its key starts in ``keyBytes``, its length, its full hash, its value.
   @exclusivity(unchecked) private var keyStarts: [Int] = []
   @exclusivity(unchecked) private var keyLengths: [Int] = []
@@ -40,14 +42,14 @@ public final class ByteStringTable {
   /// The entry holding the bytes `key` shows, or nil.
   public func find(_ key: ByteView) -> Int? {
     let hash = Self.hash(key, seed: seed)
-    return slots.withUnsafeBufferPointer { slots in
-      var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-      while slots[slot] != 0 {
-        let entry = Int(slots[slot]) - 1
-        if hashes[entry] == hash && matches(entry, key) { return entry }
-        slot = (slot + 1) & (slots.count - 1)
-      }
-      return nil
+    // Subscripts, not `withUnsafeBufferPointer`: its closure retained and released the slots.
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let occupant = Int(slots[slot])
+      if occupant == 0 { return nil }
+      if hashes[occupant - 1] == hash && matches(occupant - 1, key) { return occupant - 1 }
+      slot = (slot + 1) & mask
     }
   }
 
@@ -74,7 +76,7 @@ public final class ByteStringTable {
     let entry = count
     keyStarts.append(keyBytes.count)
     keyLengths.append(key.count)
-    keyBytes.append(contentsOf: key)
+    keyBytes.append(key)
     hashes.append(hash)
     entryValues.append(value)
     place(entry, hash: hash)
@@ -83,12 +85,9 @@ public final class ByteStringTable {
 
   /// Every key with its value, in insertion order.
   public func forEachKey(_ body: (ByteView, Int) throws -> Void) rethrows {
-    try keyBytes.withUnsafeBytes { raw in
-      let bytes = ByteView(raw)
-      for entry in 0..<count {
-        let start = keyStarts[entry]
-        try body(bytes.rebased(start..<(start + keyLengths[entry])), entryValues[entry])
-      }
+    for entry in 0..<count {
+      let start = keyStarts[entry]
+      try body(keyBytes.view.rebased(start..<(start + keyLengths[entry])), entryValues[entry])
     }
   }
 
@@ -98,7 +97,8 @@ public final class ByteStringTable {
     forEachKey { key, value in
       if !isRemoved(value) { kept.insert(key, value: value) }
     }
-    keyBytes = kept.keyBytes
+    keyBytes.removeAll()
+    keyBytes.append(kept.keyBytes.view)
     keyStarts = kept.keyStarts
     keyLengths = kept.keyLengths
     hashes = kept.hashes
@@ -109,9 +109,7 @@ public final class ByteStringTable {
   private func matches(_ entry: Int, _ key: ByteView) -> Bool {
     guard keyLengths[entry] == key.count else { return false }
     let start = keyStarts[entry]
-    return keyBytes.withUnsafeBytes {
-      key.equals(ByteView($0).rebased(start..<(start + key.count)))
-    }
+    return key.equals(keyBytes.view.rebased(start..<(start + key.count)))
   }
 
   private func place(_ entry: Int, hash: UInt64) {

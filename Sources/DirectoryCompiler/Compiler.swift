@@ -2,7 +2,6 @@ import BaseFormat
 import ByteCoding
 import DirectoryContainer
 import Foundation
-import HeapModule
 import PhoneNormalization
 import ProcessMetrics
 import SystemCalls
@@ -286,41 +285,6 @@ struct RegionPrefixes {
     }
     return nil
   }
-}
-
-/// The `capacity` highest-ranked numbers seen, in O(capacity) memory: swift-collections' `Heap`
-/// whose minimum is the least valuable kept (on equal ranks the lower number wins).
-struct TopRanked {
-  private struct Item: Comparable {
-    let rank: Int64
-    let number: Int64
-    static func < (left: Item, right: Item) -> Bool {
-      left.rank != right.rank ? left.rank < right.rank : left.number > right.number
-    }
-  }
-
-  let capacity: Int
-  private var heap = Heap<Item>()
-
-  init(capacity: Int) { self.capacity = capacity }
-
-  var count: Int { heap.count }
-
-  /// Offers an entry; returns whether it is among the highest-ranked so far (it may leave later).
-  mutating func consider(number: Int64, rank: Int64) -> Bool {
-    guard capacity > 0 else { return false }
-    let item = Item(rank: rank, number: number)
-    if heap.count < capacity {
-      heap.insert(item)
-      return true
-    } else if let least = heap.min, least < item {
-      _ = heap.replaceMin(with: item)
-      return true
-    }
-    return false
-  }
-
-  func numbers() -> Set<Int64> { Set(heap.unordered.map(\.number)) }
 }
 
 /// One base being written by the compiler.

@@ -61,14 +61,36 @@ final class RowIngest {
     rejections[reason] = entry
   }
 
-  /// One row of a file read with `country` as its default and `blocksAll` when the whole input
-  /// is a blocking list.
-  func ingest(_ row: RowFields, country fileCountry: String, blocksAll: Bool) throws {
+  /// The file being read: the country of its numbers written without one, and whether the
+  /// whole input is a blocking list.
+  @exclusivity(unchecked) var fileDefaults: (country: String, blocksAll: Bool) = ("", false) {
+    didSet { fileNormalizer = nil }
+  }
+  /// The normalizer of ``fileDefaults``' country once it is known, held in a box read
+  /// unretained per row: a normalizer copied out of the cache per row retained and released its
+  /// tables and rules (callgrind). `fileNormalizerBox` keeps it alive.
+  @exclusivity(unchecked) private var fileNormalizer: Unmanaged<NormalizerBox>?
+  @exclusivity(unchecked) private var fileNormalizerBox: NormalizerBox?
+
+  /// One row of a file read with ``fileDefaults``.
+  func ingest(_ row: RowFields) throws {
     linesRead += 1
     let number: Int64
+    let blocksAll = fileDefaults.blocksAll
     do throws(NormalizationError) {
-      let country = row.country.map { String(decoding: $0, as: UTF8.self) } ?? fileCountry
-      number = try normalizers.normalizer(country).normalize(utf8: row.number)
+      if let country = row.country {
+        number = try normalizers.normalizer(String(decoding: country, as: UTF8.self))
+          .normalize(utf8: row.number)
+      } else {
+        if fileNormalizer == nil {
+          let box = NormalizerBox(try normalizers.normalizer(fileDefaults.country))
+          (fileNormalizerBox, fileNormalizer) = (box, .passUnretained(box))
+        }
+        let read = fileNormalizer.unsafelyUnwrapped._withUnsafeGuaranteedRef { box in
+          Result { () throws(NormalizationError) in try box.normalizer.normalize(utf8: row.number) }
+        }
+        number = try read.get()
+      }
     } catch {
       reject(.number(error.reason), line: row.line)
       return
@@ -140,4 +162,11 @@ final class RowIngest {
     accepted = 0
     rejections = [:]
   }
+}
+
+/// A normalizer in a class of its own, so a row reads it in place (a `let` of a class is
+/// borrowed, a struct copied out of a cache is retained).
+final class NormalizerBox {
+  let normalizer: PhoneNormalizer
+  init(_ normalizer: PhoneNormalizer) { self.normalizer = normalizer }
 }

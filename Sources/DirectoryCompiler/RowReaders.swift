@@ -102,6 +102,11 @@ final class RowReader {
       return true
     }
     guard let lines else { return false }
+    // The line source and this reader, unretained in the line's closure (`self` holds both for
+    // the whole call): captured as classes, each was retained and released per line where the
+    // closure was specialized into the reading loop (callgrind).
+    let source = Unmanaged.passUnretained(lines)
+    let reader = Unmanaged.passUnretained(self)
     while true {
       var delivered = false
       var pending: [UInt8]?
@@ -109,13 +114,17 @@ final class RowReader {
       let more: Bool
       if replay.isEmpty {
         // The hot path: each line parsed where it lies in the reader's buffer.
-        more = try lines.next { bytes in
-          opening = lines.lineNumber
-          if lines.lastLineWasTooLong {
-            reject(.lineTooLong, opening)
-            return
+        more = try source._withUnsafeGuaranteedRef { lines in
+          try lines.next { bytes in
+            opening = lines.lineNumber
+            if lines.lastLineWasTooLong {
+              reader._withUnsafeGuaranteedRef { $0.reject(.lineTooLong, opening) }
+              return
+            }
+            delivered = try reader._withUnsafeGuaranteedRef {
+              try $0.parse(bytes, line: opening, pending: &pending, body)
+            }
           }
-          delivered = try parse(bytes, line: opening, pending: &pending, body)
         }
       } else {
         let (bytes, line) = replay.removeFirst()

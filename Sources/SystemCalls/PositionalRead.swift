@@ -1,3 +1,5 @@
+import ByteCoding
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -32,6 +34,17 @@ public enum PositionalRead {
     guard count > 0 else { return 0 }
     return buffer.withUnsafeMutableBytes {
       pread(descriptor, $0.baseAddress! + start, count, off_t(offset))
+    }
+  }
+
+  /// Reads up to `byteCount` bytes at file offset `offset` onto the end of `storage`.
+  /// - Returns: the bytes read (appended); 0 at the end; -1 on an error (`errno` says which).
+  public static func read(
+    _ descriptor: Int32, appendingTo storage: ByteStorage, byteCount: Int, at offset: Int
+  ) -> Int {
+    guard byteCount > 0 else { return 0 }
+    return storage.append(upTo: byteCount) {
+      pread(descriptor, $0.baseAddress!, $0.count, off_t(offset))
     }
   }
 }
