@@ -20,8 +20,11 @@ public final class ByteStringTable {
   @exclusivity(unchecked) private var keyLengths: [Int] = []
   @exclusivity(unchecked) private var hashes: [UInt64] = []
   @exclusivity(unchecked) private var entryValues: [Int] = []
-  /// Entry index + 1 per slot; 0 is empty. A power of two, at most half full.
-  @exclusivity(unchecked) private var slots: [Int32]
+  /// Per slot, the entry index + 1 in the low 32 bits (0 is empty) and the top 32 bits of its
+  /// key's hash above them, so a probe that meets another key is told apart in the slot itself,
+  /// without a second load (the hashes' array was a miss per probe, perf). A power of two, at
+  /// most half full.
+  @exclusivity(unchecked) private var slots: [UInt64]
   private let seed: UInt64
 
   /// An empty table with room for `capacity` keys before it grows.
@@ -32,7 +35,7 @@ public final class ByteStringTable {
   private init(capacity: Int, seed: UInt64) {
     var slotCount = 16
     while slotCount < 2 * capacity { slotCount *= 2 }
-    slots = [Int32](repeating: 0, count: slotCount)
+    slots = [UInt64](repeating: 0, count: slotCount)
     self.seed = seed
   }
 
@@ -44,11 +47,13 @@ public final class ByteStringTable {
     let hash = Self.hash(key, seed: seed)
     // Subscripts, not `withUnsafeBufferPointer`: its closure retained and released the slots.
     let mask = slots.count - 1
+    let tag = Self.tag(of: hash)
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
-      let occupant = Int(slots[slot])
+      let occupant = slots[slot]
       if occupant == 0 { return nil }
-      if hashes[occupant - 1] == hash && matches(occupant - 1, key) { return occupant - 1 }
+      let entry = Int(truncatingIfNeeded: occupant & 0xFFFF_FFFF) - 1
+      if occupant & ~0xFFFF_FFFF == tag && matches(entry, key) { return entry }
       slot = (slot + 1) & mask
     }
   }
@@ -116,11 +121,16 @@ public final class ByteStringTable {
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = Int32(entry + 1)
+    slots[slot] = Self.tag(of: hash) | UInt64(entry + 1)
   }
 
+  /// The part of a hash a slot keeps beside its entry: the top 32 bits (the slot's place comes
+  /// from the low ones).
+  @inline(__always)
+  private static func tag(of hash: UInt64) -> UInt64 { hash & ~0xFFFF_FFFF }
+
   private func rehash(slotCount: Int) {
-    slots = [Int32](repeating: 0, count: slotCount)
+    slots = [UInt64](repeating: 0, count: slotCount)
     for entry in 0..<count { place(entry, hash: hashes[entry]) }
   }
 
