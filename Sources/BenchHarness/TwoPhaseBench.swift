@@ -27,6 +27,9 @@ public struct TwoPhaseBench {
   public var device: DeviceProfile?
   /// Split the set by number range across this many extensions (nil: one).
   public var extensions: Int?
+  /// Hears where the bench is: the repeats done of ``BenchConfiguration/repeats`` and the step
+  /// under way ("run 2 of 3: the full set"), at each step's start and once at the end.
+  public var progress: (_ repeatsDone: Int, _ step: String) -> Void = { _, _ in }
 
   /// The `strategy` column: `two-phase-rREGIONS`, with `-xK` for K extensions.
   func strategyName(regions: Int) -> String {
@@ -60,6 +63,7 @@ public struct TwoPhaseBench {
     defer { try? FileManager.default.removeItem(at: scratch) }
     let dataset: TwoPhaseDataset.Files
     var regions = self.regions
+    progress(0, "preparing the container")
     if let container {
       (dataset, regions) = try CompiledContainerInput.prepare(
         container, scratch: scratch.path + "/compiled")
@@ -77,6 +81,7 @@ public struct TwoPhaseBench {
           format: "container: %d regions, %@ bases, %.2f bytes per entry", regions,
           compact ? "compact" : "fixed-width", dataset.baseBytesPerEntry))
     }
+    progress(0, "the idle extension")
     let idle = try idlePeak(executable: executable, scratch: scratch.path)
     log("idle extension (empty container): peak RSS \(ByteCount.format(idle))")
     var records: [RunRecord] = []
@@ -85,8 +90,12 @@ public struct TwoPhaseBench {
       let run = try TwoPhaseRepeat(
         bench: self, index: repeatIndex, host: host, dataset: dataset, regions: regions,
         executable: executable, environment: environment, idle: idle)
+      let step = "run \(repeatIndex) of \(configuration.repeats)"
+      progress(repeatIndex - 1, step + ": enabling")
       let seedRows = try run.enable()
+      progress(repeatIndex - 1, step + ": the full set")
       let (fullRows, phaseTwo) = try await run.syncFullSet()
+      progress(repeatIndex - 1, step + ": the update")
       let updateRows = try await run.syncUpdate()
       records += seedRows + fullRows + updateRows
       log(
@@ -105,6 +114,7 @@ public struct TwoPhaseBench {
       try? FileManager.default.removeItem(atPath: host)
       // The next repeat starts again from the pristine manifest (version 1 of every base).
     }
+    progress(configuration.repeats, "done")
     return records
   }
 

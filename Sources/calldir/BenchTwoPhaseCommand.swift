@@ -143,7 +143,12 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
           deviceProfile.projectedSeconds(identification: seedEntries, blocking: 0)))
     }
     var records: [RunRecord] = []
-    for regionCount in container == nil ? regionCounts : [0] {
+    let counts = container == nil ? regionCounts : [0]
+    let display = options.display(command: "bench two-phase")
+    // Runs done of every region count's repeats, the step under way after the region count.
+    let total = counts.count * configuration.repeats
+    defer { display.finish() }
+    for (place, regionCount) in counts.enumerated() {
       var bench = TwoPhaseBench(
         configuration: configuration, regions: regionCount, seedEntries: seedEntries,
         blockingEntries: shape.blockingEntries, compact: !fixedWidth, container: container,
@@ -151,8 +156,16 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
       bench.capScope = capScope
       bench.device = deviceProfile
       bench.extensions = extensions
+      let before = place * configuration.repeats
+      bench.progress = { done, step in
+        display.update(
+          phase: "measuring", done: before + done, total: total, unit: "runs",
+          detail: container == nil ? "\(regionCount) regions, \(step)" : step)
+      }
       records += try await bench.run()
     }
+    // The progress line cleared before the report (the defer covers a throw).
+    display.finish()
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: out)
     let fullEntries = records.filter { $0.phase == "full" }.map(\.entries).max() ?? 0
     let title =

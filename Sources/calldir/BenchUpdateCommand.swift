@@ -21,7 +21,8 @@ struct BenchUpdateCommand: ParsableCommand {
       zstd -19 stream; a lower bound from the changes (README, "Patch updates"); and the \
       incremental request after the update (a copy of version 1 enabled and synced in a \
       simulated system, updated, synced again: that sync's wall time). One CSV row per churn \
-      and method, and a chart beside it. Needs zstd and bsdiff (Debian packages).
+      and method, and a chart beside it. Needs zstd and bsdiff (Debian packages). Progress \
+      on stderr per --progress: the step under way, redrawn in place on a terminal.
 
       Exit statuses: 0 done; 1 usage or input error, or a tool failed.
       """)
@@ -37,6 +38,7 @@ struct BenchUpdateCommand: ParsableCommand {
   var applyThreads: Int = PatchApplier.defaultThreadCount
   @Option(name: .long, help: "The CSV to write.", completion: .file())
   var out: String = ".calldir/bench/update.csv"
+  @OptionGroup var progressOptions: ProgressOptions
 
   func validate() throws {
     _ = try nonEmptyPath(out)
@@ -80,8 +82,13 @@ struct BenchUpdateCommand: ParsableCommand {
     configuration.applyThreads = applyThreads
     let rows: [UpdateBench.Row]
     do {
-      rows = try UpdateBench(configuration: configuration).run {
-        FileHandle.standardError.write(Data("\($0)\n".utf8))
+      let display = progressOptions.display(command: "bench update")
+      let steps = Self.steps(churns: configuration.churns.count)
+      let report = Self.progress(display, steps: steps)
+      rows = try display.finishing {
+        let rows = try UpdateBench(configuration: configuration).run(progress: report)
+        display.update(phase: "measuring", done: steps, total: steps, unit: "steps")
+        return rows
       }
       try ResultFiles.writeAtomically(
         UpdateBench.csv(rows, configuration: configuration).encoded(), to: out)
@@ -120,5 +127,20 @@ struct BenchUpdateCommand: ParsableCommand {
       print("the new container as one zstd -19 stream: \(first.containerCompressedBytes) bytes")
     }
     print("wrote \(out) and \(ResultFiles.replacingExtension(of: out, with: "svg"))")
+  }
+
+  /// The bench's steps: version 1 compiled, then three per churn.
+  static func steps(churns: Int) -> Int { 1 + 3 * churns }
+
+  /// The bench's progress on `display`, in steps: version 1 compiled, then per churn version 2
+  /// written and compiled, its downloads applied, and the synced update. Each message from the
+  /// bench starts a step ("writing …" is the dataset, before the first).
+  static func progress(_ display: ProgressDisplay, steps total: Int) -> (String) -> Void {
+    var started = 0
+    return { step in
+      if !step.hasPrefix("writing ") { started += 1 }
+      display.update(
+        phase: "measuring", done: max(0, started - 1), total: total, unit: "steps", detail: step)
+    }
   }
 }

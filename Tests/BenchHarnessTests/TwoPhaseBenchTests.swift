@@ -6,15 +6,17 @@ import Testing
 
 @Suite("bench --two-phase, end to end")
 struct TwoPhaseBenchTests {
-  func bench(_ extra: [String], folder: TemporaryFolder) throws -> (Int32, String, [RunRecord]) {
+  func bench(_ extra: [String], folder: TemporaryFolder, quiet: Bool = true) throws -> (
+    Int32, String, [RunRecord]
+  ) {
     let csv = folder.path("two-phase.csv")
     let result = try runProcess(
       try builtExecutable("calldir"),
       [
         "bench", "two-phase", "--profile", "ci-smoke", "--entries", "3000", "--regions", "3",
         "--seed-entries", "300", "--blocking-entries", "200", "--repeat", "2", "--cache",
-        folder.path("cache"), "--out", csv, "--quiet",
-      ] + extra)
+        folder.path("cache"), "--out", csv,
+      ] + (quiet ? ["--quiet"] : []) + extra)
     let records =
       (try? String(contentsOfFile: csv, encoding: .utf8)).flatMap {
         try? RunRecord.records(fromCSV: $0)
@@ -42,6 +44,30 @@ struct TwoPhaseBenchTests {
     #expect(full.timeToFullSeconds ?? 0 > seed.timeToEnabledSeconds ?? 0)
     let incremental = try #require(records.first { $0.phase == "incremental" })
     #expect(incremental.entries > 0)
+  }
+
+  /// `--progress json`: one object per step on stderr (the container prepared, the idle
+  /// extension, each repeat's enabling, full set and update), the repeats done counting up to
+  /// their whole; on a pipe the default draws nothing.
+  @Test func progressIsOneJSONObjectPerStepAndNothingOnAPipe() throws {
+    let folder = try TemporaryFolder()
+    let (status, stderr, _) = try bench(["--progress", "json"], folder: folder, quiet: false)
+    #expect(status == 0, "\(stderr)")
+    // A notice (no jemalloc here) is a line of its own, not progress.
+    let objects = try ProgressLines.objects(
+      stderr.split(separator: "\n").filter { $0.hasPrefix("{") }.joined(separator: "\n"))
+    #expect(objects.allSatisfy { $0["command"] as? String == "bench two-phase" })
+    let steps = objects.compactMap { $0["step"] as? String }
+    #expect(steps.first == "3 regions, preparing the container", "\(steps)")
+    for step in ["run 1 of 2: enabling", "run 2 of 2: the full set", "run 2 of 2: the update"] {
+      #expect(steps.contains("3 regions, " + step), "\(steps)")
+    }
+    let done = objects.compactMap { $0["done"] as? Int }
+    #expect(done == done.sorted() && done.last == 2, "\(done)")
+    #expect(objects.allSatisfy { $0["total"] as? Int == 2 && $0["unit"] as? String == "runs" })
+    let (pipedStatus, piped, _) = try bench([], folder: folder, quiet: false)
+    #expect(pipedStatus == 0)
+    #expect(!piped.contains("\r") && !piped.contains("{\""), "a pipe gets no progress: \(piped)")
   }
 
   /// Every file under `folder` with its bytes, for comparing a folder before and after a run.

@@ -41,6 +41,44 @@ struct UpdateBenchTests {
   }
 }
 
+/// `calldir bench update`'s progress: `--progress json` writes one object per step on stderr,
+/// the steps counted up to their whole (version 1, then per churn version 2, the applies and
+/// the synced update); on a pipe the default writes none.
+@Suite("bench update: progress")
+struct UpdateBenchProgressTests {
+  @Test(
+    .enabled(
+      if: UpdateBenchTests.toolsInstalled, "needs zstd and bsdiff (apt-get install zstd bsdiff)"))
+  func progressIsOneJSONObjectPerStepAndNothingOnAPipe() throws {
+    let folder = try TemporaryFolder()
+    let arguments = [
+      "bench", "update", "--profile", "directory-4m", "--entries", "20000", "--churn", "5%",
+      "--repeat", "1",
+    ]
+    let calldir = try builtExecutable("calldir")
+    let json = try runProcess(
+      calldir, arguments + ["--out", folder.path("a.csv"), "--progress", "json"],
+      directory: folder.url)
+    #expect(json.status == 0, "\(json.stderr)")
+    let objects = try ProgressLines.objects(json.stderr)
+    #expect(objects.allSatisfy { $0["command"] as? String == "bench update" })
+    #expect(ProgressLines.phaseOrder(objects) == ["measuring"], "\(objects)")
+    let steps = objects.compactMap { $0["step"] as? String }
+    #expect(steps.contains("compiling version 1"), "\(steps)")
+    #expect(steps.contains { $0.hasSuffix("applying") }, "\(steps)")
+    let done = objects.compactMap { $0["done"] as? Int }
+    #expect(done == done.sorted(), "steps only count up: \(done)")
+    #expect(objects.allSatisfy { $0["total"] as? Int == 4 && $0["unit"] as? String == "steps" })
+    #expect(done.last == 4, "the last object is the whole: \(done)")
+    #expect(done.contains(3), "the synced update's step began with three done: \(done)")
+    let piped = try runProcess(
+      calldir, arguments + ["--out", folder.path("b.csv")], directory: folder.url)
+    #expect(piped.status == 0, "\(piped.stderr)")
+    #expect(piped.stderr.isEmpty, "a pipe gets no progress: \(piped.stderr)")
+    #expect(piped.stdout.contains("wrote \(folder.path("b.csv"))"))
+  }
+}
+
 /// `bench update`'s arguments and tools are checked before anything is compiled.
 @Suite("bench update: refused before it starts")
 struct UpdateBenchRefusalTests {
