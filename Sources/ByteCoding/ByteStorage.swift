@@ -62,7 +62,7 @@ public final class ByteStorage {
   public func removeFirst(_ prefix: Int) {
     precondition(prefix >= 0 && prefix <= count, "removing more bytes than held")
     guard prefix > 0 else { return }
-    (base).copyMemory(from: base + prefix, byteCount: count - prefix)
+    base.copyMemory(from: base + prefix, byteCount: count - prefix)
     count -= prefix
   }
 

@@ -68,9 +68,7 @@ public final class InputLines {
     gzbuffer(file, 256 * 1024)
     fill()
     let read = buffer.view
-    if read.count >= 3 && read[0] == 0xEF && read[1] == 0xBB && read[2] == 0xBF {
-      start = 3
-    }
+    if read.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     if read.firstIndex(of: UInt8(ascii: "\n"), from: start) == nil,
       read.firstIndex(of: UInt8(ascii: "\r"), from: start) != nil
     {

@@ -23,9 +23,8 @@ struct InputRead {
   /// Every row of the file into `ingest`, in order.
   func whole(into ingest: RowIngest) throws {
     let reader = try reader(nil, into: ingest)
-    // Locals, not `self`: a row's closure capturing `self` copied this struct (the options'
-    // strings and arrays, a retain each) for every row, and on several threads those shared
-    // reference counts were most of a compile.
+    // A static function handed values, not `self`: a row's closure capturing `self` copied this
+    // struct (the options' strings and arrays, a retain each) for every row.
     try Self.readAll(reader, into: ingest, country: country, blocksAll: columns.blockingList)
   }
 
