@@ -1,5 +1,6 @@
 import BaseFormat
 import DirectoryContainer
+import SystemCalls
 
 extension DirectoryLoader {
   /// Records what this request sent in the container's `DirectoryContainer.ExtensionJournal`,
@@ -52,5 +53,21 @@ extension DirectoryLoader {
       throw .journal(
         "the journal holds another request than \(summary.journalSequence): left as it is")
     }
+  }
+}
+
+extension DirectoryLoader {
+  /// Serves a request on a container with no manifest yet: nothing is sent, and the journal
+  /// records a request with no files and no entries, so the app knows the system holds nothing
+  /// from this extension and its first sync installs everything. A container folder that does
+  /// not exist yet (iOS makes the App Group's; a simulated one is made by the first stage) gets
+  /// no journal: there is nowhere to write one, and nothing to remember.
+  /// - Throws: ``LoaderError/journal(_:)`` when the journal cannot be written.
+  func loadNothing(incremental: Bool) throws(LoaderError) -> Summary {
+    var summary = Summary(phase: .empty, basesRead: 0, added: 0, removed: 0)
+    guard FolderCalls.exists(container, followingLinks: true) else { return summary }
+    summary.journalSequence = try recordInJournal(
+      summary, bases: [], manifest: Manifest(), incremental: incremental)
+    return summary
   }
 }

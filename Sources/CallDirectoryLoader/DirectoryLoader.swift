@@ -1,6 +1,7 @@
 import BaseFormat
 import CallDirectoryCore
 import DirectoryContainer
+import SystemCalls
 
 /// The loader inside the extension: reads the container's manifest and hands the system the
 /// entries the request calls for.
@@ -28,6 +29,10 @@ public struct DirectoryLoader {
   /// What a request installed.
   public enum Phase: String, Sendable {
     case seed, full, incremental
+    /// The container has no manifest yet (the user turned the extension on before the app's
+    /// first update): the request completes with no entries, so the switch stays on, and the
+    /// first update's reload installs as usual.
+    case empty
   }
 
   /// What was sent.
@@ -65,6 +70,13 @@ public struct DirectoryLoader {
   public func load(into context: some CallDirectoryExtensionContext) throws(LoaderError)
     -> Summary
   {
+    // Before the first update there is nothing to send, and that is not a failure: a cancelled
+    // request turns the user's switch back off (issue 52, item 3).
+    guard FolderCalls.exists(container + "/" + Manifest.fileName) else {
+      var loader = self
+      loader.counting = CountingMemo(container: container)
+      return try loader.loadNothing(incremental: context.isIncremental)
+    }
     let manifest: Manifest
     do {
       manifest = try Manifest.read(container: container)
