@@ -49,27 +49,27 @@ import PackageDescription
 //   BaseFormat, ByteCoding, CSQLite, CallDirectoryCore, FaultInjection, ProcessSpawning,
 //     SystemCalls, SystemChannel ← CallDirectoryHost
 //   BaseFormat, CallDirectoryCore, DirectoryContainer, SystemCalls ← CallDirectoryLoader
-//   BaseFormat, ByteCoding, CMalloc, CZlib, DirectoryContainer, PhoneNormalization,
-//     ProcessMetrics, SystemCalls ← DirectoryCompiler
+//   BaseFormat, ByteCoding, CMalloc, CZlib, DirectoryContainer, PhoneNormalization, ProcessMetrics,
+//     SystemCalls ← DirectoryCompiler
 //   BaseFormat, ByteCoding, CZlib, DirectoryContainer, SystemCalls ← ReleaseFormat
-//   ByteCoding, CallDirectoryCore, ExtensionReport ← calldir-baselines
+//   ByteCoding, CallDirectoryCore, ExtensionReport, SystemCalls ← calldir-baselines
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
 //     SystemCalls ← CallDirectoryApp
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
 //   BaseFormat, ByteCoding, CallDirectoryLoader, DirectoryContainer, SystemCalls ← LiveLookupExport
 //   ReleaseFormat ← ReleaseDownload
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, ExtensionReport, FaultInjection,
-//     SystemChannel ← calldir-extension
+//     SystemCalls, SystemChannel ← calldir-extension
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
 //     ReleaseFormat, SystemChannel ← calldir-fuzz
-//   FaultInjection, ReleaseFormat ← calldir-patch
+//   FaultInjection, ReleaseFormat, SystemCalls ← calldir-patch
 //   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, Datasets,
 //     DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning, ReleaseFormat,
 //     SystemCalls ← BenchHarness
 //   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
 //     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, FaultInjection,
 //     LiveLookupExport, PhoneNormalization, ProcessMetrics, ProcessSpawning, ReleaseDownload,
-//     ReleaseFormat ← calldir
+//     ReleaseFormat, SystemCalls ← calldir
 
 let package = Package(
   name: "calldir",
@@ -162,12 +162,13 @@ let package = Package(
       ]),
 
     // MARK: The processes under test
-    .executableTarget(name: "calldir-patch", dependencies: ["ReleaseFormat", "FaultInjection"]),
+    .executableTarget(
+      name: "calldir-patch", dependencies: ["ReleaseFormat", "FaultInjection", "SystemCalls"]),
     .executableTarget(
       name: "calldir-extension",
       dependencies: [
         "CallDirectoryCore", "BaseFormat", "CallDirectoryLoader", "ExtensionReport",
-        "SystemChannel", "FaultInjection",
+        "SystemChannel", "FaultInjection", "SystemCalls",
       ]),
     // The fuzz targets: replays inputs in a normal build, libFuzzer's driver in Scripts/fuzz.sh's.
     .executableTarget(
@@ -178,7 +179,7 @@ let package = Package(
       ]),
     .executableTarget(
       name: "calldir-baselines",
-      dependencies: ["CallDirectoryCore", "ExtensionReport", "ByteCoding"]),
+      dependencies: ["CallDirectoryCore", "ExtensionReport", "ByteCoding", "SystemCalls"]),
 
     // MARK: The simulated system (Foundation allowed)
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -247,7 +248,7 @@ let package = Package(
         "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
-        "ReleaseDownload", "FaultInjection", "LiveLookupExport",
+        "ReleaseDownload", "FaultInjection", "LiveLookupExport", "SystemCalls",
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.
         "calldir-extension", "calldir-baselines", "calldir-patch",

@@ -11,6 +11,9 @@ public final class AtomicFileWriter {
   /// The temporary file's path while writing.
   public let temporaryPath: String
   private var descriptor: FileDescriptor?
+  /// The FIFO, device or descriptor the bytes are written through at ``commit()``; nil for a
+  /// regular file, replaced atomically.
+  private let passThrough: OutputTarget?
   private var buffer: [UInt8] = []
   private var writtenByteCount = 0
   /// Bytes are gathered into one buffer of this size before each `write` call.
@@ -24,25 +27,83 @@ public final class AtomicFileWriter {
   public static let textBufferByteCount = 8 * 1024
 
   /// Creates the temporary file; `bufferByteCount` bytes are gathered before each write.
-  /// - Throws: ``BaseFormatError`` with `.system` when it cannot be created.
-  public init(path: String, bufferByteCount: Int = defaultBufferByteCount) throws(BaseFormatError) {
-    self.path = path
+  ///
+  /// Every file calldir writes goes through here, so the output-target rule holds everywhere
+  /// (issue 52, item 1): a regular file or a new one is replaced atomically (a link to one is
+  /// replaced at its target, the link kept); a FIFO, a device, a socket, `/dev/stdout` or
+  /// `/dev/fd/N` is written through at ``commit()`` and never replaced; a folder or a link to
+  /// nothing is refused. A target written through gathers its bytes in an unlinked temporary
+  /// file first (``overwrite(at:with:)`` needs one), so a killed writer leaves nothing behind.
+  /// - Parameter refusingFilesOpenHere: refuse a regular `path` this process already holds
+  ///   open elsewhere (a command's output options: `history report --out h.db` would replace
+  ///   the database it reads). A target written through is always checked so.
+  /// - Throws: ``BaseFormatError`` with `.refusedOutput` for a path that cannot be written as
+  ///   asked, `.system` when the temporary file cannot be created.
+  public init(
+    path: String, bufferByteCount: Int = defaultBufferByteCount,
+    refusingFilesOpenHere: Bool = false
+  ) throws(BaseFormatError) {
     self.bufferByteCount = max(bufferByteCount, 1)
-    self.temporaryPath = path + ".tmp-\(ProcessEnvironment.processID)"
+    let target: OutputTarget
+    do {
+      target = try OutputTarget.of(path, creatingFolder: true)
+    } catch {
+      throw BaseFormatError(path: path, offset: 0, problem: .refusedOutput(error.description))
+    }
+    switch target {
+    case .replace(let regular):
+      if refusingFilesOpenHere && OpenFiles.isOpenHere(regular) {
+        throw Self.openHere(path)
+      }
+      self.path = regular
+      self.passThrough = nil
+      self.temporaryPath = regular + ".tmp-\(ProcessEnvironment.processID)"
+    case .writeThrough(let through):
+      if OpenFiles.isOpenHere(through) { throw Self.openHere(path) }
+      self.path = path
+      self.passThrough = target
+      self.temporaryPath = Self.passThroughTemporaryPath()
+    case .descriptor(let number):
+      if OpenFiles.isOpenElsewhere(descriptor: number) { throw Self.openHere(path) }
+      self.path = path
+      self.passThrough = target
+      self.temporaryPath = Self.passThroughTemporaryPath()
+    }
     do {
       descriptor = try FileDescriptor.open(
-        FilePath(temporaryPath), .writeOnly, options: [.create, .truncate, .closeOnExec],
+        FilePath(temporaryPath), passThrough == nil ? .writeOnly : .readWrite,
+        options: passThrough == nil
+          ? [.create, .truncate, .closeOnExec] : [.create, .exclusiveCreate, .closeOnExec],
         permissions: [.ownerReadWrite, .groupRead, .otherRead])
     } catch {
       throw FileHandleIO.error(temporaryPath, 0, "open", Errno(thrownBy: error))
     }
+    // Gathered bytes for a target written through are nobody else's: unlinked at once.
+    if passThrough != nil { _ = FolderCalls.removeFile(temporaryPath) }
     buffer.reserveCapacity(self.bufferByteCount)
+  }
+
+  /// Where the bytes for a target written through gather: the system's temporary folder (the
+  /// target's own folder may be `/dev`), named by this process and a random tag (created
+  /// exclusively, so two writers never share one).
+  private static func passThroughTemporaryPath() -> String {
+    let folder = ProcessEnvironment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    let tag = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    return folder + "/calldir-output-\(ProcessEnvironment.processID)-\(tag)"
+  }
+
+  private static func openHere(_ path: String) -> BaseFormatError {
+    BaseFormatError(
+      path: path, offset: 0,
+      problem: .refusedOutput(
+        "\(path) is a file this command has open (an input or its own database): not written over"
+      ))
   }
 
   deinit {
     if let descriptor {
       try? descriptor.close()
-      FolderCalls.removeFile(temporaryPath)
+      if passThrough == nil { FolderCalls.removeFile(temporaryPath) }
     }
   }
 
@@ -91,6 +152,11 @@ public final class AtomicFileWriter {
     try flush()
     guard let descriptor else { return }
     self.descriptor = nil
+    if let passThrough {
+      defer { try? descriptor.close() }
+      try copy(from: descriptor, through: passThrough)
+      return
+    }
     do {
       try DurableStep.sync(descriptor, path: temporaryPath)
     } catch {
@@ -100,6 +166,45 @@ public final class AtomicFileWriter {
     }
     try? descriptor.close()
     try Self.moveDurably(temporaryPath, to: path)
+  }
+
+  /// Copies the gathered bytes through `target`, from the start, `bufferByteCount` at a time.
+  private func copy(from gathered: FileDescriptor, through target: OutputTarget)
+    throws(BaseFormatError)
+  {
+    let output: FileDescriptor
+    var opened = false
+    switch target {
+    case .replace: return
+    case .descriptor(let raw): output = FileDescriptor(rawValue: raw)
+    case .writeThrough(let through):
+      do {
+        output = try FileDescriptor.open(FilePath(through), .writeOnly, options: [.closeOnExec])
+      } catch {
+        throw FileHandleIO.error(path, 0, "open", Errno(thrownBy: error))
+      }
+      opened = true
+    }
+    defer { if opened { try? output.close() } }
+    var chunk = [UInt8](repeating: 0, count: bufferByteCount)
+    var offset: Int64 = 0
+    while true {
+      let read: Int
+      do {
+        read = try chunk.withUnsafeMutableBytes {
+          try gathered.read(fromAbsoluteOffset: offset, into: $0, retryOnInterrupt: true)
+        }
+      } catch {
+        throw FileHandleIO.error(temporaryPath, Int(offset), "read", Errno(thrownBy: error))
+      }
+      if read == 0 { return }
+      do {
+        _ = try chunk[..<read].withUnsafeBytes { try output.writeAll($0) }
+      } catch {
+        throw FileHandleIO.error(path, Int(offset), "write", Errno(thrownBy: error))
+      }
+      offset += Int64(read)
+    }
   }
 
   /// Renames `source` over `destination` (a durable step), then syncs the destination's

@@ -46,6 +46,9 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     /// A label ``LabelRule`` refuses: empty, over the maximum, not UTF-8 (writer side), or
     /// holding a control character or line break (writer side, and readers that validate).
     case invalidLabel(String)
+    /// An output path that cannot be written as asked: a folder, a link to nothing, or a file
+    /// this process itself holds open (``AtomicFileWriter``'s checks).
+    case refusedOutput(String)
   }
 
   /// The file, as given to the reader or writer.
@@ -104,6 +107,7 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
       "corrupt payload: block checksums sum to \(hex(actual)), the header says \(hex(expected))"
     case .invalidDictionary(let why): "corrupt label dictionary: \(why)"
     case .invalidLabel(let why): "invalid label: \(why)"
+    case .refusedOutput(let why): why
     }
   }
 }

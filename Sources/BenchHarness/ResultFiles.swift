@@ -15,23 +15,22 @@ public enum ResultFiles {
   /// - Throws: ``BenchError`` naming the path: its folder does not exist (outside
   ///   ``workingFolder``), it is a folder, or a call failed.
   public static func writeAtomically(_ text: String, to path: String) throws(BenchError) {
-    let target = try self.target(path)
-    guard case .replace(let regular) = target else {
-      do { try target.writeThrough(Array(text.utf8)) } catch {
-        throw BenchError("cannot write \(path): \(SystemErrorText.text(error))")
-      }
-      return
-    }
-    let folder = URL(fileURLWithPath: regular).deletingLastPathComponent()
+    _ = try target(path)
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let writer = try AtomicFileWriter(path: regular)
+      if path.hasPrefix(workingFolder + "/") || path.hasPrefix("./" + workingFolder + "/") {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      }
+      // The one writer every output option goes through (issue 52, item 1): it decides
+      // between replacing and writing through, and refuses a file this command holds open.
+      let writer = try AtomicFileWriter(path: path, refusingFilesOpenHere: true)
       try writer.write(text.utf8)
       try writer.commit()
     } catch let error as BaseFormatError {
+      if case .refusedOutput(let why) = error.problem { throw BenchError("cannot write \(why)") }
       throw BenchError("cannot write \(path): \(error.problemDescription)")
     } catch {
-      throw BenchError("cannot write \(path): \(error.localizedDescription)")
+      throw BenchError("cannot write \(path): \(Self.systemText(of: error))")
     }
   }
 
@@ -53,6 +52,27 @@ public enum ResultFiles {
     } catch {
       throw BenchError("cannot write \(error.description)")
     }
+  }
+
+  /// The system's own text for a Foundation error ("No space left on device"), not
+  /// `NSCocoaErrorDomain`'s code and dictionary (issue 52, item 13).
+  public static func systemText(of error: Error) -> String {
+    let cocoa = error as NSError
+    if cocoa.domain == NSPOSIXErrorDomain { return SystemErrorText.describe(Int32(cocoa.code)) }
+    if let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return SystemErrorText.describe(Int32(underlying.code))
+    }
+    return cocoa.localizedDescription
+  }
+
+  /// The chart written beside a CSV when no `--chart` is given: the CSV's path with
+  /// `newExtension`, or nil when the CSV is not a regular file (`--out /dev/null` made
+  /// `/dev/null.svg`; issue 52, item 13): a FIFO or a device has no "beside".
+  public static func sidecarPath(of path: String, with newExtension: String) -> String? {
+    guard case .replace? = try? OutputTarget.of(path, creatingFolder: true) else { return nil }
+    return replacingExtension(of: path, with: newExtension)
   }
 
   /// `Results/x.csv` → `Results/x.svg`.

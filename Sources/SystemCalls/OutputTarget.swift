@@ -67,7 +67,7 @@ public enum OutputTarget: Equatable, Sendable {
   }
 
   /// The descriptor a shell would use for `path`, if it names one of this process's own.
-  static func standardDescriptor(_ path: String) -> Int32? {
+  public static func standardDescriptor(_ path: String) -> Int32? {
     switch path {
     case "/dev/stdin": return 0
     case "/dev/stdout": return 1

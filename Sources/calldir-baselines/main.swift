@@ -9,9 +9,10 @@
 import CallDirectoryCore
 import ExtensionReport
 import Foundation
+import SystemCalls
 
 func printError(_ message: String) {
-  FileHandle.standardError.write(Data(("calldir-baselines: " + message + "\n").utf8))
+  StandardError.write(("calldir-baselines: " + message + "\n"))
 }
 
 func run() -> Int32 {
@@ -79,4 +80,5 @@ func run() -> Int32 {
   return status
 }
 
+StandardStreams.prepare()
 exit(run())

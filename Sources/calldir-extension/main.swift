@@ -15,6 +15,7 @@ import CallDirectoryCore
 import CallDirectoryLoader
 import ExtensionReport
 import FaultInjection
+import SystemCalls
 import SystemChannel
 
 #if canImport(Glibc)
@@ -125,5 +126,6 @@ func run() -> Int32 {
   return status
 }
 
+StandardStreams.prepare()
 FaultInjection.install()
 exit(run())

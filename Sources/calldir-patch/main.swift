@@ -9,6 +9,7 @@
 
 import FaultInjection
 import ReleaseFormat
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -21,6 +22,7 @@ func printError(_ message: String) {
   _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
+StandardStreams.prepare()
 FaultInjection.install()
 let usage = "usage: calldir-patch [--threads N] PATCH OLD-BASE OUTPUT [PATCH OLD-BASE OUTPUT ...]"
 var arguments = Array(CommandLine.arguments.dropFirst())

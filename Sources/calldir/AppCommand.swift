@@ -5,6 +5,7 @@ import CallDirectoryHost
 import CallDirectoryLoader
 import DirectoryContainer
 import Foundation
+import SystemCalls
 
 struct AppCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -184,7 +185,7 @@ struct AppCommand: ParsableCommand {
       default: break
       }
       if event.isWarning {
-        FileHandle.standardError.write(Data("calldir: warning: \(event)\n".utf8))
+        StandardError.write("calldir: warning: \(event)\n")
       } else {
         print("\(bundleID): \(event)")
       }
@@ -201,10 +202,9 @@ struct AppCommand: ParsableCommand {
         // with the top priorities in: neither fails the sync; any other last failure does.
         let isLast = index == results.count - 1
         if let error = result.error, !isLast || error.isMaximumEntriesExceeded {
-          FileHandle.standardError.write(
-            Data(
-              "calldir: sync \(bundleID): request \(index + 1) ended with code \(error.code): \(result.detail.isEmpty ? "\(error)" : result.detail)\n"
-                .utf8))
+          StandardError.write(
+            "calldir: sync \(bundleID): request \(index + 1) ended with code \(error.code): \(result.detail.isEmpty ? "\(error)" : result.detail)\n"
+          )
           continue
         }
         try report(result, what: "sync \(bundleID)")

@@ -4,6 +4,7 @@ import CallDirectoryCore
 import Foundation
 import ProcessMetrics
 import ProcessSpawning
+import SystemCalls
 
 /// `calldir bench`: the loaders' benchmark (the default) and the two-phase one.
 struct BenchCommand: ParsableCommand {
@@ -87,7 +88,7 @@ struct BenchRunOptions: ParsableArguments {
   /// configuration is valid, so a usage error stays one line.
   func noticeAllocator(_ configuration: BenchConfiguration) {
     if allocator == .auto, configuration.allocator.kind == .system {
-      FileHandle.standardError.write(Data((MeasuredAllocator.installHint + "\n").utf8))
+      StandardError.write((MeasuredAllocator.installHint + "\n"))
     }
   }
 
@@ -99,7 +100,7 @@ struct BenchRunOptions: ParsableArguments {
     return { line in
       guard !quiet, terminal || line.hasPrefix("note:") else { return }
       // On a terminal the progress line is cleared first, and redrawn below at the next update.
-      FileHandle.standardError.write(Data(((terminal ? "\r\u{1B}[K" : "") + line + "\n").utf8))
+      StandardError.write(((terminal ? "\r\u{1B}[K" : "") + line + "\n"))
     }
   }
 
@@ -131,7 +132,7 @@ struct BenchRunOptions: ParsableArguments {
     guard gated else { return }
     guard verdict.passed else {
       for failure in verdict.failures {
-        FileHandle.standardError.write(Data("gate failed: \(failure)\n".utf8))
+        StandardError.write("gate failed: \(failure)\n")
       }
       throw ExitStatus.gateFailed.exitCode
     }

@@ -102,12 +102,12 @@ struct BenchCompileCommand: ParsableCommand {
   /// `--entries A,B,C`: compile and sort -u at each size, the exponents, the CSV and the chart.
   private func runScale(sizes: [Int]) throws {
     let out = self.out ?? ".calldir/bench/compile-scale.csv"
-    let chartPath = chart ?? (out.hasSuffix(".csv") ? String(out.dropLast(4)) : out) + ".svg"
+    let chartPath = chart ?? ResultFiles.sidecarPath(of: out, with: "svg")
     let (name, parameters) = try dataset.resolve(
       defaultProfile: "directory-4m", sweeping: true, maximumEntries: Self.maximumScaleEntries)
     do {
       try ResultFiles.checkWritable(out)
-      try ResultFiles.checkWritable(chartPath)
+      if let chartPath { try ResultFiles.checkWritable(chartPath) }
     } catch {
       throw ValidationError("\(error)")
     }
@@ -142,15 +142,17 @@ struct BenchCompileCommand: ParsableCommand {
       // Drawn from the CSV's figures (times to the millisecond), as `calldir chart` draws it
       // again later: the same chart either way.
       let written = CompileScale(points: try CompileScale.points(from: table))
-      try ResultFiles.writeAtomically(
-        CompileScaleChart.svg(
-          written, budgetBytes: memory.bytes,
-          title: "calldir compile beside sort -u, by size (\(name))"), to: chartPath)
+      if let chartPath {
+        try ResultFiles.writeAtomically(
+          CompileScaleChart.svg(
+            written, budgetBytes: memory.bytes,
+            title: "calldir compile beside sort -u, by size (\(name))"), to: chartPath)
+      }
     } catch {
       throw ValidationError("\(error)")
     }
     print(scale.summary(), terminator: "")
-    print("wrote \(out) and \(chartPath)")
+    print("wrote \(out)" + (chartPath.map { " and \($0)" } ?? " (no chart beside it)"))
     let verdict = scale.evaluate()
     for note in verdict.notes { print("note: \(note)") }
     try BenchRunOptions.finish(

@@ -52,19 +52,22 @@ struct BenchStrategiesCommand: ParsableCommand {
       try bench.run.runner(configuration, display: display).run()
     }
     let written = try bench.writeResults(
-      records, name: name, configuration: configuration, json: recording.json)
+      records, name: name, configuration: configuration, json: recording.json,
+      drawingChart: against == nil)
     let verdict = try recording.evaluate(
       records, summaries: written.summaries, name: name, configuration: configuration,
       baselineFile: baselineFile, against: against)
-    // An A/B chart states its verdict: drawn again now that the gate has spoken.
-    if let comparison = verdict.comparison, let against {
-      try ResultFiles.writeAtomically(
-        BenchChart.svg(
-          records: records, title: "calldir bench: \(name) (A/B)",
-          ab: BenchChart.ABVerdict(
-            against: against.folder, comparison: comparison, gated: bench.run.gate,
-            failures: verdict.gate.failures)),
-        to: written.chartPath)
+    // An A/B chart states its verdict: drawn once the gate has spoken.
+    if let against, let chartPath = written.chartPath {
+      let svg =
+        verdict.comparison.map { comparison in
+          BenchChart.svg(
+            records: records, title: "calldir bench: \(name) (A/B)",
+            ab: BenchChart.ABVerdict(
+              against: against.folder, comparison: comparison, gated: bench.run.gate,
+              failures: verdict.gate.failures))
+        } ?? BenchChart.svg(records: records, title: "calldir bench: \(name)")
+      try ResultFiles.writeAtomically(svg, to: chartPath)
     }
     if let saveBaseline = recording.saveBaseline {
       try recording.save(records, name: name, configuration: configuration, to: saveBaseline)
@@ -74,7 +77,7 @@ struct BenchStrategiesCommand: ParsableCommand {
         title: written.title, summaries: written.summaries,
         failures: bench.run.gate ? verdict.gate.failures : [], gated: bench.run.gate,
         baselineNotes: verdict.baselineNotes, comparison: verdict.comparison,
-        chartLink: recording.chartLink ?? written.chartPath)
+        chartLink: recording.chartLink ?? written.chartPath ?? "")
       try BenchSummary.append(markdown, to: summary)
       print("appended the summary to \(summary)")
     }

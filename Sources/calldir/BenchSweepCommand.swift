@@ -65,13 +65,15 @@ struct BenchSweepCommand: ParsableCommand {
     }
     let out = bench.out ?? "Results/sweep.csv"
     try ResultFiles.writeAtomically(RunRecord.csv(runs.flatMap(\.records)), to: out)
-    let chartPath = bench.chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
-    try ResultFiles.writeAtomically(
-      SweepChart.svg(runs: runs, title: "calldir bench: \(name), how cost grows with N"),
-      to: chartPath)
+    let chartPath = bench.chart ?? ResultFiles.sidecarPath(of: out, with: "svg")
+    if let chartPath {
+      try ResultFiles.writeAtomically(
+        SweepChart.svg(runs: runs, title: "calldir bench: \(name), how cost grows with N"),
+        to: chartPath)
+    }
     let analysis = SweepAnalysis(runs)
     print(analysis.render(), terminator: "")
-    print("\nwrote \(out) and \(chartPath)")
+    print("\nwrote \(out)" + (chartPath.map { " and \($0)" } ?? " (no chart beside it)"))
     try bench.run.finishGate(
       verdict + analysis.evaluate(),
       passed:

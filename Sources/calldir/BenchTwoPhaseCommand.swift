@@ -174,13 +174,15 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
       }
       ?? "\(name) two-phase: \(configuration.parameters.entries) region entries in \(regions) regions, seed \(seedEntries), blocking \(shape.blockingEntries), \(configuration.repeats) repeats"
     print(TwoPhaseReport.render(records, title: title), terminator: "")
-    let chartPath = chart ?? ResultFiles.replacingExtension(of: out, with: "svg")
-    try ResultFiles.writeAtomically(
-      TwoPhaseChart.svg(
-        records: records, title: "calldir bench two-phase: \(container ?? name)",
-        targetSeconds: maxTimeToEnabled),
-      to: chartPath)
-    print("\nwrote \(out) and \(chartPath)")
+    let chartPath = chart ?? ResultFiles.sidecarPath(of: out, with: "svg")
+    if let chartPath {
+      try ResultFiles.writeAtomically(
+        TwoPhaseChart.svg(
+          records: records, title: "calldir bench two-phase: \(container ?? name)",
+          targetSeconds: maxTimeToEnabled),
+        to: chartPath)
+    }
+    print("\nwrote \(out)" + (chartPath.map { " and \($0)" } ?? " (no chart beside it)"))
     try options.finishGate(
       TwoPhaseReport.evaluate(
         records, maximumTimeToEnabled: maxTimeToEnabled,

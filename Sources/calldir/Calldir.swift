@@ -4,6 +4,7 @@ import CallDirectoryHost
 import FaultInjection
 import Foundation
 import ReleaseFormat
+import SystemCalls
 
 /// `calldir`: compile, load, simulate and benchmark Call Directory data.
 @main
@@ -22,6 +23,8 @@ struct Calldir: AsyncParsableCommand {
   /// prints the usage after them; calldir promises one line and status 1 for any usage or input
   /// error, and keeps 2 for a failed gate.
   static func main() async {
+    // Before anything opens a file: a closed 0, 1 or 2 would be handed to it (issue 52, item 8).
+    StandardStreams.prepare()
     FaultInjection.install()
     do {
       var command = try parseAsRoot()
@@ -29,6 +32,11 @@ struct Calldir: AsyncParsableCommand {
         try await asyncCommand.run()
       } else {
         try command.run()
+      }
+      // A result printed into a closed pipe or a full disk is not a success.
+      guard StandardStreams.finishStandardOutput() else {
+        StandardError.write("calldir: cannot write to stdout: \(SystemErrorText.last)\n")
+        Foundation.exit(ExitStatus.usageOrInput.rawValue)
       }
     } catch {
       let code = exitCode(for: error)
@@ -42,15 +50,14 @@ struct Calldir: AsyncParsableCommand {
       // The system refused or failed a request (7 while a load runs): 3, as a failed one.
       if case HostError.callDirectory(let failure, let detail) = error {
         let line = "calldir: \(detail.isEmpty ? "\(failure)" : detail) (code \(failure.code))\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
         Foundation.exit(ExitStatus.requestFailed.rawValue)
       }
       // A release or an update that would keep under half the entries: 5, as compile's. The
       // libraries' messages name no flag (an app's user has none); the command line adds it.
       if (error as? ReleaseError)?.kind == .shrink || (error as? ContainerAppError)?.kind == .shrink
       {
-        FileHandle.standardError.write(
-          Data("calldir: \(error). Pass --allow-shrink if that is meant\n".utf8))
+        StandardError.write("calldir: \(error). Pass --allow-shrink if that is meant\n")
         Foundation.exit(ExitStatus.shrinkRefused.rawValue)
       }
       // The system itself failed under a sync (the simulated store, the spawner): its own
@@ -60,22 +67,21 @@ struct Calldir: AsyncParsableCommand {
       {
         if case HostError.callDirectory(let failure, let detail) = underlying {
           let line = "calldir: \(detail.isEmpty ? "\(failure)" : detail) (code \(failure.code))\n"
-          FileHandle.standardError.write(Data(line.utf8))
+          StandardError.write(line)
           Foundation.exit(ExitStatus.requestFailed.rawValue)
         }
         let line = "calldir: \(underlying)".split(whereSeparator: \.isNewline).first ?? ""
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write((line + "\n"))
         Foundation.exit(ExitStatus.usageOrInput.rawValue)
       }
       if let appError = error as? ContainerAppError, appError.kind == .extensionNotEnabled {
-        FileHandle.standardError.write(
-          Data("calldir: \(appError) (calldir host enable turns it on)\n".utf8))
+        StandardError.write("calldir: \(appError) (calldir host enable turns it on)\n")
         Foundation.exit(ExitStatus.usageOrInput.rawValue)
       }
       let message =
         self.message(for: error)
         .split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
-      FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
+      StandardError.write("calldir: \(message)\n")
       Foundation.exit(ExitStatus.usageOrInput.rawValue)
     }
   }

@@ -4,6 +4,7 @@ import DirectoryCompiler
 import Foundation
 import PhoneNormalization
 import ProcessMetrics
+import SystemCalls
 
 struct CompileCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -81,14 +82,14 @@ struct CompileCommand: ParsableCommand {
       report = try display.finishing { try compiler.run() }
     } catch CompileError.shrink(let message) {
       // Stopped before any base entered the container: it is as it was.
-      FileHandle.standardError.write(Data("calldir: \(message)\n".utf8))
+      StandardError.write("calldir: \(message)\n")
       throw ExitStatus.shrinkRefused.exitCode
     } catch let error as CompileError {
       throw ValidationError(error.description)
     } catch let rejection as StrictRejection {
       // The compiler stopped before writing: the container is as it was.
       print(rejection.report.renderReading(), terminator: "")
-      FileHandle.standardError.write(Data("calldir: \(rejection.description)\n".utf8))
+      StandardError.write("calldir: \(rejection.description)\n")
       throw ExitStatus.strictRejected.exitCode
     }
     print(report.render(), terminator: "")

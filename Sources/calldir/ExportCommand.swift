@@ -3,6 +3,7 @@ import DirectoryCompiler
 import Foundation
 import LiveLookupExport
 import ProcessMetrics
+import SystemCalls
 
 /// `calldir export`: the compiled directory in other targets' formats.
 struct ExportCommand: ParsableCommand {
@@ -130,13 +131,12 @@ struct ExportLiveLookupCommand: ParsableCommand {
     let report = try display.finishing { try exporter.export(to: out) }
     let seconds = (clock.now - start) / .seconds(1)
     for line in report.refusedIcons + report.refusedIdentities {
-      FileHandle.standardError.write(Data("calldir: refused \(line)\n".utf8))
+      StandardError.write("calldir: refused \(line)\n")
     }
     if report.numbersWithoutE164 > 0 {
-      FileHandle.standardError.write(
-        Data(
-          "calldir: \(report.numbersWithoutE164) numbers have more than 15 digits (no E.164 form): left out\n"
-            .utf8))
+      StandardError.write(
+        "calldir: \(report.numbersWithoutE164) numbers have more than 15 digits (no E.164 form): left out\n"
+      )
     }
     if !dumps.isEmpty || !reading.blockedInputs.isEmpty {
       print(

@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchHarness
 import Datasets
 import Foundation
+import SystemCalls
 
 struct GenerateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -52,7 +53,7 @@ struct GenerateCommand: ParsableCommand {
         seedEntries: try shape.seedEntries.count(device: nil, seconds: 0),
         blockingEntries: shape.blockingEntries
       ).write(root: work, container: out, reuse: false) {
-        FileHandle.standardError.write(Data(($0 + "\n").utf8))
+        StandardError.write(($0 + "\n"))
       }
       try? FileManager.default.removeItem(atPath: work)
       try? FileManager.default.removeItem(atPath: out + "/manifest.pristine")
@@ -72,7 +73,7 @@ struct GenerateCommand: ParsableCommand {
       let percent = Int(fraction * 100)
       if terminal && percent != lastPercent {
         lastPercent = percent
-        FileHandle.standardError.write(Data("\rwriting \(out): \(percent)%".utf8))
+        StandardError.write("\rwriting \(out): \(percent)%")
       }
     }
     do {
@@ -85,12 +86,18 @@ struct GenerateCommand: ParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
-    if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-    let size =
-      (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.int64Value ?? 0
-    // Interpolated, not `%d`: a 22 GB dump's size printed as its low 32 bits.
-    print(
-      "\(out): \(parameters.entries) entries (\(name)) as \(outputFormat.rawValue), \(size) bytes in "
-        + String(format: "%.1f s", Date().timeIntervalSince(started)))
+    if terminal { StandardError.write("\n") }
+    // A FIFO or a device written through has no size to report; its summary goes to stderr
+    // when the output itself is stdout, so the bytes written stay the file's alone.
+    let written =
+      FolderCalls.regularFileByteCount(out).map { "\($0) bytes" } ?? "written through"
+    let summary =
+      "\(out): \(parameters.entries) entries (\(name)) as \(outputFormat.rawValue), \(written) in "
+      + String(format: "%.1f s", Date().timeIntervalSince(started))
+    if OutputTarget.standardDescriptor(out) == STDOUT_FILENO {
+      StandardError.write(summary + "\n")
+    } else {
+      print(summary)
+    }
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchHarness
 import Foundation
+import SystemCalls
 
 /// `calldir history`: bench results across commits, the changes in them, and a report.
 struct HistoryCommand: ParsableCommand {
@@ -134,12 +135,11 @@ struct HistoryChangesCommand: ParsableCommand {
     let (failing, reported) = ChangePoint.gate(changes, newestCommit: commits.last?.sha)
     if gate {
       for change in reported {
-        FileHandle.standardError.write(
-          Data("gate: not gated, the environment changed there: \(change.line)\n".utf8))
+        StandardError.write("gate: not gated, the environment changed there: \(change.line)\n")
       }
     }
     if gate, !failing.isEmpty {
-      for change in failing { FileHandle.standardError.write(Data("gate: \(change.line)\n".utf8)) }
+      for change in failing { StandardError.write("gate: \(change.line)\n") }
       throw ExitStatus.gateFailed.exitCode
     }
   }
@@ -169,7 +169,11 @@ struct HistoryReportCommand: ParsableCommand {
       let changes = ChangePointDetector.changes(in: series, commits: commits)
       let html = HistoryReport.html(
         commits: commits, series: series, changes: changes, lastCommits: last)
-      try ResultFiles.writeAtomically(html, to: out)
+      // The database stays open while the report is written, so an --out that names it (or a
+      // descriptor on it) is refused as a file this command holds open, not written over.
+      try withExtendedLifetime(history) { () throws(BenchError) in
+        try ResultFiles.writeAtomically(html, to: out)
+      }
       print(
         "wrote \(out): \(commits.count) commits, \(series.count) series, \(changes.count) changes, \(html.utf8.count) bytes"
       )

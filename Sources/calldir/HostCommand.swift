@@ -6,6 +6,7 @@ import Foundation
 import PhoneNormalization
 import ProcessMetrics
 import ProcessSpawning
+import SystemCalls
 
 /// Options every `host` and `app` subcommand shares.
 struct HostOptions: ParsableArguments {
@@ -94,10 +95,9 @@ func extensionStatusLine(_ store: CallDirectoryStore, _ bundleID: String) throws
 /// Prints a request's result; throws exit status 3 when it failed.
 func report(_ result: RequestResult, what: String) throws {
   if let error = result.error {
-    FileHandle.standardError.write(
-      Data(
-        "calldir: \(what) failed: \(result.detail.isEmpty ? "\(error)" : result.detail) (code \(error.code))\n"
-          .utf8))
+    StandardError.write(
+      "calldir: \(what) failed: \(result.detail.isEmpty ? "\(error)" : result.detail) (code \(error.code))\n"
+    )
     throw ExitStatus.requestFailed.exitCode
   }
   let what =

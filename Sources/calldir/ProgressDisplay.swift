@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProcessMetrics
+import SystemCalls
 
 /// `--progress`: how a long command shows where it is.
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
@@ -96,7 +97,7 @@ final class ProgressDisplay {
         line += " · \(rate >= 10 ? Self.count(Int(rate)) : String(format: "%.2f", rate))/s"
       }
       if let left { line += " · \(Self.duration(left)) left" }
-      FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+      StandardError.write(("\r\u{1B}[K" + line))
       drewLine = true
     case .json:
       var object: [String: Any] = [
@@ -109,7 +110,7 @@ final class ProgressDisplay {
       if let share { object["share"] = (share * 10_000).rounded() / 10_000 }
       if let left { object["left_s"] = left.rounded() }
       if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
-        FileHandle.standardError.write(data + Data("\n".utf8))
+        StandardError.write(String(decoding: data, as: UTF8.self) + "\n")
       }
     case .silent: break
     }
@@ -117,7 +118,7 @@ final class ProgressDisplay {
 
   /// Clears the terminal's progress line before the summary is printed.
   func finish() {
-    if output == .terminal, drewLine { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if output == .terminal, drewLine { StandardError.write("\r\u{1B}[K") }
     drewLine = false
   }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReleaseFormat
+import SystemCalls
 
 /// `calldir publish`: a compiled container as the next version of a release folder.
 struct PublishCommand: ParsableCommand {
@@ -54,10 +55,9 @@ struct PublishCommand: ParsableCommand {
     }
     let summary = try display.finishing { try publisher.publish(container: container) }
     for file in summary.oldFilesUnusable {
-      FileHandle.standardError.write(
-        Data(
-          "calldir: \(out)/\(file) is missing or does not hash to the index's SHA-256: no patch made from it (its clients fetch the base whole)\n"
-            .utf8))
+      StandardError.write(
+        "calldir: \(out)/\(file) is missing or does not hash to the index's SHA-256: no patch made from it (its clients fetch the base whole)\n"
+      )
     }
     guard summary.isNew else {
       print("version \(summary.version) already holds these bases: nothing published")

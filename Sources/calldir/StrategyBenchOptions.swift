@@ -96,13 +96,16 @@ struct StrategyBenchOptions: ParsableArguments {
   }
 
   /// Writes the CSV, the chart and (with `--json`) the dashboard files, and prints the table.
+  /// - Parameter drawingChart: false when the caller draws the chart itself later (an A/B run
+  ///   draws it once, with its verdict: a FIFO is read once).
   func writeResults(
-    _ records: [RunRecord], name: String, configuration: BenchConfiguration, json: String? = nil
+    _ records: [RunRecord], name: String, configuration: BenchConfiguration, json: String? = nil,
+    drawingChart: Bool = true
   )
-    throws -> (summaries: [StrategySummary], title: String, chartPath: String)
+    throws -> (summaries: [StrategySummary], title: String, chartPath: String?)
   {
     try ResultFiles.writeAtomically(RunRecord.csv(records), to: csvPath)
-    let chartPath = chart ?? ResultFiles.replacingExtension(of: csvPath, with: "svg")
+    let chartPath = chart ?? ResultFiles.sidecarPath(of: csvPath, with: "svg")
     let summaries = StrategySummary.all(records)
     // A blocking base holds numbers only, while the articles' readers parse labels: their
     // ratios compare unlike work, and the chart and table say so.
@@ -110,15 +113,17 @@ struct StrategyBenchOptions: ParsableArguments {
       configuration.parameters.kind == "blocking" && summaries.contains(where: \.isBaseline)
       ? " — blocking: numbers only; the articles' readers parse labels (unlike work)"
       : ""
-    try ResultFiles.writeAtomically(
-      BenchChart.svg(records: records, title: "calldir bench: \(name)\(unlike)"), to: chartPath)
+    if drawingChart, let chartPath {
+      try ResultFiles.writeAtomically(
+        BenchChart.svg(records: records, title: "calldir bench: \(name)\(unlike)"), to: chartPath)
+    }
     let entries =
       configuration.baseFile == nil
       ? configuration.parameters.entries : summaries.map(\.entries).max() ?? 0
     let title =
       "\(name): \(entries) entries, \(configuration.repeats) repeats, memory limit \(ByteCount.format(configuration.memoryLimitBytes))"
     print(BenchReport.render(summaries, title: title + unlike), terminator: "")
-    print("\nwrote \(csvPath) and \(chartPath)")
+    print("\nwrote \(csvPath)" + (chartPath.map { " and \($0)" } ?? " (no chart beside it)"))
     if let json {
       let (bigger, smaller) = try BenchmarkJSON.files(records, profile: name)
       let throughput = BenchmarkJSON.throughputPath(beside: json)

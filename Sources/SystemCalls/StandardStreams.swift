@@ -1,0 +1,43 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Darwin)
+  @preconcurrency import Darwin
+#endif
+
+/// The standard descriptors as a command-line tool must treat them (issue 52, item 8): opened
+/// on `/dev/null` when the shell closed them, so a file the tool opens never lands on 0, 1 or 2
+/// (`compile … 2>&-` wrote its progress into its own lock file); diagnostics written without
+/// ever trapping (Foundation's `FileHandle.write` traps on `/dev/full`); a broken pipe on
+/// stdout an error rather than a silent death by `SIGPIPE`.
+public enum StandardStreams {
+  /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed, ignores `SIGPIPE`
+  /// (a write to a closed pipe then fails with `EPIPE`, which the writer reports), and makes
+  /// stdout's failures visible to ``finishStandardOutput()``. Call first thing in `main`.
+  public static func prepare() {
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      // `open` returns the lowest free descriptor, which is this one; anything else is closed.
+      if opened >= 0 && opened != descriptor { close(opened) }
+    }
+    signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// Flushes stdout; false when it could not be written (a closed pipe, a full disk), so the
+  /// caller exits with an error instead of claiming success.
+  public static func finishStandardOutput() -> Bool {
+    fflush(stdout) == 0 && ferror(stdout) == 0
+  }
+}
+
+/// Writes diagnostics to descriptor 2. A diagnostic that cannot be written (stderr closed,
+/// full, or a pipe nobody reads) is dropped: it is never fatal, and never blocks for ever.
+public enum StandardError {
+  /// Writes `text` as it is (add the line break yourself); `EINTR` is retried, any other
+  /// failure drops the rest.
+  public static func write(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = try? bytes.withUnsafeBytes { try FileDescriptor.standardError.writeAll($0) }
+  }
+}
