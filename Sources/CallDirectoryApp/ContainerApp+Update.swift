@@ -4,8 +4,9 @@ import ReleaseFormat
 import SystemCalls
 
 extension ContainerApp {
-  /// The folder in the container where downloads wait, by SHA-256, until an update commits: a
-  /// download cut short is resumed from there by the next update.
+  /// The folder in the container where downloads wait, by SHA-256, until an update commits: each
+  /// update has a folder of its own inside it (`UpdateDownloads`), and a download cut short is
+  /// resumed from there by the next update.
   public static let downloadsFolder = ".downloads"
   /// The largest index an update reads.
   static let maximumIndexByteCount = 16 << 20
@@ -43,6 +44,10 @@ extension ContainerApp {
   /// - Parameters:
   ///   - source: where the release folder's files come from (a web server, a folder).
   ///   - allowShrink: accept a version that keeps under half the published entries.
+  ///   - allowDowngrade: accept a release whose newest version is older than the one the
+  ///     container holds (its bases' highest version). Without it such an update is refused
+  ///     with ``ContainerAppError/Kind/downgrade``: a stale mirror, a CDN's cached index or a
+  ///     replayed one never rolls a user back.
   ///   - events: hears each base fetched whole or patched
   ///     (``SyncEvent/baseFetched(name:bytes:)``, ``SyncEvent/basePatched(name:patches:)``), and
   ///     the progress of each phase (``SyncEvent/updateProgress(_:)``).
@@ -50,36 +55,63 @@ extension ContainerApp {
   ///   ``ContainerAppError/Kind/download`` for a fetch that fails (the HTTP status in
   ///   ``ContainerAppError/code``), ``ContainerAppError/Kind/noSpace``,
   ///   ``ContainerAppError/Kind/shrink`` for a refused shrink,
-  ///   ``ContainerAppError/Kind/cancelled``, else ``ContainerAppError/Kind/failed`` (a file
+  ///   ``ContainerAppError/Kind/downgrade`` for an older release,
+  ///   ``ContainerAppError/Kind/conflict`` when other writers changed the container under
+  ///   three plans in a row, ``ContainerAppError/Kind/cancelled``, else ``ContainerAppError/Kind/failed`` (a file
   ///   whose hash is not the index's, a patch that does not apply); the container is then as it
   ///   was.
+  ///
+  /// The plan is made outside the writers' lock (downloads take minutes), so the update
+  /// commits only if the container is still at the manifest generation it planned against
+  /// (``DirectoryContainer/Manifest/generation``): a compile or another update in between makes
+  /// it plan again from the new manifest, its downloads kept, so it never commits a set no
+  /// release had.
   @discardableResult
   public func update(
-    from source: some ReleaseSource, allowShrink: Bool = false,
+    from source: some ReleaseSource, allowShrink: Bool = false, allowDowngrade: Bool = false,
     events: @Sendable (SyncEvent) -> Void = { _ in }
   ) async throws(ContainerAppError) -> UpdateSummary {
     try await ContainerAppError.catchingAsync {
-      try await updateNow(from: source, allowShrink: allowShrink, events: events)
+      for attempt in 1... {
+        do {
+          return try await updateNow(
+            from: source, allowShrink: allowShrink, allowDowngrade: allowDowngrade,
+            events: events)
+        } catch let error as ContainerAppError
+          where error.kind == .conflict && attempt < Self.updatePlans
+        {
+          continue
+        }
+      }
+      fatalError("unreachable: the loop returns or throws")
     }
   }
 
-  /// ``update(from:allowShrink:events:)``'s work.
+  /// How many times an update plans before it gives up to writers that keep changing the
+  /// container under it.
+  static let updatePlans = 3
+
+  /// The release version a container holds: its bases' highest (retired ones aside); nil for a
+  /// container without bases.
+  static func heldVersion(_ manifest: Manifest?) -> Int? {
+    manifest?.bases.filter { $0.state != .retired }.map(\.version).max()
+  }
+
+  /// ``update(from:allowShrink:allowDowngrade:events:)``'s work.
   private func updateNow(
-    from source: some ReleaseSource, allowShrink: Bool, events: @Sendable (SyncEvent) -> Void
+    from source: some ReleaseSource, allowShrink: Bool, allowDowngrade: Bool,
+    events: @Sendable (SyncEvent) -> Void
   ) async throws -> UpdateSummary {
-    let downloads = container + "/" + Self.downloadsFolder
     let containerWasThere = FolderCalls.exists(container)
-    do { try ContainerFolder.create(downloads) } catch {
-      throw ContainerAppError(error.description)
-    }
+    // This update's own folder, with what killed or failed updates left for it to resume.
+    let own = try UpdateDownloads(root: container + "/" + Self.downloadsFolder)
+    let downloads = own.folder
     var succeeded = false
     defer {
       // A failed update keeps the parts it fetched (the next one resumes), but leaves no empty
       // downloads folder, nor a container folder it made and put nothing in.
-      if !succeeded && FolderCalls.entries(of: downloads).isEmpty {
-        FolderCalls.removeFolder(downloads)
-        if !containerWasThere { FolderCalls.removeFolder(container) }
-      }
+      own.finish(succeeded: succeeded)
+      if !succeeded && !containerWasThere { FolderCalls.removeFolder(container) }
     }
     // A volume without room even for the index (a download that filled the disk left its part):
     // the parts waiting go first, or every later update would fail before it began.
@@ -100,6 +132,12 @@ extension ContainerApp {
     } catch {
       throw ContainerAppError("\(container): \(error)")
     }
+    if !allowDowngrade, let held = Self.heldVersion(current), latest.number < held {
+      throw ContainerAppError(
+        "refusing to update: the release's newest version \(latest.number) is older than version \(held), which \(container) holds (a stale mirror or a replayed index?); nothing was changed (going back must be allowed on purpose)",
+        kind: .downgrade)
+    }
+    let plannedGeneration = current?.generation
     let plan = UpdatePlan(index: index, latest: latest, current: current)
     if !allowShrink, let current {
       if let why = ShrinkRule.refusal(
@@ -187,7 +225,6 @@ extension ContainerApp {
     if made.isEmpty
       && current?.bases.allSatisfy({ published.contains($0.name) || $0.state == .retired }) == true
     {
-      ContainerFolder.removeTree(downloads)
       succeeded = true
       return summary
     }
@@ -213,6 +250,12 @@ extension ContainerApp {
     }
     try ContainerAppError.checkCancellation()
     try change(creating: true) { manifest, transaction in
+      // Planned against another manifest: bases judged unchanged may have been replaced.
+      guard transaction.current?.generation == plannedGeneration else {
+        throw ContainerAppError(
+          "\(container) changed while the update fetched its files (generation \(plannedGeneration ?? 0) became \(transaction.current?.generation ?? 0)); nothing was changed",
+          kind: .conflict)
+      }
       // A new container chooses every region, as a compile does; an existing one keeps the
       // user's choice (issue 39, item 2: an update wrote none, so only the seed set installed).
       let previous = transaction.current
@@ -230,7 +273,6 @@ extension ContainerApp {
       }
       manifest.chooseRegions(after: previous)
     }
-    ContainerFolder.removeTree(downloads)
     succeeded = true
     return summary
   }

@@ -29,6 +29,13 @@ public struct ContainerAppError: Error, CustomStringConvertible, Equatable, Send
     case system
     /// The task was cancelled: the call stopped between two files, chunks or requests.
     case cancelled
+    /// An update whose release is older than the version the container holds (a stale mirror,
+    /// a cached or replayed index): refused unless a downgrade is allowed, so no user is ever
+    /// rolled back by accident.
+    case downgrade
+    /// Another writer (a compile, another update) changed the container while this update
+    /// fetched its files, three times in a row: nothing was changed; trying again plans afresh.
+    case conflict
   }
 
   /// The line.
@@ -50,8 +57,8 @@ public struct ContainerAppError: Error, CustomStringConvertible, Equatable, Send
   public var isRetryable: Bool {
     switch kind {
     case .download: code.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
-    case .noSpace, .system, .cancelled: true
-    case .failed, .shrink, .extensionNotEnabled, .noManifest: false
+    case .noSpace, .system, .cancelled, .conflict: true
+    case .failed, .shrink, .extensionNotEnabled, .noManifest, .downgrade: false
     }
   }
 

@@ -136,6 +136,10 @@ public final class ContainerTransaction {
       try? lock.close()
       self.lock = nil
     }
+    var manifest = manifest
+    // One more than the manifest replaced: a writer that planned against the old one can tell.
+    let (next, overflowed) = (current?.generation ?? 0).addingReportingOverflow(1)
+    manifest.generation = overflowed ? Int.max : next
     do {
       try manifest.write(container: container)
     } catch {

@@ -107,6 +107,12 @@ public struct Manifest: Equatable, Sendable {
   /// The numbers this container's extension installs, when the set is split across several
   /// extensions by number range (`range	LOW	HIGH`, low included, high excluded); nil: all.
   public var numberRange: Range<Int64>?
+  /// Counts the manifest's commits: ``ContainerTransaction/commit(_:)`` writes one more than
+  /// the manifest it replaces. A writer that planned outside the lock (an update's downloads,
+  /// a stage's copy) commits only if the container is still at the generation it planned
+  /// against, so a compile or another update in between is never mixed into its set (issue 52,
+  /// item 6). 0 for a manifest from before the field.
+  public var generation = 0
 
   public init(fullSetRequested: Bool = false, chosenRegions: [String] = [], bases: [Base] = []) {
     self.fullSetRequested = fullSetRequested
@@ -124,6 +130,7 @@ public struct Manifest: Equatable, Sendable {
     if let numberRange {
       lines.append("range\t\(numberRange.lowerBound)\t\(numberRange.upperBound)")
     }
+    if generation > 0 { lines.append("generation\t\(generation)") }
     if !installProgress.isDefault {
       lines.append((["install"] + installProgress.fields).joined(separator: "\t"))
     }

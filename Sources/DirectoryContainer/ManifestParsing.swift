@@ -68,6 +68,11 @@ extension Manifest {
           throw ManifestError(line: line, problem: "range takes two numbers, low below high")
         }
         manifest.numberRange = low..<high
+      case "generation":
+        guard fields.count == 2, let generation = Int(fields[1]), generation >= 0 else {
+          throw ManifestError(line: line, problem: "generation takes one whole number")
+        }
+        manifest.generation = generation
       case "install":
         manifest.installProgress = try InstallProgress(fields: fields.dropFirst(), line: line)
       case "base":

@@ -86,6 +86,14 @@ public enum FolderCalls {
   @discardableResult
   public static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }
 
+  /// Renames `source` to `destination` on one volume, not as a durable step (scratch files that
+  /// change hands). Returns whether it moved: false when `source` is gone (another process took
+  /// it first) or the rename failed.
+  @discardableResult
+  public static func move(_ source: String, to destination: String) -> Bool {
+    rename(source, destination) == 0
+  }
+
   /// Removes the empty folder `path`. Best effort: returns whether it went.
   @discardableResult
   public static func removeFolder(_ path: String) -> Bool { rmdir(path) == 0 }

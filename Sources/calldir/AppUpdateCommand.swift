@@ -22,7 +22,11 @@ extension AppCommand {
         http(s) URL (loopback or not) or a folder of regular files.
         Exit statuses: 0 done; 1 usage, input, server or output error (the container is left as \
         it was; parts fetched wait for the next update); 5 the new version would keep fewer \
-        than half the container's entries, without --allow-shrink (nothing changed).
+        than half the container's entries, without --allow-shrink (nothing changed); 6 the \
+        release's newest version is older than the one the container holds, without \
+        --allow-downgrade (nothing changed: a stale mirror or a replayed index never rolls a \
+        container back). A compile or another update that changes the container meanwhile \
+        makes the update plan again (three times at most).
         """)
 
     @Option(name: .long, help: "The release: an http:// or https:// URL, or a folder.")
@@ -42,6 +46,12 @@ extension AppCommand {
         "Apply a version that keeps fewer than half the container's entries (else exit 5, nothing changed)."
     )
     var allowShrink = false
+    @Flag(
+      name: .long,
+      help:
+        "Apply a release older than the version the container holds (else exit 6, nothing changed)."
+    )
+    var allowDowngrade = false
 
     /// The longest --timeout: a day. URLSession's timers trap on values it cannot schedule
     /// (`inf`, `1e308` died with SIGILL inside FoundationNetworking).
@@ -79,11 +89,11 @@ extension AppCommand {
         }
         summary = try await app.update(
           from: HTTPReleaseSource(base: url, idleTimeout: timeout, totalTimeout: timeout * 20),
-          allowShrink: allowShrink, events: progress)
+          allowShrink: allowShrink, allowDowngrade: allowDowngrade, events: progress)
       } else {
         summary = try await app.update(
           from: FolderReleaseSource(folder: from, timeout: timeout * 20), allowShrink: allowShrink,
-          events: progress)
+          allowDowngrade: allowDowngrade, events: progress)
       }
       // The progress line cleared before the summary (the defer covers a throw).
       display.finish()

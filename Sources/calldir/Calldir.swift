@@ -60,6 +60,11 @@ struct Calldir: AsyncParsableCommand {
         StandardError.write("calldir: \(error). Pass --allow-shrink if that is meant\n")
         Foundation.exit(ExitStatus.shrinkRefused.rawValue)
       }
+      // A release older than the container's version: 6, with the flag that allows it.
+      if (error as? ContainerAppError)?.kind == .downgrade {
+        StandardError.write("calldir: \(error). Pass --allow-downgrade if that is meant\n")
+        Foundation.exit(ExitStatus.downgradeRefused.rawValue)
+      }
       // The system itself failed under a sync (the simulated store, the spawner): its own
       // line and status, as when the command called it directly.
       if let appError = error as? ContainerAppError, appError.kind == .system,

@@ -16,6 +16,9 @@ enum ExitStatus: Int32, CaseIterable {
   /// `compile`, `publish` or `app update` would have left a live container (or a release) with
   /// no entries or lost more than half of them, without `--allow-shrink`: nothing was written.
   case shrinkRefused = 5
+  /// `app update` was offered a release older than the version the container holds, without
+  /// `--allow-downgrade`: nothing was written.
+  case downgradeRefused = 6
 
   /// The value to throw from `run()`.
   var exitCode: ExitCode { ExitCode(rawValue) }
@@ -27,6 +30,7 @@ enum ExitStatus: Int32, CaseIterable {
     failed (one line per failure); 3 a request to the simulated system failed (iOS code \
     printed); 4 compile --strict rejected a line (nothing written); 5 compile, publish or app \
     update would empty a container or a release or lose over half its entries, without \
-    --allow-shrink (nothing written).
+    --allow-shrink (nothing written); 6 app update was offered an older release than the \
+    container holds, without --allow-downgrade (nothing written).
     """
 }

@@ -92,6 +92,8 @@ struct DirectoryUpdater: Sendable {
       "Turn on “calldir example” in Settings › Apps › Phone › Call Blocking & Identification."
     case .cancelled: "The update was paused. It continues where it stopped next time."
     case .shrink: "The update would remove most numbers, so it was not installed."
+    case .downgrade: "The server offered an older directory than this one, so it was not installed."
+    case .conflict: "The directory changed during the update. Try again."
     case .system: "iOS could not update the directory right now. Try again later."
     case .noManifest, .failed: "The update could not be used (\(error.description))."
     }
