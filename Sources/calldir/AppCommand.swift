@@ -38,9 +38,13 @@ struct AppCommand: ParsableCommand {
     var name: String
     @Option(name: .long, help: "seed, region or blocking.") var role: String
     @Option(name: .long, help: "The region code (region bases).") var region: String?
-    @Option(name: .long, help: "Higher wins shared numbers and survives the cap first.")
+    @Option(
+      name: .long, help: "Higher wins shared numbers and survives the cap first.",
+      transform: wholeNumber(in: OptionBounds.priority))
     var priority: Int
-    @Option(name: .long, help: "The base's version.") var version: Int = 1
+    @Option(
+      name: .long, help: "The base's version.", transform: wholeNumber(in: OptionBounds.count))
+    var version: Int = 1
     @Option(
       name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
     ) var container: String
@@ -114,7 +118,7 @@ struct AppCommand: ParsableCommand {
       help: """
         Entries each incremental request past the cap adds (kept for later syncs; default \
         1,000,000, halved on error 2 down to an eighth of it, at most 125,000).
-        """)
+        """, transform: wholeNumber(in: 1...OptionBounds.entries.upperBound))
     var chunkEntries: Int?
     @Option(
       name: .long,
@@ -122,7 +126,7 @@ struct AppCommand: ParsableCommand {
         Split the set by number range across K extensions, BUNDLE.1 … BUNDLE.K, each reading \
         its part of the container (CONTAINER/parts/N; turn each on with calldir host enable \
         BUNDLE.N --container CONTAINER/parts/N) and each under its own cap.
-        """)
+        """, transform: wholeNumber(in: 2...ContainerApp.maximumParts))
     var extensions: Int?
     @OptionGroup var options: HostOptions
 

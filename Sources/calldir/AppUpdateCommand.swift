@@ -37,8 +37,8 @@ extension AppCommand {
     @Option(
       name: .long,
       help:
-        "Seconds without a byte before a download gives up (above 0, at most \(Int(Self.maximumTimeout)); a whole file may take 20 times as long)."
-    )
+        "Seconds without a byte before a download gives up (above 0, at most \(Int(Self.maximumTimeout)); a whole file may take 20 times as long).",
+      transform: finiteNumber(in: OptionBounds.seconds))
     var timeout: Double = 30
     @Flag(
       name: .long,

@@ -34,8 +34,13 @@ struct ByteSize: ExpressibleByArgument, CustomStringConvertible {
 
   init(bytes: Int) { self.bytes = bytes }
 
+  /// The largest size an option takes: 1 TiB, past any memory limit or budget a phone or a
+  /// runner has (2^63−1 bytes overflowed the sums it is added to).
+  static let maximumBytes = 1 << 40
+
   init?(argument: String) {
-    guard let bytes = try? ByteCount.parse(argument) else { return nil }
+    guard let bytes = try? ByteCount.parse(argument), (0...Self.maximumBytes).contains(bytes)
+    else { return nil }
     self.bytes = bytes
   }
 

@@ -30,8 +30,8 @@ struct BenchABCommand: ParsableCommand {
   @Option(
     name: .long,
     help:
-      "The rise the A/B gate tolerates, in percent: the load time's whole 95% interval past it fails."
-  )
+      "The rise the A/B gate tolerates, in percent: the load time's whole 95% interval past it fails.",
+    transform: finiteNumber(in: OptionBounds.percent))
   var maxRegression: Double = ABComparison.defaultMaximumRegression * 100
 
   func validate() throws {

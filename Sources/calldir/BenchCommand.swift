@@ -31,18 +31,23 @@ struct BenchCommand: ParsableCommand {
 struct BenchRunOptions: ParsableArguments {
   @OptionGroup var dataset: DatasetOptions
 
-  @Option(name: .customLong("repeat"), help: "Runs per strategy (medians are over these).")
+  @Option(
+    name: .customLong("repeat"), help: "Runs per strategy (medians are over these).",
+    transform: wholeNumber(in: OptionBounds.repeats))
   var repeats: Int = 5
 
   @Option(name: .long, help: "Kill a child whose footprint passes this size (like the system).")
   var memoryLimit = ByteSize(bytes: SystemLimits.defaultMemoryLimitBytes)
 
-  @Option(name: .long, help: "Kill a child that runs longer than this many seconds.")
+  @Option(
+    name: .long, help: "Kill a child that runs longer than this many seconds.",
+    transform: finiteNumber(in: OptionBounds.seconds))
   var timeout: Double = 120
 
   @Option(
     name: .long,
-    help: "The system's maximumAllowedEntries; raise it to read a base over the 1,999,999 cap.")
+    help: "The system's maximumAllowedEntries; raise it to read a base over the 1,999,999 cap.",
+    transform: wholeNumber(in: 2...OptionBounds.entries.upperBound))
   var maxEntries: Int = SystemLimits.maximumAllowedEntries
 
   @Option(

@@ -30,7 +30,9 @@ struct BenchCompileCommand: ParsableCommand {
       """)
 
   @OptionGroup var dataset: DatasetOptions
-  @Option(name: .customLong("repeat"), help: "Runs per tool (medians are over these).")
+  @Option(
+    name: .customLong("repeat"), help: "Runs per tool (medians are over these).",
+    transform: wholeNumber(in: OptionBounds.repeats))
   var repeats: Int = 3
   @Option(name: .long, help: "The memory budget of compile (--memory) and sort (-S).")
   var memory = ByteSize(bytes: 256 << 20)

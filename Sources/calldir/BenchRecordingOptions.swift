@@ -21,8 +21,8 @@ struct BenchRecordingOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "The rise the baseline and A/B gates tolerate in instructions per entry, in percent (they repeat to 0.002%: 0.5 catches an assertions-on build's +1.9%)."
-  )
+      "The rise the baseline and A/B gates tolerate in instructions per entry, in percent (they repeat to 0.002%: 0.5 catches an assertions-on build's +1.9%).",
+    transform: finiteNumber(in: OptionBounds.percent))
   var maxCountRegression: Double = BenchBaseline.defaultMaximumCountRegression * 100
 
   @Option(

@@ -48,7 +48,7 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
       target, and the gate's bar for the time projected on --device. This machine's wall-clock \
       time to enabled is gated only when this option is given (a busy runner took ci-smoke's \
       from 0.12 s to 0.71 s).
-      """)
+      """, transform: finiteNumber(in: OptionBounds.seconds))
   var maxTimeToEnabledOption: Double?
 
   /// The time-to-enabled bar: the option's, or the default.
@@ -78,7 +78,7 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
     help: """
       Split the set by number range across K extensions, each under its own cap (Truecaller \
       ships 4, Getcontact and Whoscall 3): every phase runs for each in turn.
-      """)
+      """, transform: wholeNumber(in: 2...100))
   var extensions: Int?
 
   @Option(
@@ -112,15 +112,16 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
     }
     guard !regionCounts.isEmpty, shape.blockingEntries >= 0 else {
       throw ValidationError(
-        "--regions takes whole numbers of at least 1 (3 or 3,27,108), --seed-entries at least 1, --blocking-entries 0 or more; got --regions '\(regions)'"
+        "--regions takes whole numbers from 1 to 100000 (3 or 3,27,108), --seed-entries at least 1, --blocking-entries 0 or more; got --regions '\(regions)'"
       )
     }
   }
 
-  /// `--regions` as numbers; empty when any is not a whole number of at least 1.
+  /// `--regions` as numbers; empty when any is not a whole number from 1 to 100,000 (as
+  /// `generate --regions`: 2^63−1 regions trapped).
   var regionCounts: [Int] {
     let counts = regions.split(separator: ",").map { Int($0.filter { $0 != " " }) }
-    guard counts.allSatisfy({ ($0 ?? 0) >= 1 }) else { return [] }
+    guard counts.allSatisfy({ (1...100_000).contains($0 ?? 0) }) else { return [] }
     return counts.compactMap { $0 }
   }
 

@@ -30,11 +30,14 @@ struct BenchUpdateCommand: ParsableCommand {
   @OptionGroup var dataset: DatasetOptions
   @Option(name: .long, help: "Shares of the dump changed, comma-separated: 1%,5%,20%.")
   var churn: String = "5%"
-  @Option(name: .customLong("repeat"), help: "Runs of each apply (medians are over these).")
+  @Option(
+    name: .customLong("repeat"), help: "Runs of each apply (medians are over these).",
+    transform: wholeNumber(in: OptionBounds.repeats))
   var repeats: Int = 3
   @Option(
     name: .long,
-    help: "Bases applied at once: calldir-patch's threads, the tools' processes (default: cores).")
+    help: "Bases applied at once: calldir-patch's threads, the tools' processes (default: cores).",
+    transform: wholeNumber(in: OptionBounds.threads))
   var applyThreads: Int = PatchApplier.defaultThreadCount
   @Option(name: .long, help: "The CSV to write.", completion: .file())
   var out: String = ".calldir/bench/update.csv"

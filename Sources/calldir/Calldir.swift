@@ -19,6 +19,10 @@ struct Calldir: AsyncParsableCommand {
       ExportCommand.self, HistoryCommand.self,
     ])
 
+  /// The environment variable that makes calldir stop once its arguments are parsed and
+  /// validated (exit 0), or refused (exit 1).
+  static let parseOnlyVariable = "CALLDIR_PARSE_ONLY"
+
   /// Runs the command with this tool's exit statuses: ArgumentParser uses 64 for usage errors and
   /// prints the usage after them; calldir promises one line and status 1 for any usage or input
   /// error, and keeps 2 for a failed gate.
@@ -28,6 +32,10 @@ struct Calldir: AsyncParsableCommand {
     FaultInjection.install()
     do {
       var command = try parseAsRoot()
+      // A test hook, as CALLDIR_FAULT_AT is: parse and validate the arguments, run nothing.
+      // The tests walk every option the parser knows with absurd values this way, without
+      // starting hour-long benches (issue 52, item 12).
+      if ProcessEnvironment.value(parseOnlyVariable) == "1" { return }
       if var asyncCommand = command as? AsyncParsableCommand {
         try await asyncCommand.run()
       } else {

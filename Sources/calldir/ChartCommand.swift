@@ -29,7 +29,7 @@ struct ChartCommand: ParsableCommand {
     help: """
       A two-phase CSV's time-to-enabled target in seconds, drawn as a line (the CSV does not \
       keep bench two-phase's --max-time-to-enabled, whose default this is).
-      """)
+      """, transform: finiteNumber(in: OptionBounds.seconds))
   var maxTimeToEnabled: Double = TwoPhaseReport.defaultMaximumTimeToEnabled
 
   func validate() throws {

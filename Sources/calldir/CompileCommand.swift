@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchHarness
+import CallDirectoryCore
 import DirectoryCompiler
 import Foundation
 import PhoneNormalization
@@ -39,13 +40,16 @@ struct CompileCommand: ParsableCommand {
       "How the seed set is chosen: auto (rank when the inputs have a rank column, else spread), rank (top by rank), spread (every k-th entry)."
   )
   var seedBy: SeedChoice = .auto
-  @Option(name: .long, help: "Entries in the seed set (0 for none).") var seedSize: Int =
-    CompileOptions.defaultSeedSize
+  /// At most one load: the seed set is what enabling installs in one request.
+  @Option(
+    name: .long, help: "Entries in the seed set (0 for none; at most one load, 1999999).",
+    transform: wholeNumber(in: 0...SystemLimits.maximumEntriesPerLoad))
+  var seedSize: Int = CompileOptions.defaultSeedSize
   @Option(
     name: .long,
     help:
-      "The data version each base gets in the manifest (a number the app compares), not the file format: compile writes format 3 (compact), or 1 with --fixed-width."
-  )
+      "The data version each base gets in the manifest (a number the app compares), not the file format: compile writes format 3 (compact), or 1 with --fixed-width.",
+    transform: wholeNumber(in: OptionBounds.count))
   var baseVersion: Int = 1
   @Flag(name: .long, help: "Fail (exit 4) if any line is rejected.") var strict = false
   @Flag(

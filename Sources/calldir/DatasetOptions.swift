@@ -31,7 +31,8 @@ struct DatasetOptions: ParsableArguments {
   var labels: LabelProfile?
 
   @Option(
-    name: .long, help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).")
+    name: .long, help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).",
+    transform: finiteNumber(in: 0...1))
   var duplicateShare: Double?
 
   @Option(
@@ -99,7 +100,9 @@ struct ContainerShapeOptions: ParsableArguments {
       """)
   var seedEntries: SeedSize = .entries(100_000)
 
-  @Option(name: .long, help: "Entries in a generated container's blocking list.")
+  @Option(
+    name: .long, help: "Entries in a generated container's blocking list.",
+    transform: wholeNumber(in: OptionBounds.entries))
   var blockingEntries: Int = 100_000
 }
 
@@ -111,7 +114,7 @@ enum SeedSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
   init?(argument: String) {
     if argument == "auto" {
       self = .auto
-    } else if let count = Int(argument), count >= 1 {
+    } else if let count = Int(argument), (1...OptionBounds.entries.upperBound).contains(count) {
       self = .entries(count)
     } else {
       return nil

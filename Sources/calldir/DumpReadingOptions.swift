@@ -51,8 +51,8 @@ struct DumpReadingOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "Threads that read one large plain TSV (or --quoting none CSV) at once (default: the cores online); the output is the same for any count."
-  )
+      "Threads that read one large plain TSV (or --quoting none CSV) at once (default: the cores online); the output is the same for any count.",
+    transform: wholeNumber(in: OptionBounds.threads))
   var threads: Int?
   @Option(
     name: .long,

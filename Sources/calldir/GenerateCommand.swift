@@ -21,7 +21,9 @@ struct GenerateCommand: ParsableCommand {
   @Option(name: .long, help: "Output format: base, tsv, jsonl, text, 2gis or container.")
   var format: GeneratedFormat = .base
 
-  @Option(name: .long, help: "container: regions the entries are split into.")
+  @Option(
+    name: .long, help: "container: regions the entries are split into.",
+    transform: wholeNumber(in: 1...100_000))
   var regions: Int = 3
 
   @OptionGroup var shape: ContainerShapeOptions

@@ -154,7 +154,9 @@ struct HistoryReportCommand: ParsableCommand {
   @Option(
     name: .long, help: "The HTML file to write.", completion: .file(), transform: nonEmptyPath)
   var out: String = "history.html"
-  @Option(name: .long, help: "Commits the table lists (the newest).")
+  @Option(
+    name: .long, help: "Commits the table lists (the newest).",
+    transform: wholeNumber(in: 1...OptionBounds.count.upperBound))
   var last: Int = 20
 
   func validate() throws {
@@ -187,7 +189,9 @@ struct HistoryPruneCommand: ParsableCommand {
     abstract: "Keep only the newest commits' figures (what a report shows), and compact the file.")
 
   @OptionGroup var database: HistoryDatabaseOption
-  @Option(name: .long, help: "Commits to keep, the newest.")
+  @Option(
+    name: .long, help: "Commits to keep, the newest.",
+    transform: wholeNumber(in: 1...OptionBounds.count.upperBound))
   var keep: Int = 500
 
   func validate() throws {

@@ -19,10 +19,14 @@ struct HostOptions: ParsableArguments {
   @Option(name: .long, help: "Kill an extension whose footprint passes this size (error 2).")
   var memoryLimit = ByteSize(bytes: SystemLimits.defaultMemoryLimitBytes)
 
-  @Option(name: .long, help: "Kill an extension still loading after this many seconds (error 2).")
+  @Option(
+    name: .long, help: "Kill an extension still loading after this many seconds (error 2).",
+    transform: finiteNumber(in: OptionBounds.seconds))
   var timeout: Double = SimulatedSystem.defaultTimeoutSeconds
 
-  @Option(name: .long, help: "The system's maximumAllowedEntries (at most one less per load).")
+  @Option(
+    name: .long, help: "The system's maximumAllowedEntries (at most one less per load).",
+    transform: wholeNumber(in: 2...OptionBounds.entries.upperBound))
   var maxEntries: Int = SystemLimits.maximumAllowedEntries
 
   @Option(
@@ -39,7 +43,7 @@ struct HostOptions: ParsableArguments {
     help: """
       Kill a request that sends more than this many entries (error 2), as a device's watchdog \
       kills a request that runs too long. Default: never.
-      """)
+      """, transform: wholeNumber(in: 1...OptionBounds.entries.upperBound))
   var watchdogEntries: Int?
 
   @Option(

@@ -29,8 +29,8 @@ struct PublishCommand: ParsableCommand {
   @Option(
     name: .long,
     help:
-      "Earlier versions patched from, and kept in the index (1 to \(ReleasePublisher.maximumKeep))."
-  )
+      "Earlier versions patched from, and kept in the index (1 to \(ReleasePublisher.maximumKeep)).",
+    transform: wholeNumber(in: 1...OptionBounds.count.upperBound))
   var keep: Int = ReleasePublisher.defaultKeep
   @Flag(
     name: .long,

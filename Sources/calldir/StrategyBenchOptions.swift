@@ -19,14 +19,16 @@ struct StrategyBenchOptions: ParsableArguments {
   @Option(name: .long, help: "The gate's limit on peak RSS over the binary's idle peak.")
   var rssBudget = ByteSize(bytes: BenchConfiguration.defaultRSSBudgetBytes)
 
-  @Option(name: .long, help: "The gate's median throughput floor, in entries per second.")
+  @Option(
+    name: .long, help: "The gate's median throughput floor, in entries per second.",
+    transform: finiteNumber(in: 0...1e12))
   var minEntriesPerS: Double = 200_000
 
   @Option(
     name: .long,
     help:
-      "The gate's ceiling on a calldir strategy's median startup CPU time (exec to load start, not the wall clock, which grows on a busy machine), seconds."
-  )
+      "The gate's ceiling on a calldir strategy's median startup CPU time (exec to load start, not the wall clock, which grows on a busy machine), seconds.",
+    transform: finiteNumber(in: OptionBounds.seconds))
   var maxStartup: Double = BenchGate.defaultMaximumStartupSeconds
 
   @Option(
@@ -47,8 +49,8 @@ struct StrategyBenchOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "The base calldir's strategies read: 3 compact (what compile writes, the default) or 1 fixed width."
-  )
+      "The base calldir's strategies read: 3 compact (what compile writes, the default) or 1 fixed width.",
+    transform: wholeNumber(in: OptionBounds.count))
   var baseVersion: Int = Int(BaseHeader.compactVersion)
 
   @Option(

@@ -42,14 +42,15 @@ struct ContainerWritersTests {
     let box = folder.path("box")
     try FileManager.default.createDirectory(atPath: box, withIntermediateDirectories: true)
     let host = ["--host-dir", folder.path("host")]
-    for arguments in [
-      ["app", "choose", "R1", "--container", box],
-      ["host", "enable", "com.example.box", "--container", box] + host,
-    ] {
-      let run = try runProcess(calldir, arguments)
-      #expect(run.status != 0, "\(arguments)")
-      #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
-    }
+    let choose = try runProcess(calldir, ["app", "choose", "R1", "--container", box])
+    #expect(choose.status != 0)
+    #expect(choose.stderr.split(separator: "\n").count == 1, "\(choose.stderr)")
+    // Turning the extension on before the first update completes an empty request, so the
+    // switch stays on (issue 52, item 3); it never makes a manifest.
+    let enable = try runProcess(
+      calldir, ["host", "enable", "com.example.box", "--container", box] + host)
+    #expect(enable.status == 0, "\(enable.stderr)")
+    #expect(enable.stdout.contains("0 entries installed"), "\(enable.stdout)")
     let sync = try runProcess(
       calldir, ["app", "sync", "com.example.box", "--container", box] + host)
     #expect(sync.status != 0 || sync.stdout.contains("nothing to do"), "\(sync.stdout)")
