@@ -5,11 +5,14 @@ import Foundation
 
 extension Compiler {
   /// Merges the sorted records and writes one base per region and per blocking category, then
-  /// the seed set, in the scratch folder.
+  /// the seed set, into `outputScratch`: a folder on the container's own volume, since each base
+  /// is renamed into `bases/` (`--temp` on another volume failed with EXDEV after all the work;
+  /// issue 52, item 10). The seed candidates go to `scratch`, with the runs.
   /// - Throws: ``CompileError`` (a rank seed without ranks is a usage error), or a writer's
   ///   error.
   func writeBases(
-    _ sorters: [ExternalSorter], sawRank: Bool, scratch: String, report: inout CompileReport
+    _ sorters: [ExternalSorter], sawRank: Bool, scratch: String, outputScratch: String,
+    report: inout CompileReport
   ) throws -> WrittenBases {
     // Deduplicate, write region and blocking bases, choose the seed set.
     var writers: [String: OutputBase] = [:]
@@ -59,7 +62,7 @@ extension Compiler {
         } else {
           let kind: BaseKind = category.isEmpty ? .identification : .blocking
           // Written in the scratch folder, moved into bases/ under its hash once finished.
-          let file = scratch + "/" + key + ".cdb"
+          let file = outputScratch + "/" + key + ".cdb"
           let made = OutputBase(
             writer: try baseWriter(file, kind), file: file, kind: kind,
             role: kind == .identification ? .region : .blocking,
@@ -96,7 +99,7 @@ extension Compiler {
     }
     let seedFile = try writeSeed(
       sorters, candidates: seedCandidates, ranked: seed, choice: seedChoice,
-      identificationEntries: identificationEntries, scratch: scratch, report: &report)
+      identificationEntries: identificationEntries, scratch: outputScratch, report: &report)
     // The writing phase: the seed set (written now), then each base finished at the commit.
     let seedFiles = seedFile == nil ? 0 : 1
     progress(CompileProgress(phase: .writing, done: seedFiles, total: writers.count + seedFiles))

@@ -58,6 +58,13 @@ public final class Compiler {
     try TemporarySpace.check(inputs: options.inputs.map(\.path), folder: scratchParent)
     try? fileManager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? fileManager.removeItem(atPath: scratch) }
+    // The bases are written beside the container, whatever --temp says: they are renamed in.
+    let outputScratch = options.output + "/.compile-\(getpid())"
+    if outputScratch != scratch {
+      TemporarySpace.removeAbandoned(in: options.output)
+      try? fileManager.createDirectory(atPath: outputScratch, withIntermediateDirectories: true)
+    }
+    defer { if outputScratch != scratch { try? fileManager.removeItem(atPath: outputScratch) } }
     report.temporaryFolder = scratchParent
     // Half the budget for the sort's records; the rest covers writers, buffers and the runtime.
     let sorter = ExternalSorter(budget: options.memoryBudget / 2, directory: scratch)
@@ -73,7 +80,8 @@ public final class Compiler {
     }
     report.temporaryBytes = TemporarySpace.bytes(in: scratch)
     let written = try writeBases(
-      input.sorters, sawRank: input.sawRank, scratch: scratch, report: &report)
+      input.sorters, sawRank: input.sawRank, scratch: scratch, outputScratch: outputScratch,
+      report: &report)
 
     // Before any base enters the container: a refused run leaves it byte for byte as it was.
     let newEntries = written.outputs.values.reduce(0) { $0 + $1.count }
