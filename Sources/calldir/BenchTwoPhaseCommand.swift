@@ -2,6 +2,7 @@ import ArgumentParser
 import BenchHarness
 import CallDirectoryCore
 import Datasets
+import Foundation
 
 /// `calldir bench two-phase`: the seed set, the full set and an incremental update through the
 /// simulated system, on containers compiled as a user compiles them.
@@ -126,6 +127,7 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    Interruption.watch([FileManager.default.temporaryDirectory.path])
     let (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
     try configuration.validate()
     options.noticeAllocator(configuration)

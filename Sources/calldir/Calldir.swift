@@ -29,6 +29,7 @@ struct Calldir: AsyncParsableCommand {
   static func main() async {
     // Before anything opens a file: a closed 0, 1 or 2 would be handed to it (issue 52, item 8).
     StandardStreams.prepare()
+    Interruption.install()
     FaultInjection.install()
     do {
       var command = try parseAsRoot()

@@ -68,6 +68,7 @@ struct CompileCommand: ParsableCommand {
   @OptionGroup var progressOptions: ProgressOptions
 
   func run() throws {
+    Interruption.watch([out] + (reading.temp.map { [$0] } ?? []))
     var options = try reading.compileOptions(inputs: inputs, output: out)
     guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
     options.seedSize = seedSize

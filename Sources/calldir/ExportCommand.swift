@@ -107,6 +107,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
   }
 
   func run() throws {
+    Interruption.watch([out])
     var options = LiveLookupExporter.Options(bundleID: bundleID)
     options.category = category.value
     options.cacheExpiryMinutes = cacheExpiryMinutes

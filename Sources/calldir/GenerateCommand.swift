@@ -44,6 +44,7 @@ struct GenerateCommand: ParsableCommand {
   static let maximumDumpEntries = 2_000_000_000
 
   func run() throws {
+    Interruption.watch([URL(fileURLWithPath: out).deletingLastPathComponent().path])
     guard let outputFormat = format.datasetFormat else {
       let (_, parameters) = try dataset.resolve(defaultProfile: "ci-smoke")
       guard !FileManager.default.fileExists(atPath: out + "/" + "manifest.cdm") else {

@@ -47,6 +47,7 @@ struct PublishCommand: ParsableCommand {
   }
 
   func run() throws {
+    Interruption.watch([out])
     // A shrink refusal leaves through `Calldir.main` with exit status 5.
     var publisher = ReleasePublisher(releases: out, keep: keep, allowShrink: allowShrink)
     let display = progressOptions.display(command: "publish")
