@@ -21,6 +21,8 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   public let idleTimeout: TimeInterval
   /// Seconds a whole fetch may take.
   public let totalTimeout: TimeInterval
+  /// The one session every fetch of this source uses (make one source per update).
+  private let owner = SessionOwner()
 
   /// The longest timeout kept: 30 days. URLSession's and Dispatch's timers trap on values they
   /// cannot schedule (`inf` and `1e308` died with SIGILL inside FoundationNetworking).
@@ -59,10 +61,11 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
     request.timeoutInterval = idleTimeout
     if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
+    // The bytes as the index sized them: a compressed body decodes to what the server says,
+    // and 1 MB of gzip took 1.18 GB before its size was refused (issue 52, item 11).
+    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     let receiver = Receiver(output: output, offset: have, total: expectedByteCount, url: url)
-    let session = URLSession(configuration: .ephemeral, delegate: receiver, delegateQueue: nil)
-    defer { session.invalidateAndCancel() }
-    let task = session.dataTask(with: request)
+    let task = owner.shared.dataTask(with: request, receiver: receiver)
     let failure = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<ReleaseError?, Never>) in
         receiver.start(task, totalTimeout: totalTimeout, continuation: continuation)
@@ -75,7 +78,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
 }
 
 /// Streams a response's body into the part file, checking its status and size.
-private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   let output: FileHandle
   /// Bytes of the file already in the part when the body starts.
   var offset: Int
@@ -162,6 +165,16 @@ private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Senda
   ) {
     let http = response as? HTTPURLResponse
     let status = http?.statusCode ?? 0
+    // Refused before a byte of the body is decoded: identity was asked for.
+    let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? ""
+    if !encoding.isEmpty && encoding != "identity" {
+      fail(
+        ReleaseError(
+          "\(url.absoluteString): served with Content-Encoding \(encoding), not the identity asked for (refused: the index's sizes are of the files themselves)",
+          kind: .download, file: url.absoluteString, code: status))
+      completionHandler(.cancel)
+      return
+    }
     switch status {
     case 206:
       // The rest must start where the part ends: bytes from elsewhere would be spliced in.

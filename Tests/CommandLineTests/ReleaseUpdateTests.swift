@@ -172,7 +172,7 @@ struct ReleaseUpdateTests {
     .enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"),
     arguments: [
       (["--corrupt"], "SHA-256 is not the index's"), (["--missing"], "HTTP 404"),
-      (["--stall"], "timed out"),
+      (["--stall"], "timed out"), (["--gzip"], "Content-Encoding gzip"),
     ])
   func aFaultyServerIsRefusedAndTheContainerKept(options: [String], message: String) throws {
     let folder = try TemporaryFolder()

@@ -3,7 +3,7 @@
 (python3 -m http.server has none) and injects the faults the tests name.
 
 usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range] [--corrupt]
-                         [--stall] [--missing]
+                         [--stall] [--missing] [--gzip]
   --drop-after N  the first response of every file under patches/ or bases/ sends N bytes of
                   its body, then the connection is cut (later requests are served whole)
   --die-after N   the first response for a file under patches/ or bases/ sends N bytes of its
@@ -13,9 +13,12 @@ usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range]
   --stall         files under patches/ and bases/ get headers, then nothing, until the client
                   gives up
   --missing       files under patches/ and bases/ answer 404
+  --gzip          files under patches/ and bases/ are sent with Content-Encoding: gzip, a small
+                  body that decodes to 64 MiB more than the file (a decompression bomb)
 Prints "port N" on its first line once listening on 127.0.0.1 (only loopback), then serves
 until GET /__stop (or a signal). Each request is logged on stderr as "GET PATH RANGE STATUS".
 """
+import gzip
 import os
 import signal
 import sys
@@ -64,12 +67,17 @@ class Handler(BaseHTTPRequestHandler):
             if start >= len(body):
                 return self.answer(416, b"")
         status = 206 if start else 200
+        encoding = None
+        if faulty and "--gzip" in options:
+            body, start, status, encoding = gzip.compress(body + bytes(64 << 20)), 0, 200, "gzip"
         if ranged and "--wrong-range" in options:
             start, status = 0, 206
         sys.stderr.write(f"GET {path} {ranged or '-'} {status}\n")
         sys.stderr.flush()
         self.send_response(status)
         self.send_header("Content-Length", str(len(body) - start))
+        if encoding:
+            self.send_header("Content-Encoding", encoding)
         if status == 206:
             self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
         self.end_headers()
