@@ -12,6 +12,9 @@ struct LabelRuleTests {
     arguments: [
       "nul\u{0}inside", "line\nfeed", "carriage\rreturn", "tab\there", "del\u{7F}",
       "c1\u{85}control", "line\u{2028}separator", "paragraph\u{2029}separator",
+      // Bidirectional controls and a byte order mark inside disguise a name (issue 52, item 13).
+      "\u{202E}knaB", "Bank\u{202D}", "a\u{202A}b", "\u{2066}Bank\u{2069}", "x\u{200F}",
+      "x\u{200E}", "\u{061C}x", "Bank\u{FEFF}Pay",
     ])
   func theWriterRefusesAControlCharacterOrLineBreak(label: String) throws {
     let folder = try TemporaryFolder()

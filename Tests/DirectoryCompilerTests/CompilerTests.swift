@@ -132,6 +132,22 @@ struct CompilerTests {
       ])
   }
 
+  /// A label that bidirectional controls or a byte order mark inside would disguise ("‮knaB"
+  /// shows as "Bank") never reaches the system's store: the row is rejected, counted and named
+  /// (issue 52, item 13).
+  @Test func labelsWithBidirectionalControlsAreRejectedAndCounted() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("bidi.tsv")
+    try
+      "number\tlabel\n+74951234501\t\u{202E}knaB\n+74951234502\tBank\u{FEFF}Pay\n+74951234503\tBank\n"
+      .write(toFile: dump, atomically: true, encoding: .utf8)
+    let (report, manifest, out) = try compile([(dump, .tsv)], folder: folder) {
+      $0.country = "RU"
+    }
+    #expect(report.rejected[.labelControlCharacter]?.places == ["bidi.tsv:2", "bidi.tsv:3"])
+    #expect(try entries(out, manifest, role: .region) == ["74951234503 Bank"])
+  }
+
   @Test func eachMalformedInputClassIsCountedByReason() throws {
     let folder = try TemporaryFolder()
     // TSV has no quoting, so the quoting class is checked in CSV.
