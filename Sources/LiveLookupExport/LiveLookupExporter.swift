@@ -92,6 +92,16 @@ public struct LiveLookupExporter {
       }
     }
     let bases = Self.served(manifest)
+    // What is exported is what the manifest names, byte for byte, as publish checks (issue 52,
+    // item 13): a base changed in place would go to the server unnoticed.
+    for base in bases {
+      let actual = SHA256.hexDigest(ofFile: container + "/" + base.file)
+      guard actual == base.sha256 else {
+        throw ExportError(
+          "base \(base.name): \(base.file) \(actual.map { "has SHA-256 \($0.prefix(12))…, not the manifest's \(base.sha256.prefix(12))…" } ?? "cannot be read"); nothing was exported"
+        )
+      }
+    }
     let total = bases.reduce(0) { $0 + $1.entries }
     var numbers = 0
     progress(0, total)

@@ -127,7 +127,15 @@ struct DumpReadingOptions: ParsableArguments {
     if let categoryColumn { options.columns.category = categoryColumn }
     options.regionsFile = regionsFile
     if let blockingCategory {
-      options.blockingCategories = Set(blockingCategory.split(separator: ",").map(String.init))
+      // An empty category would match no row's, and spam rows would silently become labels.
+      let categories = blockingCategory.split(separator: ",", omittingEmptySubsequences: false)
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+      guard !categories.contains(where: \.isEmpty) else {
+        throw ValidationError(
+          "--blocking-category: an empty category in '\(blockingCategory)' (give values such as spam,scam)"
+        )
+      }
+      options.blockingCategories = Set(categories)
     }
     options.duplicates = duplicates
     options.memoryBudget = memory.bytes

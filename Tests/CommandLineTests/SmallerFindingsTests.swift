@@ -1,0 +1,62 @@
+import DirectoryContainer
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 52, item 13: the smaller findings, each pinned.
+@Suite("Smaller findings: checked bases, empty categories")
+struct SmallerFindingsTests {
+  let calldir = builtExecutablePath("calldir")
+
+  func compiled(_ folder: TemporaryFolder) throws -> String {
+    let dump = folder.path("d.tsv")
+    let made = try runProcess(
+      calldir,
+      ["generate", "--profile", "ci-smoke", "--entries", "2000", "--format", "tsv", "--out", dump])
+    #expect(made.status == 0, "\(made.stderr)")
+    let compile = try runProcess(calldir, ["compile", dump, "--out", folder.path("box")])
+    #expect(compile.status == 0, "\(compile.stderr)")
+    return folder.path("box")
+  }
+
+  /// `export lcidl` checks every base against the manifest's SHA-256, as publish does.
+  @Test func anExportOfABaseChangedInPlaceIsRefused() throws {
+    let folder = try TemporaryFolder()
+    let box = try compiled(folder)
+    let manifest = try Manifest.read(container: box)
+    let base = try #require(manifest.bases.first { $0.role == .region })
+    let handle = try #require(FileHandle(forUpdatingAtPath: box + "/" + base.file))
+    try handle.seek(toOffset: 100)
+    try handle.write(contentsOf: Data([0x55]))
+    try handle.close()
+    let run = try runProcess(
+      calldir,
+      [
+        "export", "lcidl", "--container", box, "--out", folder.path("out"), "--bundle-id",
+        "com.example.x",
+      ])
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(run.stderr.contains("not the manifest's"), "\(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder.path("out/block.binpb")))
+  }
+
+  /// `--blocking-category ''` would match no row, turning spam rows into labels: refused.
+  @Test(arguments: ["", "spam,", " ,scam"])
+  func anEmptyBlockingCategoryIsRefused(categories: String) throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("d.tsv")
+    try "number\tlabel\tcategory\n+74951234501\tCaller\tspam\n".write(
+      toFile: dump, atomically: true, encoding: .utf8)
+    let run = try runProcess(
+      calldir,
+      [
+        "compile", dump, "--out", folder.path("box"), "--country", "RU", "--blocking-category",
+        categories,
+      ])
+    #expect(run.status == 1, "\(run.stdout)")
+    #expect(run.stderr.contains("--blocking-category"), "\(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: folder.path("box")))
+  }
+}
