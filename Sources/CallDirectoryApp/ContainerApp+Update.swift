@@ -20,6 +20,8 @@ extension ContainerApp {
     public var fetchedWhole: Int
     /// Bases already current.
     public var unchanged: Int
+    /// Bases whose bytes were current but whose role, priority or region the release changed.
+    public var metadataChanged = 0
     /// Bytes downloaded (patches and whole bases), resumed bytes included.
     public var downloadedBytes: Int
   }
@@ -139,6 +141,11 @@ extension ContainerApp {
     }
     let plannedGeneration = current?.generation
     let plan = UpdatePlan(index: index, latest: latest, current: current)
+    if let contradiction = plan.contradictions.first {
+      throw ContainerAppError(
+        "the release contradicts itself: \(contradiction); nothing was changed",
+        base: contradiction.prefix { $0 != ":" }.description)
+    }
     if !allowShrink, let current {
       if let why = ShrinkRule.refusal(
         oldEntries: ShrinkRule.publishedEntries(current), newEntries: latest.publishedEntries)
@@ -151,7 +158,7 @@ extension ContainerApp {
     try plan.prepare(downloads: downloads, container: container)
     var summary = UpdateSummary(
       version: latest.number, patched: 0, fetchedWhole: 0, unchanged: plan.unchanged,
-      downloadedBytes: 0)
+      metadataChanged: plan.metadataChanges.count, downloadedBytes: 0)
     // Each changed base, made in the downloads folder before anything in the container changes:
     // every download first, then the patch chains applied on every core (each base's chain on one
     // thread), then staged together.
@@ -222,7 +229,7 @@ extension ContainerApp {
       made.sort { order[$0.base.name, default: 0] < order[$1.base.name, default: 0] }
     }
     let published = Set(latest.bases.map(\.name))
-    if made.isEmpty
+    if made.isEmpty && plan.metadataChanges.isEmpty
       && current?.bases.allSatisfy({ published.contains($0.name) || $0.state == .retired }) == true
     {
       succeeded = true
@@ -261,6 +268,19 @@ extension ContainerApp {
       let previous = transaction.current
       for (base, role, copy) in staged {
         try place(base, role: role, copy, version: latest.number, in: &manifest, transaction)
+      }
+      for base in plan.metadataChanges {
+        guard let role = Manifest.Role(rawValue: base.role) else {
+          throw ContainerAppError(
+            "the release's base \(base.name) has an unknown role '\(base.role)'", base: base.name)
+        }
+        guard let held = manifest.bases.firstIndex(where: { $0.name == base.name }) else {
+          continue
+        }
+        manifest.bases[held].role = role
+        manifest.bases[held].priority = base.priority
+        manifest.bases[held].region = base.region
+        manifest.bases[held].version = latest.number
       }
       // Bases the release no longer has: the system may still hold them, so they retire (the
       // next load removes their entries); one never installed simply goes.

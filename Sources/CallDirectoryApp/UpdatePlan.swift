@@ -19,14 +19,29 @@ struct UpdatePlan {
   private(set) var steps: [Step] = []
   /// Bases already current.
   private(set) var unchanged = 0
+  /// Bases whose bytes are current but whose role, priority or region the release changed:
+  /// applied in the commit, not taken as unchanged (issue 52, item 13).
+  private(set) var metadataChanges: [ReleaseIndex.Base] = []
+  /// Bases the index gives another entry count than the bytes it names hold (same SHA-256):
+  /// a release that contradicts itself, refused.
+  private(set) var contradictions: [String] = []
   /// Bytes the bases made (patch outputs and whole downloads) take once copied for staging.
   private var madeByteCount = 0
 
   init(index: ReleaseIndex, latest: ReleaseIndex.Version, current: Manifest?) {
     for base in latest.bases {
       let held = current?.bases.first { $0.name == base.name && $0.state != .retired }
-      if held?.sha256 == base.sha256 {
-        unchanged += 1
+      if let held, held.sha256 == base.sha256 {
+        if held.entries != base.entries {
+          contradictions.append(
+            "\(base.name): the index says \(base.entries) entries, its file holds \(held.entries)")
+        } else if held.role.rawValue != base.role || held.priority != base.priority
+          || held.region != base.region
+        {
+          metadataChanges.append(base)
+        } else {
+          unchanged += 1
+        }
         continue
       }
       let chain = held == nil ? [] : index.cheapestChain(from: held?.sha256, to: base)

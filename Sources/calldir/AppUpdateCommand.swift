@@ -98,7 +98,7 @@ extension AppCommand {
       // The progress line cleared before the summary (the defer covers a throw).
       display.finish()
       print(
-        "version \(summary.version): \(summary.patched) patched, \(summary.fetchedWhole) fetched whole, \(summary.unchanged) unchanged; \(summary.downloadedBytes) bytes downloaded"
+        "version \(summary.version): \(summary.patched) patched, \(summary.fetchedWhole) fetched whole, \(summary.unchanged) unchanged\(summary.metadataChanged > 0 ? ", \(summary.metadataChanged) with a new role, priority or region" : ""); \(summary.downloadedBytes) bytes downloaded"
       )
     }
   }

@@ -89,6 +89,27 @@ struct UpdateWritersTests {
     #expect(try containerBases(app) == releaseBases(folder.path("R1")))
   }
 
+  /// A release that changes only a base's priority or region (same bytes) is applied, not
+  /// taken as unchanged while its version is reported (issue 52, item 13).
+  @Test func aReleaseThatChangesOnlyAPriorityIsApplied() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
+    let folder = try TemporaryFolder()
+    _ = try ReleasePublisher(releases: folder.path("R")).publish(container: fixture.app.container)
+    let app = ContainerApp(container: folder.path("app"))
+    _ = try await app.update(from: FolderReleaseSource(folder: folder.path("R")))
+    let r3 = try #require(PastTheCapTests.sources.first { $0.name == "r3" })
+    try await fixture.app.stage(
+      file: fixture.writeBase("r3-again", kind: r3.kind, r3.entries), name: "r3", role: .region,
+      region: "R3-renamed", priority: 33, version: 2)
+    let published = try ReleasePublisher(releases: folder.path("R")).publish(
+      container: fixture.app.container)
+    #expect(published.version == 2)
+    let summary = try await app.update(from: FolderReleaseSource(folder: folder.path("R")))
+    #expect(summary.metadataChanged == 1 && summary.patched == 0 && summary.fetchedWhole == 0)
+    let held = try #require(try app.manifest().bases.first { $0.name == "r3" })
+    #expect(held.priority == 33 && held.region == "R3-renamed" && held.version == 2)
+  }
+
   /// A writer that changes the container while the update downloads makes it plan again: the
   /// container ends as the release, never a mix of what the writer left and the update's plan.
   @Test func anUpdateOverlappedByAnotherWriterPlansAgain() async throws {
