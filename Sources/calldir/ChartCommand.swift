@@ -43,7 +43,10 @@ struct ChartCommand: ParsableCommand {
     guard let data = FileManager.default.contents(atPath: csv) else {
       throw ValidationError("cannot read \(csv): no such file or not readable")
     }
-    let text = String(decoding: data, as: UTF8.self)
+    // A spreadsheet's UTF-8 byte order mark is no part of the header, as `history add` reads it.
+    let text = String(
+      decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...], as: UTF8.self
+    )
     if let scale = try compileScale(text) {
       let path = out ?? ResultFiles.replacingExtension(of: csv, with: "svg")
       try ResultFiles.writeAtomically(scale, to: path)

@@ -97,7 +97,9 @@ final class ProgressDisplay {
         line += " · \(rate >= 10 ? Self.count(Int(rate)) : String(format: "%.2f", rate))/s"
       }
       if let left { line += " · \(Self.duration(left)) left" }
-      StandardError.write(("\r\u{1B}[K" + line))
+      // One row, never wrapped: "\r" returns to the start of the last row only, so a line
+      // wider than the terminal left its first rows behind at every redraw (issue 52, item 13).
+      StandardError.write(("\r\u{1B}[K" + Self.fitted(line, columns: TerminalWidth.columns())))
       drewLine = true
     case .json:
       var object: [String: Any] = [
@@ -173,4 +175,13 @@ final class SendableProgress: @unchecked Sendable {
 
   /// Clears the progress line.
   func finish() { lock.withLock { display.finish() } }
+}
+
+extension ProgressDisplay {
+  /// `line` cut to fit `columns` less one (the cursor's cell), an ellipsis where it was cut.
+  static func fitted(_ line: String, columns: Int) -> String {
+    let room = max(columns - 1, 1)
+    guard line.count > room else { return line }
+    return room <= 1 ? String(line.prefix(room)) : String(line.prefix(room - 1)) + "…"
+  }
 }

@@ -41,6 +41,52 @@ struct SmallerFindingsTests {
     #expect(!FileManager.default.fileExists(atPath: folder.path("out/block.binpb")))
   }
 
+  /// `chart` reads a CSV saved with a byte order mark, as `history add` does.
+  @Test func chartReadsACSVWithAByteOrderMark() throws {
+    let folder = try TemporaryFolder()
+    let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Results/latest.csv")
+    let marked = folder.path("marked.csv")
+    try (Data([0xEF, 0xBB, 0xBF]) + Data(contentsOf: results)).write(
+      to: URL(fileURLWithPath: marked))
+    let run = try runProcess(calldir, ["chart", marked, "--out", folder.path("chart.svg")])
+    #expect(run.status == 0, "\(run.stderr)")
+    let plain = try runProcess(
+      calldir, ["chart", results.path, "--out", folder.path("plain.svg")])
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: folder.path("chart.svg")))
+        == Data(contentsOf: URL(fileURLWithPath: folder.path("plain.svg"))), "\(plain.stderr)")
+  }
+
+  /// A progress line on a 10-column terminal is cut to 9 columns, never wrapped into rows that
+  /// the next redraw leaves behind. `script` gives the compile a terminal of its own.
+  @Test(.enabled(if: isInPath("script"), "needs script(1) for a pseudo-terminal"))
+  func aProgressLineFitsANarrowTerminal() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("d.tsv")
+    let made = try runProcess(
+      calldir,
+      ["generate", "--profile", "ci-smoke", "--entries", "5000", "--format", "tsv", "--out", dump])
+    #expect(made.status == 0, "\(made.stderr)")
+    let typescript = folder.path("typescript")
+    let run = try runProcess(
+      "/bin/sh",
+      [
+        "-c",
+        "script -qfc \"stty cols 10; '$0' compile '$1' --out '$2' --progress auto >/dev/null\" \"$3\"",
+        calldir, dump, folder.path("box"), typescript,
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let text = String(
+      decoding: try Data(contentsOf: URL(fileURLWithPath: typescript)), as: UTF8.self)
+    let drawn = text.components(separatedBy: "\r\u{1B}[K").dropFirst().map {
+      $0.prefix { $0 != "\r" && $0 != "\n" }
+    }.filter { !$0.isEmpty }
+    #expect(!drawn.isEmpty, "no progress line drawn: \(text.debugDescription)")
+    for line in drawn { #expect(line.count <= 9, "\(line.debugDescription)") }
+  }
+
   /// `--blocking-category ''` would match no row, turning spam rows into labels: refused.
   @Test(arguments: ["", "spam,", " ,scam"])
   func anEmptyBlockingCategoryIsRefused(categories: String) throws {
