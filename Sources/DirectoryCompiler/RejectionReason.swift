@@ -35,7 +35,8 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
     case .badJSON: "bad JSON"
     case .emptyLabel: "empty label"
     case .labelTooLong: "label too long"
-    case .labelControlCharacter: "control character, bidirectional control or byte order mark in label"
+    case .labelControlCharacter:
+      "control character, bidirectional control or byte order mark in label"
     case .badRank: "bad rank"
     case .number(let reason): reason.rawValue
     }
