@@ -102,12 +102,24 @@ extension ContainerApp {
   /// ``status()``, with each extension's enabled status asked of `manager`: `bundleID` for the
   /// container's own, `bundleID.N` for part N (as ``syncParts(manager:bundleID:count:policy:maximumRequests:events:)``
   /// names them).
+  ///
+  /// A container with no manifest yet (the app's first launch, before its first update) is no
+  /// error here: its status holds no bases, and the switch's state is still asked, so the app
+  /// can offer Open Settings at once. An app whose status failed there showed "checking" for
+  /// ever, with no way to the switch (issue 52, item 3).
   /// - Throws: ``ContainerAppError``: a manifest that cannot be read, or the manager's failure
   ///   (``ContainerAppError/Kind/system``).
   public func status(manager: some CallDirectoryManaging, bundleID: String)
     async throws(ContainerAppError) -> DirectoryStatus
   {
-    var status = try status()
+    var status: DirectoryStatus
+    do {
+      status = try self.status()
+    } catch  where error.kind == .noManifest {
+      status = DirectoryStatus(
+        fullSetRequested: false, chosenRegions: [], bases: [],
+        install: DirectoryStatus.Install(Manifest()), parts: [])
+    }
     try await ContainerAppError.catchingAsync {
       status.install.bundleID = bundleID
       status.install.enabled = try await manager.enabledStatus(ofExtension: bundleID)

@@ -41,6 +41,33 @@ struct FirstLaunchTests {
     #expect(try fixture.system.store.state(of: fixture.bundleID) == .enabled)
   }
 
+  /// The example app's first launch, as `DirectoryUpdater` runs it: its status before anything
+  /// is staged says the switch is off (so the screen offers Open Settings, not "Checking…" for
+  /// ever); the user turns it on; the status says on; the first update installs.
+  @Test func theFirstLaunchShowsTheSwitchThenTheFirstUpdateInstalls() async throws {
+    let fixture = try HostFixture()
+    try FileManager.default.createDirectory(
+      atPath: fixture.app.container, withIntermediateDirectories: true)
+    let manager = SimulatedCallDirectoryManager(
+      system: fixture.system, executable: fixture.extensionPath, container: fixture.app.container)
+    let first = try await fixture.app.status(manager: manager, bundleID: fixture.bundleID)
+    #expect(first.bases.isEmpty)
+    #expect(first.install.enabled != nil && first.install.enabled != .enabled)
+    // The user turns the switch on in Settings before the first update: it stays on.
+    let enabled = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(enabled.succeeded, "\(enabled.detail)")
+    let on = try await fixture.app.status(manager: manager, bundleID: fixture.bundleID)
+    #expect(on.install.enabled == .enabled)
+    try await fixture.app.stage(
+      file: fixture.writeBase("seed", regionEntries(first: 74_950_000_000, count: 50, label: "A")),
+      name: "seed", role: .seed, priority: 100, version: 1)
+    try fixture.app.requestFullSet()
+    let outcomes = try await fixture.app.sync(manager: manager, bundleID: fixture.bundleID)
+    #expect(!outcomes.isEmpty)
+    #expect(try fixture.system.store.counts(of: fixture.bundleID).identification == 50)
+  }
+
   @Test func enablingBeforeTheContainerFolderExistsCompletesWithoutAJournal() async throws {
     let fixture = try HostFixture()
     let enabled = try fixture.app.enable(
