@@ -3,7 +3,7 @@
 (python3 -m http.server has none) and injects the faults the tests name.
 
 usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range] [--corrupt]
-                         [--stall] [--missing] [--gzip]
+                         [--stall] [--missing] [--gzip] [--delay MS]
   --drop-after N  the first response of every file under patches/ or bases/ sends N bytes of
                   its body, then the connection is cut (later requests are served whole)
   --die-after N   the first response for a file under patches/ or bases/ sends N bytes of its
@@ -13,6 +13,8 @@ usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range]
   --stall         files under patches/ and bases/ get headers, then nothing, until the client
                   gives up
   --missing       files under patches/ and bases/ answer 404
+  --delay MS      files under patches/ and bases/ get headers, then wait MS milliseconds before
+                  the body (a slow server, for the race trials)
   --gzip          files under patches/ and bases/ are sent with Content-Encoding: gzip, a small
                   body that decodes to 64 MiB more than the file (a decompression bomb)
 Prints "port N" on its first line once listening on 127.0.0.1 (only loopback), then serves
@@ -23,6 +25,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # A test runner's threads block signals, and a child inherits that mask: unblock the ones that
@@ -32,6 +35,7 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
 folder = sys.argv[1]
 options = sys.argv[2:]
 drop_after = int(options[options.index("--drop-after") + 1]) if "--drop-after" in options else None
+delay = int(options[options.index("--delay") + 1]) / 1000 if "--delay" in options else None
 die_after = int(options[options.index("--die-after") + 1]) if "--die-after" in options else None
 dropped = set()
 lock = threading.Lock()
@@ -81,6 +85,8 @@ class Handler(BaseHTTPRequestHandler):
         if status == 206:
             self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
         self.end_headers()
+        if faulty and delay is not None:
+            time.sleep(delay)
         if faulty and "--stall" in options:
             stall.wait()  # never set: the client's timeout ends it
             return
