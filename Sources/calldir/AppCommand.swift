@@ -50,6 +50,7 @@ struct AppCommand: ParsableCommand {
     ) var container: String
 
     func run() async throws {
+      LockWaitNotice.waitIfBusy(container)
       guard let parsedRole = Manifest.Role(rawValue: role) else {
         throw ValidationError("--role must be seed, region or blocking, got '\(role)'")
       }
@@ -97,6 +98,7 @@ struct AppCommand: ParsableCommand {
     }
 
     func run() async throws {
+      LockWaitNotice.waitIfBusy(container)
       let app = ContainerApp(container: container)
       let list: [String]
       if all {
@@ -141,6 +143,7 @@ struct AppCommand: ParsableCommand {
     }
 
     func run() async throws {
+      LockWaitNotice.waitIfBusy(target.container)
       let app = ContainerApp(container: target.container)
       let manager = SimulatedCallDirectoryManager(
         system: try options.system(), executable: try options.extensionPath(),

@@ -69,6 +69,7 @@ extension AppCommand {
     @OptionGroup var progressOptions: ProgressOptions
 
     func run() async throws {
+      LockWaitNotice.waitIfBusy(container)
       let app = ContainerApp(container: container)
       // The phases' progress on the display (redrawn on a terminal, JSON lines, or nothing);
       // every other event is a line of the log on stdout, as before.

@@ -69,6 +69,7 @@ struct CompileCommand: ParsableCommand {
 
   func run() throws {
     Interruption.watch([out] + (reading.temp.map { [$0] } ?? []))
+    LockWaitNotice.waitIfBusy(out)
     var options = try reading.compileOptions(inputs: inputs, output: out)
     guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
     options.seedSize = seedSize

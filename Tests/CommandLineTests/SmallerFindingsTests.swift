@@ -87,6 +87,41 @@ struct SmallerFindingsTests {
     for line in drawn { #expect(line.count <= 9, "\(line.debugDescription)") }
   }
 
+  /// A command waiting for another writer's lock says so, naming the process, instead of
+  /// waiting without a word. The holder is a Python process that keeps an `flock` on `.lock`
+  /// until its stdin closes; the waiting line itself is what the test waits for.
+  @Test(.enabled(if: isInPath("python3"), "needs python3 to hold the lock"))
+  func aCommandWaitingForTheLockSaysWhoHoldsIt() throws {
+    let folder = try TemporaryFolder()
+    let box = try compiled(folder)
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    holder.arguments = [
+      "python3", "-c",
+      "import fcntl, sys\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\nsys.stdin.read()",
+      box + "/.lock",
+    ]
+    let holderInput = Pipe()
+    let holderOutput = Pipe()
+    holder.standardInput = holderInput
+    holder.standardOutput = holderOutput
+    try holder.run()
+    #expect(firstLine(of: holderOutput).hasPrefix("locked"))
+    let choose = Process()
+    choose.executableURL = URL(fileURLWithPath: calldir)
+    choose.arguments = ["app", "choose", "--all", "--container", box]
+    let errors = Pipe()
+    choose.standardError = errors
+    choose.standardOutput = FileHandle.nullDevice
+    try choose.run()
+    let notice = firstLine(of: errors)
+    #expect(notice.contains("waiting for process \(holder.processIdentifier)"), "\(notice)")
+    try holderInput.fileHandleForWriting.close()
+    holder.waitUntilExit()
+    choose.waitUntilExit()
+    #expect(choose.terminationStatus == 0)
+  }
+
   /// `--blocking-category ''` would match no row, turning spam rows into labels: refused.
   @Test(arguments: ["", "spam,", " ,scam"])
   func anEmptyBlockingCategoryIsRefused(categories: String) throws {

@@ -1,0 +1,53 @@
+import Foundation
+import SystemCalls
+
+/// A command that must wait for another writer of the same container says so after one second,
+/// naming the process that holds the writers' lock, instead of waiting without a word
+/// (issue 52, item 13: `app choose` and `app update` sat silent behind a compile streaming from
+/// a FIFO).
+enum LockWaitNotice {
+  /// How long a command waits before it says it is waiting.
+  static let silentSeconds = 1.0
+  /// How often the lock is tried meanwhile.
+  static let pollMicroseconds: UInt32 = 20_000
+
+  /// Waits until no other process holds `container`'s writers' lock (`.lock`), telling stderr
+  /// once after ``silentSeconds``. Returns at once when the container or its lock is missing
+  /// or free; the command then takes the lock itself.
+  static func waitIfBusy(_ container: String) {
+    let path = container + "/.lock"
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let started = Date()
+    var told = false
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR else { return }
+      if !told && Date().timeIntervalSince(started) >= silentSeconds {
+        told = true
+        let holder = holderProcessID(of: descriptor).map { "process \($0)" } ?? "another process"
+        StandardError.write(
+          "calldir: waiting for \(holder), which is writing \(container) (it holds \(path))\n")
+      }
+      usleep(pollMicroseconds)
+    }
+    flock(descriptor, LOCK_UN)
+  }
+
+  /// The process holding an `flock` on the file `descriptor` is open on, from Linux's
+  /// `/proc/locks` (`N: FLOCK ADVISORY WRITE PID MAJOR:MINOR:INODE 0 EOF`); nil elsewhere.
+  static func holderProcessID(of descriptor: Int32) -> Int32? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0,
+      let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+    else { return nil }
+    for line in locks.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      guard fields.count >= 6, fields[1] == "FLOCK",
+        let inode = fields[5].split(separator: ":").last, UInt64(inode) == UInt64(status.st_ino)
+      else { continue }
+      return Int32(fields[4])
+    }
+    return nil
+  }
+}
