@@ -90,29 +90,4 @@ public enum OutputTarget: Equatable, Sendable {
     defer { free(resolved) }
     return String(cString: resolved)
   }
-
-  /// Writes `bytes` through a non-regular target (``writeThrough(path:)`` or
-  /// ``descriptor(_:)``), all of them, without truncating or replacing it.
-  /// - Throws: `Errno` from `open` or `write` (`ENOSPC` for `/dev/full`).
-  public func writeThrough(_ bytes: [UInt8]) throws(Errno) {
-    let descriptor: FileDescriptor
-    var opened = false
-    switch self {
-    case .replace: return
-    case .descriptor(let raw): descriptor = FileDescriptor(rawValue: raw)
-    case .writeThrough(let path):
-      do {
-        descriptor = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.closeOnExec])
-      } catch {
-        throw error as? Errno ?? .ioError
-      }
-      opened = true
-    }
-    defer { if opened { try? descriptor.close() } }
-    do {
-      _ = try bytes.withUnsafeBytes { try descriptor.writeAll($0) }
-    } catch {
-      throw error as? Errno ?? .ioError
-    }
-  }
 }

@@ -50,6 +50,16 @@ struct UpdateWritersTests {
     #expect(second.version == 2)
   }
 
+  /// The two releases, and an app's container updated to version 1 (`folder/app`).
+  func containerAtVersionOne() async throws -> (HostFixture, TemporaryFolder, ContainerApp) {
+    let fixture = try await past.fixture(scope: .perRequest)
+    let folder = try TemporaryFolder()
+    try await releases(fixture, in: folder)
+    let app = ContainerApp(container: folder.path("app"))
+    _ = try await app.update(from: FolderReleaseSource(folder: folder.path("R1")))
+    return (fixture, folder, app)
+  }
+
   /// The release's bases, by name and SHA-256, at `version` (read from its index).
   func releaseBases(_ folder: String) throws -> [String: String] {
     let index = try ReleaseIndex(
@@ -113,11 +123,7 @@ struct UpdateWritersTests {
   /// A writer that changes the container while the update downloads makes it plan again: the
   /// container ends as the release, never a mix of what the writer left and the update's plan.
   @Test func anUpdateOverlappedByAnotherWriterPlansAgain() async throws {
-    let fixture = try await past.fixture(scope: .perRequest)
-    let folder = try TemporaryFolder()
-    try await releases(fixture, in: folder)
-    let app = ContainerApp(container: folder.path("app"))
-    _ = try await app.update(from: FolderReleaseSource(folder: folder.path("R1")))
+    let (fixture, folder, app) = try await containerAtVersionOne()
     let other = ContainerApp(container: app.container)
     let foreign = try fixture.writeBase(
       "foreign", regionEntries(first: 78_120_000_000, count: 50, label: "Foreign"))
@@ -139,11 +145,7 @@ struct UpdateWritersTests {
   }
 
   @Test func anUpdateOverlappedAtEveryPlanGivesUpAndChangesNothingOfItsOwn() async throws {
-    let fixture = try await past.fixture(scope: .perRequest)
-    let folder = try TemporaryFolder()
-    try await releases(fixture, in: folder)
-    let app = ContainerApp(container: folder.path("app"))
-    _ = try await app.update(from: FolderReleaseSource(folder: folder.path("R1")))
+    let (_, folder, app) = try await containerAtVersionOne()
     let other = ContainerApp(container: app.container)
     // At every plan, between reading the manifest and committing (as each staging begins),
     // another writer commits: a plan's resumed downloads fetch nothing, so the source cannot.
@@ -177,11 +179,7 @@ struct UpdateWritersTests {
   /// downloading. Neither deletes the other's downloads; both succeed, and the container is the
   /// release.
   @Test func twoUpdatesAtOnceKeepTheirDownloadsApart() async throws {
-    let fixture = try await past.fixture(scope: .perRequest)
-    let folder = try TemporaryFolder()
-    try await releases(fixture, in: folder)
-    let app = ContainerApp(container: folder.path("app"))
-    _ = try await app.update(from: FolderReleaseSource(folder: folder.path("R1")))
+    let (_, folder, app) = try await containerAtVersionOne()
     let second = ContainerApp(container: app.container)
     let release = folder.path("R")
     let source = InterferingSource(
