@@ -39,11 +39,13 @@ struct AppCommand: ParsableCommand {
     @Option(name: .long, help: "seed, region or blocking.") var role: String
     @Option(name: .long, help: "The region code (region bases).") var region: String?
     @Option(
-      name: .long, help: "Higher wins shared numbers and survives the cap first.",
+      name: .long, parsing: .unconditional,
+      help: "Higher wins shared numbers and survives the cap first.",
       transform: wholeNumber(in: OptionBounds.priority))
     var priority: Int
     @Option(
-      name: .long, help: "The base's version.", transform: wholeNumber(in: OptionBounds.count))
+      name: .long, parsing: .unconditional, help: "The base's version.",
+      transform: wholeNumber(in: OptionBounds.count))
     var version: Int = 1
     @Option(
       name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
@@ -116,14 +118,14 @@ struct AppCommand: ParsableCommand {
       abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")
     @OptionGroup var target: ExtensionTarget
     @Option(
-      name: .long,
+      name: .long, parsing: .unconditional,
       help: """
         Entries each incremental request past the cap adds (kept for later syncs; default \
         1,000,000, halved on error 2 down to an eighth of it, at most 125,000).
         """, transform: wholeNumber(in: 1...OptionBounds.entries.upperBound))
     var chunkEntries: Int?
     @Option(
-      name: .long,
+      name: .long, parsing: .unconditional,
       help: """
         Split the set by number range across K extensions, BUNDLE.1 … BUNDLE.K, each reading \
         its part of the container (CONTAINER/parts/N; turn each on with calldir host enable \

@@ -35,7 +35,7 @@ extension AppCommand {
       name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath
     ) var container: String
     @Option(
-      name: .long,
+      name: .long, parsing: .unconditional,
       help:
         "Seconds without a byte before a download gives up (above 0, at most \(Int(Self.maximumTimeout)); a whole file may take 20 times as long).",
       transform: finiteNumber(in: OptionBounds.seconds))

@@ -28,7 +28,7 @@ struct BenchABCommand: ParsableCommand {
   var against: String
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "The rise the A/B gate tolerates, in percent: the load time's whole 95% interval past it fails.",
     transform: finiteNumber(in: OptionBounds.percent))

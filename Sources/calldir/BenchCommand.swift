@@ -32,7 +32,8 @@ struct BenchRunOptions: ParsableArguments {
   @OptionGroup var dataset: DatasetOptions
 
   @Option(
-    name: .customLong("repeat"), help: "Runs per strategy (medians are over these).",
+    name: .customLong("repeat"), parsing: .unconditional,
+    help: "Runs per strategy (medians are over these).",
     transform: wholeNumber(in: OptionBounds.repeats))
   var repeats: Int = 5
 
@@ -40,12 +41,13 @@ struct BenchRunOptions: ParsableArguments {
   var memoryLimit = ByteSize(bytes: SystemLimits.defaultMemoryLimitBytes)
 
   @Option(
-    name: .long, help: "Kill a child that runs longer than this many seconds.",
+    name: .long, parsing: .unconditional,
+    help: "Kill a child that runs longer than this many seconds.",
     transform: finiteNumber(in: OptionBounds.seconds))
   var timeout: Double = 120
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: "The system's maximumAllowedEntries; raise it to read a base over the 1,999,999 cap.",
     transform: wholeNumber(in: 2...OptionBounds.entries.upperBound))
   var maxEntries: Int = SystemLimits.maximumAllowedEntries

@@ -31,7 +31,8 @@ struct BenchCompileCommand: ParsableCommand {
 
   @OptionGroup var dataset: DatasetOptions
   @Option(
-    name: .customLong("repeat"), help: "Runs per tool (medians are over these).",
+    name: .customLong("repeat"), parsing: .unconditional,
+    help: "Runs per tool (medians are over these).",
     transform: wholeNumber(in: OptionBounds.repeats))
   var repeats: Int = 3
   @Option(name: .long, help: "The memory budget of compile (--memory) and sort (-S).")

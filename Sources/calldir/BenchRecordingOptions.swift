@@ -19,7 +19,7 @@ struct BenchRecordingOptions: ParsableArguments {
   var baseline: String?
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "The rise the baseline and A/B gates tolerate in instructions per entry, in percent (they repeat to 0.002%: 0.5 catches an assertions-on build's +1.9%).",
     transform: finiteNumber(in: OptionBounds.percent))

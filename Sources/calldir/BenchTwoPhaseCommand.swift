@@ -43,7 +43,7 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
   @OptionGroup var shape: ContainerShapeOptions
 
   @Option(
-    name: .customLong("max-time-to-enabled"),
+    name: .customLong("max-time-to-enabled"), parsing: .unconditional,
     help: """
       The most the median time to enabled may take, in seconds (default 1): the seed set's \
       target, and the gate's bar for the time projected on --device. This machine's wall-clock \
@@ -75,7 +75,7 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
   var capScope: CheckingContext.CapScope = .perRequest
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: """
       Split the set by number range across K extensions, each under its own cap (Truecaller \
       ships 4, Getcontact and Whoscall 3): every phase runs for each in turn.

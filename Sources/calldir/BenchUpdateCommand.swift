@@ -31,11 +31,12 @@ struct BenchUpdateCommand: ParsableCommand {
   @Option(name: .long, help: "Shares of the dump changed, comma-separated: 1%,5%,20%.")
   var churn: String = "5%"
   @Option(
-    name: .customLong("repeat"), help: "Runs of each apply (medians are over these).",
+    name: .customLong("repeat"), parsing: .unconditional,
+    help: "Runs of each apply (medians are over these).",
     transform: wholeNumber(in: OptionBounds.repeats))
   var repeats: Int = 3
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: "Bases applied at once: calldir-patch's threads, the tools' processes (default: cores).",
     transform: wholeNumber(in: OptionBounds.threads))
   var applyThreads: Int = PatchApplier.defaultThreadCount

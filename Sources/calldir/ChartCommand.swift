@@ -25,7 +25,7 @@ struct ChartCommand: ParsableCommand {
   var out: String?
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: """
       A two-phase CSV's time-to-enabled target in seconds, drawn as a line (the CSV does not \
       keep bench two-phase's --max-time-to-enabled, whose default this is).

@@ -42,11 +42,12 @@ struct CompileCommand: ParsableCommand {
   var seedBy: SeedChoice = .auto
   /// At most one load: the seed set is what enabling installs in one request.
   @Option(
-    name: .long, help: "Entries in the seed set (0 for none; at most one load, 1999999).",
+    name: .long, parsing: .unconditional,
+    help: "Entries in the seed set (0 for none; at most one load, 1999999).",
     transform: wholeNumber(in: 0...SystemLimits.maximumEntriesPerLoad))
   var seedSize: Int = CompileOptions.defaultSeedSize
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "The data version each base gets in the manifest (a number the app compares), not the file format: compile writes format 3 (compact), or 1 with --fixed-width.",
     transform: wholeNumber(in: OptionBounds.count))

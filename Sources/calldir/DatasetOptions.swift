@@ -31,7 +31,8 @@ struct DatasetOptions: ParsableArguments {
   var labels: LabelProfile?
 
   @Option(
-    name: .long, help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).",
+    name: .long, parsing: .unconditional,
+    help: "Share of repeated rows in the raw form, 0 to 1 (overrides the profile).",
     transform: finiteNumber(in: 0...1))
   var duplicateShare: Double?
 
@@ -101,7 +102,7 @@ struct ContainerShapeOptions: ParsableArguments {
   var seedEntries: SeedSize = .entries(100_000)
 
   @Option(
-    name: .long, help: "Entries in a generated container's blocking list.",
+    name: .long, parsing: .unconditional, help: "Entries in a generated container's blocking list.",
     transform: wholeNumber(in: OptionBounds.entries))
   var blockingEntries: Int = 100_000
 }

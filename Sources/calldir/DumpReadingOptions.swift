@@ -49,7 +49,7 @@ struct DumpReadingOptions: ParsableArguments {
     name: .long, help: "Memory the sort may use before spilling to disk (all threads together).")
   var memory = ByteSize(bytes: 256 << 20)
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "Threads that read one large plain TSV (or --quoting none CSV) at once (default: the cores online); the output is the same for any count.",
     transform: wholeNumber(in: OptionBounds.threads))

@@ -22,7 +22,7 @@ struct GenerateCommand: ParsableCommand {
   var format: GeneratedFormat = .base
 
   @Option(
-    name: .long, help: "container: regions the entries are split into.",
+    name: .long, parsing: .unconditional, help: "container: regions the entries are split into.",
     transform: wholeNumber(in: 1...100_000))
   var regions: Int = 3
 

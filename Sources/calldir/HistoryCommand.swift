@@ -155,7 +155,7 @@ struct HistoryReportCommand: ParsableCommand {
     name: .long, help: "The HTML file to write.", completion: .file(), transform: nonEmptyPath)
   var out: String = "history.html"
   @Option(
-    name: .long, help: "Commits the table lists (the newest).",
+    name: .long, parsing: .unconditional, help: "Commits the table lists (the newest).",
     transform: wholeNumber(in: 1...OptionBounds.count.upperBound))
   var last: Int = 20
 
@@ -190,7 +190,7 @@ struct HistoryPruneCommand: ParsableCommand {
 
   @OptionGroup var database: HistoryDatabaseOption
   @Option(
-    name: .long, help: "Commits to keep, the newest.",
+    name: .long, parsing: .unconditional, help: "Commits to keep, the newest.",
     transform: wholeNumber(in: 1...OptionBounds.count.upperBound))
   var keep: Int = 500
 

@@ -20,12 +20,14 @@ struct HostOptions: ParsableArguments {
   var memoryLimit = ByteSize(bytes: SystemLimits.defaultMemoryLimitBytes)
 
   @Option(
-    name: .long, help: "Kill an extension still loading after this many seconds (error 2).",
+    name: .long, parsing: .unconditional,
+    help: "Kill an extension still loading after this many seconds (error 2).",
     transform: finiteNumber(in: OptionBounds.seconds))
   var timeout: Double = SimulatedSystem.defaultTimeoutSeconds
 
   @Option(
-    name: .long, help: "The system's maximumAllowedEntries (at most one less per load).",
+    name: .long, parsing: .unconditional,
+    help: "The system's maximumAllowedEntries (at most one less per load).",
     transform: wholeNumber(in: 2...OptionBounds.entries.upperBound))
   var maxEntries: Int = SystemLimits.maximumAllowedEntries
 
@@ -39,7 +41,7 @@ struct HostOptions: ParsableArguments {
   var capScope: CheckingContext.CapScope = .perRequest
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help: """
       Kill a request that sends more than this many entries (error 2), as a device's watchdog \
       kills a request that runs too long. Default: never.

@@ -27,7 +27,7 @@ struct PublishCommand: ParsableCommand {
   @Option(name: .long, help: "The release folder.", completion: .directory, transform: nonEmptyPath)
   var out: String
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "Earlier versions patched from, and kept in the index (1 to \(ReleasePublisher.maximumKeep)).",
     transform: wholeNumber(in: 1...OptionBounds.count.upperBound))

@@ -20,12 +20,13 @@ struct StrategyBenchOptions: ParsableArguments {
   var rssBudget = ByteSize(bytes: BenchConfiguration.defaultRSSBudgetBytes)
 
   @Option(
-    name: .long, help: "The gate's median throughput floor, in entries per second.",
+    name: .long, parsing: .unconditional,
+    help: "The gate's median throughput floor, in entries per second.",
     transform: finiteNumber(in: 0...1e12))
   var minEntriesPerS: Double = 200_000
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "The gate's ceiling on a calldir strategy's median startup CPU time (exec to load start, not the wall clock, which grows on a busy machine), seconds.",
     transform: finiteNumber(in: OptionBounds.seconds))
@@ -47,7 +48,7 @@ struct StrategyBenchOptions: ParsableArguments {
   var chart: String?
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "The base calldir's strategies read: 3 compact (what compile writes, the default) or 1 fixed width.",
     transform: wholeNumber(in: OptionBounds.count))
