@@ -7,7 +7,7 @@ its bases' hashes against the sets the writers could leave one after the other.
   update vs update    app update from v2 and from a stale v1 copy at once (no rollback)
   stage vs compile    app stage of one base while calldir compile writes another dump
 
-usage: Scripts/race-trials.py [--calldir .build/release/calldir] [--trials 50]
+usage: Scripts/race-trials.py [--calldir .build/release/calldir] [--trials 50] [--max-delay 40]
 Prints one line per kind: trials, mixed containers, rollbacks, failed runs; exit 1 on any mix
 or rollback.
 """
@@ -19,6 +19,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--calldir", default=os.path.join(here, "..", ".build", "release", "calldir"))
 parser.add_argument("--trials", type=int, default=50)
 parser.add_argument("--seed", type=int, default=52)
+parser.add_argument("--max-delay", type=int, default=40,
+                    help="the most milliseconds the server waits before each file's body")
 args = parser.parse_args()
 calldir = os.path.abspath(args.calldir)
 rng = random.Random(args.seed)
@@ -84,8 +86,8 @@ try:
     def trial(kind, index):
         app = os.path.join(work, f"app-{kind}-{index}")
         shutil.copytree(app_v1, app)
-        server, url = start_server(release, rng.randint(0, 400))
-        stale_server, stale_url = start_server(stale, rng.randint(0, 400))
+        server, url = start_server(release, rng.randint(0, args.max_delay))
+        stale_server, stale_url = start_server(stale, rng.randint(0, args.max_delay))
         offset = rng.uniform(0, 1.5)
         try:
             if kind == "update vs compile":
@@ -135,7 +137,7 @@ try:
             rollbacks += r
             failed += bool(f)
         print(f"{kind}: {args.trials} trials, {mixed} mixed, {rollbacks} rollbacks, "
-              f"{failed} with a failed writer")
+              f"{failed} with a failed writer", flush=True)
         worst = max(worst, mixed + rollbacks)
     sys.exit(1 if worst else 0)
 finally:
