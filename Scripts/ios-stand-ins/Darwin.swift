@@ -182,3 +182,16 @@ public struct rlimit {
 @discardableResult public func setrlimit(_ resource: Int32, _ limits: UnsafePointer<rlimit>!)
   -> Int32
 { 0 }
+
+// The standard descriptors (SystemCalls.StandardStreams): fcntl's F_GETFD, signal, stdio's
+// stdout with fflush and ferror, as the SDK declares them.
+public let EBADF: Int32 = 9
+public let F_GETFD: Int32 = 1
+public typealias sig_t = @convention(c) (Int32) -> Void
+public let SIG_IGN: sig_t? = nil
+@discardableResult public func fcntl(_ descriptor: Int32, _ command: Int32) -> Int32 { 0 }
+@discardableResult public func signal(_ signal: Int32, _ handler: sig_t!) -> sig_t! { nil }
+public struct FILE {}
+public var stdout: UnsafeMutablePointer<FILE>! { nil }
+@discardableResult public func fflush(_ stream: UnsafeMutablePointer<FILE>!) -> Int32 { 0 }
+@discardableResult public func ferror(_ stream: UnsafeMutablePointer<FILE>!) -> Int32 { 0 }

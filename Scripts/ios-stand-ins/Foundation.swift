@@ -105,6 +105,7 @@ open class HTTPURLResponse: URLResponse, @unchecked Sendable {
 }
 
 open class URLSessionTask: NSObject, @unchecked Sendable {
+  open var taskIdentifier: Int { 0 }
   open func resume() {}
   open func cancel() {}
 }
@@ -136,6 +137,7 @@ open class URLSession: NSObject, @unchecked Sendable {
   ) {}
   open func dataTask(with request: URLRequest) -> URLSessionDataTask { URLSessionDataTask() }
   open func invalidateAndCancel() {}
+  open func finishTasksAndInvalidate() {}
 }
 
 extension StringProtocol {

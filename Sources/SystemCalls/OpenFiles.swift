@@ -7,6 +7,10 @@
 /// The files this process holds open, so an output path that names one of them is refused
 /// rather than written over: `history report --db h.db --out /dev/fd/3`, with descriptor 3 on
 /// `h.db`, wrote the report over the history database it was reading (issue 52, item 2).
+///
+/// Checked where the command-line tool runs (Linux, through `/proc/self/fd`). On Apple's
+/// platforms it answers false: an app writes its own container's files, never an output a user
+/// named by descriptor.
 public enum OpenFiles {
   /// The highest descriptor checked where the process's open descriptors cannot be listed
   /// (`/proc/self/fd` is Linux's): the merge raises its limit toward 1,280, so this covers it.
@@ -17,48 +21,68 @@ public enum OpenFiles {
   /// shell's, not the command's: `--json /dev/stdout > log 2>&1` is the user's choice.
   /// False when `path` names no regular file.
   public static func isOpenHere(_ path: String, excluding excluded: Int32? = nil) -> Bool {
-    var target = stat()
-    guard stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return false }
-    return isOpen(device: target.st_dev, inode: target.st_ino, excluding: excluded)
+    #if canImport(Glibc)
+      return isOpenOnLinux(path, excluding: excluded)
+    #else
+      return false
+    #endif
   }
 
   /// Whether another descriptor of this process is open on the regular file `descriptor` is.
   public static func isOpenElsewhere(descriptor: Int32) -> Bool {
-    var target = stat()
-    guard fstat(descriptor, &target) == 0, target.st_mode & S_IFMT == S_IFREG else {
+    #if canImport(Glibc)
+      return isOpenElsewhereOnLinux(descriptor: descriptor)
+    #else
+      return false
+    #endif
+  }
+}
+
+#if canImport(Glibc)
+  extension OpenFiles {
+    static func isOpenOnLinux(_ path: String, excluding excluded: Int32?) -> Bool {
+      var target = stat()
+      guard stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return false }
+      return isOpen(device: target.st_dev, inode: target.st_ino, excluding: excluded)
+    }
+
+    static func isOpenElsewhereOnLinux(descriptor: Int32) -> Bool {
+      var target = stat()
+      guard fstat(descriptor, &target) == 0, target.st_mode & S_IFMT == S_IFREG else {
+        return false
+      }
+      return isOpen(device: target.st_dev, inode: target.st_ino, excluding: descriptor)
+    }
+
+    private static func isOpen(device: dev_t, inode: ino_t, excluding excluded: Int32?) -> Bool {
+      for descriptor in openDescriptors() where descriptor > 2 && descriptor != excluded {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { continue }
+        if status.st_dev == device && status.st_ino == inode { return true }
+      }
       return false
     }
-    return isOpen(device: target.st_dev, inode: target.st_ino, excluding: descriptor)
-  }
 
-  private static func isOpen(device: dev_t, inode: ino_t, excluding excluded: Int32?) -> Bool {
-    for descriptor in openDescriptors() where descriptor > 2 && descriptor != excluded {
-      var status = stat()
-      guard fstat(descriptor, &status) == 0 else { continue }
-      if status.st_dev == device && status.st_ino == inode { return true }
-    }
-    return false
-  }
-
-  /// The descriptors open now: `/proc/self/fd`'s entries where it exists, else every
-  /// descriptor up to ``highestCheckedDescriptor`` that `fcntl` says is open.
-  static func openDescriptors() -> [Int32] {
-    var descriptors: [Int32] = []
-    if let listing = opendir("/proc/self/fd") {
-      defer { closedir(listing) }
-      let own = dirfd(listing)
-      while let entry = readdir(listing) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    /// The descriptors open now: `/proc/self/fd`'s entries where it exists, else every
+    /// descriptor up to ``highestCheckedDescriptor`` that `fcntl` says is open.
+    static func openDescriptors() -> [Int32] {
+      var descriptors: [Int32] = []
+      if let listing = opendir("/proc/self/fd") {
+        defer { closedir(listing) }
+        let own = dirfd(listing)
+        while let entry = readdir(listing) {
+          let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+          }
+          if let descriptor = Int32(name), descriptor != own { descriptors.append(descriptor) }
         }
-        if let descriptor = Int32(name), descriptor != own { descriptors.append(descriptor) }
+        return descriptors
+      }
+      let limit = min(Int32(clamping: getdtablesize()), highestCheckedDescriptor)
+      for descriptor in 0..<max(limit, 0) where fcntl(descriptor, F_GETFD) != -1 {
+        descriptors.append(descriptor)
       }
       return descriptors
     }
-    let limit = min(Int32(clamping: getdtablesize()), highestCheckedDescriptor)
-    for descriptor in 0..<max(limit, 0) where fcntl(descriptor, F_GETFD) != -1 {
-      descriptors.append(descriptor)
-    }
-    return descriptors
   }
-}
+#endif
