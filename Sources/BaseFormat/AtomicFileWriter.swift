@@ -34,9 +34,12 @@ public final class AtomicFileWriter {
   /// `/dev/fd/N` is written through at ``commit()`` and never replaced; a folder or a link to
   /// nothing is refused. A target written through gathers its bytes in an unlinked temporary
   /// file first (``overwrite(at:with:)`` needs one), so a killed writer leaves nothing behind.
-  /// - Parameter refusingFilesOpenHere: refuse a regular `path` this process already holds
-  ///   open elsewhere (a command's output options: `history report --out h.db` would replace
-  ///   the database it reads). A target written through is always checked so.
+  /// - Parameters:
+  ///   - path: the destination: a regular file, a new one, or what is written through.
+  ///   - bufferByteCount: bytes gathered before each `write`.
+  ///   - refusingFilesOpenHere: refuse a regular `path` this process already holds open
+  ///     elsewhere (a command's output options: `history report --out h.db` would replace the
+  ///     database it reads). A target written through is always checked so.
   /// - Throws: ``BaseFormatError`` with `.refusedOutput` for a path that cannot be written as
   ///   asked, `.system` when the temporary file cannot be created.
   public init(
