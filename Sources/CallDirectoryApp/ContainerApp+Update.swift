@@ -65,7 +65,7 @@ extension ContainerApp {
   ///
   /// The plan is made outside the writers' lock (downloads take minutes), so the update
   /// commits only if the container is still at the manifest generation it planned against
-  /// (``DirectoryContainer/Manifest/generation``): a compile or another update in between makes
+  /// (`DirectoryContainer.Manifest.generation`): a compile or another update in between makes
   /// it plan again from the new manifest, its downloads kept, so it never commits a set no
   /// release had.
   @discardableResult
