@@ -99,8 +99,13 @@ struct StrategyBenchOptions: ParsableArguments {
   }
 
   /// Writes the CSV, the chart and (with `--json`) the dashboard files, and prints the table.
-  /// - Parameter drawingChart: false when the caller draws the chart itself later (an A/B run
-  ///   draws it once, with its verdict: a FIFO is read once).
+  /// - Parameters:
+  ///   - records: the runs' rows.
+  ///   - name: the profile's name, for the titles.
+  ///   - configuration: the bench's configuration.
+  ///   - json: github-action-benchmark's JSON file to write too, if any.
+  ///   - drawingChart: false when the caller draws the chart itself later (an A/B run draws it
+  ///     once, with its verdict: a FIFO is read once).
   func writeResults(
     _ records: [RunRecord], name: String, configuration: BenchConfiguration, json: String? = nil,
     drawingChart: Bool = true
