@@ -70,15 +70,7 @@ struct OutputOptionsTests {
     case ["generate"]: return ["generate", "--profile", "ci-smoke", "--entries", "200"]
     case ["chart"]: return ["chart", repository.appendingPathComponent("Results/latest.csv").path]
     case ["history", "report"]:
-      let database = folder.path("history.db")
-      let added = try runProcess(
-        calldir,
-        [
-          "history", "add", repository.appendingPathComponent("Results/latest.csv").path,
-          "--commit", String(repeating: "a", count: 40), "--db", database,
-        ])
-      #expect(added.status == 0, "\(added.stderr)")
-      return ["history", "report", "--db", database]
+      return ["history", "report", "--db", try historyDatabase(folder.path("history.db"))]
     case ["bench", "strategies"]:
       return ["bench", "strategies"] + small + ["--strategies", "mmap"]
     case ["bench", "sweep"]:
@@ -100,6 +92,18 @@ struct OutputOptionsTests {
       return found.status == 0 ? ["bench", "update"] + small : nil
     default: return nil
     }
+  }
+
+  /// A history database at `path` holding Results/latest.csv's figures.
+  func historyDatabase(_ path: String) throws -> String {
+    let added = try runProcess(
+      calldir,
+      [
+        "history", "add", repository.appendingPathComponent("Results/latest.csv").path,
+        "--commit", String(repeating: "a", count: 40), "--db", path,
+      ])
+    #expect(added.status == 0, "\(added.stderr)")
+    return path
   }
 
   /// The kinds of target each option meets in turn.
@@ -195,14 +199,7 @@ struct OutputOptionsTests {
   /// `history report --db h.db --out /dev/fd/3` wrote the report over the database).
   @Test func anOutputOnAFileTheCommandHasOpenIsRefused() throws {
     let folder = try TemporaryFolder()
-    let database = folder.path("h.db")
-    let added = try runProcess(
-      calldir,
-      [
-        "history", "add", repository.appendingPathComponent("Results/latest.csv").path,
-        "--commit", String(repeating: "b", count: 40), "--db", database,
-      ])
-    #expect(added.status == 0, "\(added.stderr)")
+    let database = try historyDatabase(folder.path("h.db"))
     let before = try Data(contentsOf: URL(fileURLWithPath: database))
     for out in ["/dev/fd/3", "/proc/self/fd/3", database] {
       let run = try runProcess(
