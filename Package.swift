@@ -95,6 +95,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    // The gate settings file (.calldir-gate.yml). TOMLKit, the other mirrored parser, needs
+    // karwa/swift-checkit, which this machine cannot resolve.
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     // Builds the DocC catalogs (swift package generate-documentation); a plugin only, nothing
     // links it.
@@ -240,6 +243,7 @@ let package = Package(
         "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
         "DirectoryContainer", "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
         "ReleaseFormat", "CZlib", "SystemCalls",
+        .product(name: "Yams", package: "Yams"),
       ]),
     .executableTarget(
       name: "calldir",

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Runs Scripts/gate.sh (what action.yml calls) as a team would, on a team's own data: a container
-# compiled from a generated dump in a scratch git repository. Checks that
-#   - a baseline saved from the container gates the same container: passed (exit 0), and the
-#     step summary opens with the verdict;
-#   - a baseline whose instructions per entry are 10% lower (a planted regression) fails it
-#     (exit 2), and the summary says so first;
-#   - a pull request branch with changed data, gated against its merge base: passed;
-#   - usage errors (no such data, a folder that is not a container, a bad --repeat, a revision
-#     that is not there) exit 1 with a line naming the problem.
+# Runs the Action's steps (action.yml) by hand, as a team's pull request would run them, on a
+# team's own data: a container compiled from a generated dump in a scratch git repository whose
+# workflow uses calldir at a ref. Checks that
+#   - Scripts/gate-calldirs.sh keys the head's calldir by its sources (the same key twice: a
+#     second run restores it and builds nothing) and skips the A/B when the base revision's
+#     workflow uses the same ref;
+#   - a data pull request (new rows, longer labels) gated against its merge base passes, and the
+#     summary opens with the verdict, "calldir" and "data" sections in that order;
+#   - a budget missed (a label budget of 1 byte) fails it (exit 2), "❌" first;
+#   - a pull request that changes the ref finds the base's calldir sources (base-source) and the
+#     A/B runs (here against this build's extension with other bytes: calldir "changed");
+#   - usage errors (no such data, a folder that is not a container, a revision that is not
+#     there, an unknown setting) exit 1 with one line naming the problem.
 # usage: Scripts/gate-self-test.sh [CALLDIR]   (default: .build/release/calldir, built if missing)
 # Exit status: 0 every case as expected; 1 otherwise.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-calldir=$(realpath -m "${1:-$here/.build/release/calldir}")
+calldir=${1:-$here/.build/release/calldir}
+calldir=$(cd "$(dirname "$calldir")" && pwd)/$(basename "$calldir")
 if [[ ! -x $calldir ]]; then
   swift build -c release --package-path "$here" --product calldir >&2
-  swift build -c release --package-path "$here" --product calldir-extension >&2
 fi
 team=$(mktemp -d)
 trap 'rm -rf "$team"' EXIT
@@ -30,61 +34,92 @@ expect() { # STATUS DESCRIPTION command...
     failed=1
   fi
 }
-summary_opens_with() { # TEXT
-  if [[ $(head -1 "$GITHUB_STEP_SUMMARY") == *"$1"* ]]; then echo "ok: the summary opens with '$1'"
-  else
-    echo "FAILED: the summary opens with '$(head -1 "$GITHUB_STEP_SUMMARY")', not '$1'" >&2
+check() { # DESCRIPTION test...
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else
+    echo "FAILED: $what" >&2
     failed=1
   fi
 }
 git() { command git -c user.email=gate@example.com -c user.name=gate -c init.defaultBranch=main "$@"; }
-gate=("$here/Scripts/gate.sh" --calldir "$calldir" --repeat 3 --out "$team/repo/.calldir/gate")
-export GITHUB_STEP_SUMMARY=$team/summary.md
+export GITHUB_STEP_SUMMARY=$team/summary.md GITHUB_ACTION_PATH=$here RUNNER_TEMP=$team/runner
+export CALLDIR_REPOSITORY=calldir/calldir
+mkdir -p "$RUNNER_TEMP"
+# The Action's gate step, as action.yml writes it.
+gate() { "$calldir" gate --data directory --against-rev main --out "$team/out" --quiet "$@"; }
+workflow() { # REF
+  mkdir -p .github/workflows
+  printf 'jobs:\n  gate:\n    steps:\n      - uses: calldir/calldir@%s\n        with: { data: directory }\n' \
+    "$1" >.github/workflows/gate.yml
+}
 
 mkdir "$team/repo"
 cd "$team/repo"
 git init -q
-"$calldir" generate --format tsv --entries 200k --seed 11 --out dump.tsv >/dev/null
+workflow v1
+"$calldir" generate --format tsv --entries 100k --seed 11 --out dump.tsv >/dev/null
 "$calldir" compile dump.tsv --country RU --out directory >/dev/null 2>&1
-expect 0 "a baseline saved from the team's container" "${gate[@]}" --data directory \
-  --save-baseline calldir-baseline.json
-git add dump.tsv directory calldir-baseline.json
-git commit -qm "the team's directory and its baseline"
-
-rm -f "$GITHUB_STEP_SUMMARY"
-expect 0 "the container against its committed baseline" "${gate[@]}" --data directory \
-  --baseline calldir-baseline.json
-summary_opens_with "passed"
-
-python3 - calldir-baseline.json "$team/lowered.json" <<'PY'
-import json, sys
-baseline = json.load(open(sys.argv[1]))
-for strategies in baseline["profiles"].values():
-    for figures in strategies.values():
-        figures["instructions_per_entry"] *= 0.9
-json.dump(baseline, open(sys.argv[2], "w"))
-PY
-rm -f "$GITHUB_STEP_SUMMARY"
-expect 2 "a baseline 10% lower in instructions per entry (planted)" "${gate[@]}" \
-  --data directory --baseline "$team/lowered.json"
-summary_opens_with "❌"
+git add -A
+git commit -qm "the team's directory"
 
 git checkout -qb more-data
-"$calldir" generate --format tsv --entries 220k --seed 12 --out dump.tsv >/dev/null
+python3 - dump.tsv <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+for i in range(1, len(lines), 50):
+    f = lines[i].split("\t"); f[1] += " — a longer label"; lines[i] = "\t".join(f)
+lines += [l.replace("+7", "+7", 1)[:-1] + "9" for l in lines[1:1000]]
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
 rm -rf directory
 "$calldir" compile dump.tsv --country RU --out directory >/dev/null 2>&1
 git add -A
-git commit -qm "more numbers"
-rm -f "$GITHUB_STEP_SUMMARY"
-expect 0 "a branch with changed data against its merge base" "${gate[@]}" --data directory \
-  --against-rev main
-summary_opens_with "passed"
+git commit -qm "more numbers, longer labels"
 
-expect 1 "data that does not exist" "${gate[@]}" --data missing/bases.cdb
+CALLDIR_REF=v1 CALLDIR_AGAINST=main "$here/Scripts/gate-calldirs.sh" >"$team/outputs" 2>"$team/why"
+check "the head's calldir is keyed by its sources" grep -q '^head-key=[0-9a-f]\{64\}$' "$team/outputs"
+CALLDIR_REF=v1 CALLDIR_AGAINST=main "$here/Scripts/gate-calldirs.sh" >"$team/outputs2" 2>/dev/null
+check "the same sources, the same key (a second run restores the cache, builds nothing)" \
+  cmp -s "$team/outputs" "$team/outputs2"
+check "the same ref at both revisions: no base calldir" \
+  bash -c "! grep -q '^base-source=' '$team/outputs' && grep -q 'did not change' '$team/why'"
+
+rm -f "$GITHUB_STEP_SUMMARY"
+expect 0 "a data pull request against its merge base" gate --summary "$GITHUB_STEP_SUMMARY"
+check "the summary opens with the verdict" grep -q '^## calldir gate — ✅ passed' \
+  <(head -1 "$GITHUB_STEP_SUMMARY")
+check "calldir's section says the A/B was skipped, then the data's" \
+  bash -c "grep -n '^### ' '$GITHUB_STEP_SUMMARY' | tr '\n' ' ' | grep -q 'calldir — ⏭️ A/B skipped.*data — ✅'"
+
+rm -f "$GITHUB_STEP_SUMMARY"
+expect 2 "a label budget of 1 byte (planted)" gate --set budgets.label-bytes-per-entry=1 \
+  --summary "$GITHUB_STEP_SUMMARY"
+check "the summary opens with ❌" grep -q '^## calldir gate — ❌' <(head -1 "$GITHUB_STEP_SUMMARY")
+
+# A pull request that bumps calldir: the base's sources are found (here a clone of this
+# repository, standing in for GitHub's), and the A/B runs against a build that differs.
+workflow v2
+git commit -qam "calldir v2"
+if command git -C "$here" rev-parse --git-dir >/dev/null 2>&1; then
+  command git -C "$here" tag -f gate-self-test-base HEAD >/dev/null
+  CALLDIR_REF=v2 CALLDIR_AGAINST=main CALLDIR_BASE_REF=gate-self-test-base \
+    CALLDIR_SOURCE_URL=$here "$here/Scripts/gate-calldirs.sh" >"$team/outputs" 2>"$team/why" || true
+  command git -C "$here" tag -d gate-self-test-base >/dev/null
+  # The tag is this very commit: on a clean tree its sources are the head's (no A/B needed);
+  # with uncommitted changes they differ, and the checkout is handed on to be built.
+  check "a changed ref is found and checked out (or seen to build the same sources)" \
+    bash -c "grep -q 'same sources' '$team/why' || { source=\$(sed -n 's/^base-source=//p' '$team/outputs'); [[ -f \$source/Package.swift ]] && grep -q '^base-key=' '$team/outputs'; }"
+fi
+mkdir -p "$team/base-build"
+cp "$(dirname "$calldir")/calldir-extension" "$team/base-build/"
+printf '\0' >>"$team/base-build/calldir-extension" # other bytes: calldir "changed"
+expect 0 "a calldir change runs the A/B (same code, other bytes)" gate --base-calldir "$team/base-build"
+check "the A/B's table is in the report" grep -q '^| mmap | ' "$team/out/gate.md"
+
+expect 1 "data that does not exist" "$calldir" gate --data missing --out "$team/out"
 mkdir -p empty-folder
-expect 1 "a folder that is not a container" "${gate[@]}" --data empty-folder
-expect 1 "--repeat 0" "${gate[@]}" --data directory --repeat 0
-expect 1 "a revision that is not there" "${gate[@]}" --data directory --against-rev no-such-branch
-expect 1 "two modes at once" "${gate[@]}" --data directory --baseline calldir-baseline.json \
-  --against-rev main
+expect 1 "a folder that is not a container" "$calldir" gate --data empty-folder --out "$team/out"
+expect 1 "a revision that is not there" gate --against-rev no-such-branch
+expect 1 "an unknown setting" gate --set budgets.nothing=1
 exit $failed

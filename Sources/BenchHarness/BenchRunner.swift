@@ -213,7 +213,7 @@ public struct BenchRunner {
           arguments: item.strategy.arguments(
             input: input.path(item.strategy), kind: configuration.parameters.kind,
             maximumAllowedEntries: configuration.maximumAllowedEntries),
-          environment: configuration.allocator.childEnvironment(),
+          environment: childEnvironment(item),
           timeoutSeconds: max(600, configuration.timeoutSeconds * 50))
         let entries = outcome.report.flatMap(LoadReport.init(parsing:))?.entries ?? 0
         return (count, entries)
@@ -234,6 +234,15 @@ public struct BenchRunner {
       BenchProgress(phase: .counting, done: counted.count, total: counted.count, step: "done"))
   }
 
+  /// The environment of `item`'s child. A planted regression (`CALLDIR_PLANTED_WORK`, see
+  /// `Scripts/gate-trials.py`) is this build's: the other build's runs (A) never get it, so an
+  /// A/B run shows whether it is caught.
+  func childEnvironment(_ item: Measured) -> [String] {
+    var environment = ProcessInfo.processInfo.environment
+    if item.build == "A" { environment["CALLDIR_PLANTED_WORK"] = nil }
+    return configuration.allocator.childEnvironment(from: environment)
+  }
+
   /// Runs one child and turns its outcome into a record.
   func measure(
     _ item: Measured, input: BenchInput, baseVersion: Int, environment: [String: String]
@@ -252,7 +261,7 @@ public struct BenchRunner {
     do {
       outcome = try ChildProcess.run(
         executable: binary, arguments: arguments, limits: limits,
-        environment: configuration.allocator.childEnvironment())
+        environment: childEnvironment(item))
     } catch {
       throw BenchError("\(error)")
     }

@@ -14,7 +14,8 @@ struct Calldir: AsyncParsableCommand {
     abstract: "Get millions of phone numbers into a Call Directory extension, fast and small.",
     discussion: ExitStatus.summary,
     subcommands: [
-      BenchCommand.self, ChartCommand.self, GenerateCommand.self, HostCommand.self, AppCommand.self,
+      BenchCommand.self, GateCommand.self, ChartCommand.self, GenerateCommand.self,
+      HostCommand.self, AppCommand.self,
       NormalizeCommand.self, CompileCommand.self, InspectCommand.self, PublishCommand.self,
       ExportCommand.self, HistoryCommand.self,
     ])

@@ -53,6 +53,10 @@ struct ChartCommand: ParsableCommand {
       print("wrote \(path)")
       return
     }
+    if let drawnBy = Self.commandDrawing(text) {
+      throw ValidationError(
+        "\(csv): this CSV's chart is drawn by \(drawnBy), which wrote it (an SVG beside the CSV)")
+    }
     let records: [RunRecord]
     do {
       records = try RunRecord.records(fromCSV: text)
@@ -79,6 +83,20 @@ struct ChartCommand: ParsableCommand {
         : BenchChart.svg(records: records, title: "calldir bench: \(profile)")
     try ResultFiles.writeAtomically(svg, to: path)
     print("wrote \(path)")
+  }
+
+  /// The command that draws a CSV calldir writes with no run rows (no `timestamp`): `bench
+  /// update`'s and `bench compile`'s single-size tables, identified by their own columns; nil
+  /// for any other CSV.
+  static func commandDrawing(_ text: String) -> String? {
+    guard let header = text.split(separator: "\n", maxSplits: 1).first else { return nil }
+    let columns = Set(header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    guard !columns.contains("timestamp") else { return nil }
+    if columns.isSuperset(of: ["churn", "method", "ratio_to_full"]) {
+      return "calldir bench update"
+    }
+    if columns.isSuperset(of: ["tool", "rows_per_s", "cpu_s"]) { return "calldir bench compile" }
+    return nil
   }
 
   /// The chart of a `bench compile --entries A,B,…` CSV (it has `sort_runs`), or nil for any

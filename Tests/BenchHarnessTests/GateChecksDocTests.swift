@@ -30,3 +30,53 @@ struct GateChecksDocTests {
     #expect(absolute.count == 2 && absolute.allSatisfy { $0.why.contains("kept") })
   }
 }
+
+/// The Action's inputs for the gate's settings are the ones `calldir bench checks` says it has.
+@Suite("The Action's inputs are the gate's settings")
+struct ActionInputsTests {
+  @Test func everyNamedInputIsInTheActionAndASetting() throws {
+    let action = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../action.yml")
+    let text = try String(contentsOf: action, encoding: .utf8)
+    let names = Set(GateSettings.keys.map(\.name))
+    for input in GateChecks.actionInputs {
+      #expect(text.contains("\n  \(input):\n"), "action.yml has no input \(input)")
+      #expect(names.contains(input), "\(input) is not a gate setting")
+      // The input reaches calldir gate as the setting of the same name.
+      let key = try #require(GateSettings.keys.first { $0.name == input })
+      #expect(text.contains("--set \"\(key.path)="), "action.yml never passes \(key.path)")
+    }
+  }
+
+  @Test func aSettingsFileSetsValuesAndNamesItsMistakes() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "gate-settings-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let good = folder.appendingPathComponent("good.yml")
+    try """
+    # a team's budgets
+    budgets:
+      footprint-margin-percent: 25%
+      requests: 4
+      device: iphone17pro
+    calldir:
+      max-regression-percent: 3
+    """.write(to: good, atomically: true, encoding: .utf8)
+    var settings = GateSettings()
+    try settings.read(file: good.path)
+    #expect(settings.budgets.footprintMargin == 0.25)
+    #expect(settings.budgets.requests == 4)
+    #expect(settings.budgets.device == "iphone17pro")
+    #expect(settings.thresholds.maximumRegression == 0.03)
+    #expect(settings.budgets.footprintBytes == Int(Double(5 * 1_048_576) * 0.75))
+    let wrong = folder.appendingPathComponent("wrong.yml")
+    try "calldir:\n  repeat: 2.5\n".write(to: wrong, atomically: true, encoding: .utf8)
+    var other = GateSettings()
+    #expect {
+      try other.read(file: wrong.path)
+    } throws: { error in
+      "\(error)".contains("wrong.yml:2: calldir.repeat must be a whole number from 3 to 100")
+    }
+  }
+}

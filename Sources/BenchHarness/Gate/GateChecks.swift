@@ -128,12 +128,38 @@ public enum GateChecks {
     ]
   }
 
-  /// The checks as a Markdown table: what `calldir bench checks` prints and the harness catalog shows.
+  /// The checks as Markdown tables: what `calldir bench checks` prints and the harness catalog
+  /// shows. First every bench gate's checks, then `calldir gate`'s budgets and thresholds: each
+  /// with its default, its source, and how a team changes it (the settings file's key, the
+  /// command line's `--set`, the Action's input where it has one).
   public static func markdown() -> String {
     var lines = ["| gate | reads | fails when | why |", "| --- | --- | --- | --- |"]
     for check in all {
       lines.append("| `\(check.gate)` | \(check.reads) | \(check.fails) | \(check.why) |")
     }
+    lines += [
+      "",
+      "`calldir gate` (the Action): the data against these budgets, calldir A/B against these thresholds.",
+      "",
+      "| setting | default | what, and where the default comes from | change it |",
+      "| --- | ---: | --- | --- |",
+    ]
+    let defaults = GateSettings()
+    for key in GateSettings.keys {
+      let input = actionInputs.contains(key.name) ? "; the Action's `\(key.name)`" : ""
+      lines.append(
+        "| `\(key.path)` | \(GateSettings.format(key.read(defaults))) | \(key.meaning) | `\(GateSettings.defaultFileName)` (`\(key.section):` `\(key.name):`), `--set \(key.path)=…`\(input) |"
+      )
+    }
+    lines.append(
+      "| `\(GateSettings.deviceKey)` | \(defaults.budgets.device) | the device profile the seed set's time is projected on (`Datasets/devices`): the slower phone measured | `\(GateSettings.defaultFileName)` (`budgets:` `device:`), `--set \(GateSettings.deviceKey)=…` |"
+    )
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// The settings `action.yml` has an input of the same name for (a test keeps the two the same).
+  public static let actionInputs: Set<String> = [
+    "footprint-margin-percent", "seed-seconds-to-enabled", "update-percent",
+    "max-regression-percent",
+  ]
 }

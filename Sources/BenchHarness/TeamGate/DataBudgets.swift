@@ -1,0 +1,57 @@
+import CallDirectoryCore
+
+/// What a team's data must fit on the device, whatever calldir's version: the budgets
+/// `calldir gate` holds the head's data to. Data-dependent counts (instructions per entry) are
+/// not budgets: a longer label costs more instructions and still fits, so those are reported
+/// with their change, never gated.
+///
+/// Defaults come from iOS's limits and the device profiles (BRIEF §1, §3); a team sets its own
+/// in `.calldir-gate.yml` (``GateSettings``).
+public struct DataBudgets: Sendable, Equatable {
+  /// The extension's memory limit, in bytes: what iOS kills it past (5 MiB, the field's
+  /// figure: ``SystemLimits/defaultMemoryLimitBytes``).
+  public var memoryLimitBytes = SystemLimits.defaultMemoryLimitBytes
+  /// The share of the memory limit kept free, 0…1: a footprint over `limit × (1 − margin)`
+  /// fails, so a device that measures a little more than this machine still loads.
+  public var footprintMargin = 0.2
+  /// The seed set's projected time from the switch to enabled, in seconds, on ``device``.
+  /// Devices take labelled entries slowly: `calldir compile`'s default 100,000-entry seed set
+  /// projects to 2.5 s on an iPhone 13 (BRIEF §8), so 3 s passes it, and a seed set a fifth
+  /// larger fails.
+  public var seedSecondsToEnabled = 3.0
+  /// The device profile the seed set's time is projected on (`Datasets/devices`): the slower
+  /// of the two measured phones, so a budget met there is met on both.
+  public var device = "iphone13"
+  /// The most entries one request may carry: iOS's loader fails at 2,000,000 (BRIEF §1).
+  public var entriesPerRequest = SystemLimits.maximumAllowedEntries - 1
+  /// The most requests the whole set may take past the cap: 10 requests carry 20 M entries,
+  /// minutes on an iPhone 13; each is a complete load the user waits through.
+  public var requests = 10
+  /// The most an update may download, as a share of a full install (0…1): more, and a client
+  /// would do as well to download everything.
+  public var updateShare = 0.5
+  /// The mean bytes of a label, over the labelled entries: 2GIS's 4 M numbers with names were
+  /// 140 MB of text (35 bytes a line with its number, BRIEF §3); 64 leaves room twice over.
+  public var labelBytesPerEntry = 64.0
+
+  /// The defaults.
+  public init() {}
+
+  /// The footprint budget, in bytes: the memory limit less the margin.
+  public var footprintBytes: Int {
+    Int((Double(memoryLimitBytes) * (1 - footprintMargin)).rounded(.down))
+  }
+}
+
+/// The A/B thresholds `calldir gate` holds a calldir change to, on the same data.
+public struct CodeThresholds: Sendable, Equatable {
+  /// The load time's rise tolerated (a fraction): the whole 95% interval past it fails.
+  public var maximumRegression = ABComparison.defaultMaximumRegression
+  /// The instructions per entry's rise tolerated (a fraction).
+  public var maximumCountRegression = BenchBaseline.defaultMaximumCountRegression
+  /// Runs per build and strategy.
+  public var repeats = 5
+
+  /// The defaults.
+  public init() {}
+}

@@ -1,0 +1,196 @@
+import Foundation
+import ProcessMetrics
+import Yams
+
+/// A team's gate settings: the data budgets and calldir's A/B thresholds, from the defaults,
+/// then `.calldir-gate.yml` in the team's repository, then the command line. Each setting is a
+/// ``Key``: one list that reads the file, names the command-line flag and action input, and
+/// makes `calldir bench checks`' budget table, so none of these can drift from the others.
+///
+/// ```yaml
+/// budgets:
+///   footprint-margin-percent: 25
+///   seed-seconds-to-enabled: 0.8
+/// calldir:
+///   max-regression-percent: 3
+/// ```
+public struct GateSettings: Sendable {
+  /// The file's usual name at the repository's top.
+  public static let defaultFileName = ".calldir-gate.yml"
+  /// The largest settings file read: a few dozen lines are all it can hold.
+  static let maximumByteCount = 64 * 1024
+
+  public var budgets = DataBudgets()
+  public var thresholds = CodeThresholds()
+
+  /// The defaults.
+  public init() {}
+
+  /// One setting.
+  public struct Key: Sendable {
+    /// `budgets` or `calldir`.
+    public var section: String
+    /// The key inside its section, and the `calldir gate` flag's name (`--KEY`).
+    public var name: String
+    /// What it bounds, the default's source and unit.
+    public var meaning: String
+    /// The smallest and largest value taken.
+    var range: ClosedRange<Double>
+    /// Whether only whole numbers are taken.
+    var whole: Bool
+    /// The setting's value in `settings`, as the file writes it.
+    public var read: @Sendable (GateSettings) -> Double
+    /// Sets the value (in the file's unit).
+    var write: @Sendable (inout GateSettings, Double) -> Void
+
+    /// The file's dotted path: `budgets.requests`.
+    public var path: String { section + "." + name }
+  }
+
+  /// Every setting, budgets first.
+  public static let keys: [Key] = [
+    Key(
+      section: "budgets", name: "memory-limit-mib",
+      meaning:
+        "the extension's memory limit, MiB: what iOS kills it past (the field's 5 MiB, BRIEF §3)",
+      range: 1...1024, whole: false,
+      read: { Double($0.budgets.memoryLimitBytes) / 1_048_576 },
+      write: { $0.budgets.memoryLimitBytes = Int($1 * 1_048_576) }),
+    Key(
+      section: "budgets", name: "footprint-margin-percent",
+      meaning: "the share of the memory limit the footprint must leave free, percent",
+      range: 0...90, whole: false,
+      read: { $0.budgets.footprintMargin * 100 }, write: { $0.budgets.footprintMargin = $1 / 100 }),
+    Key(
+      section: "budgets", name: "seed-seconds-to-enabled",
+      meaning:
+        "the seed set's time from the switch to enabled, projected on the device, seconds: compile's default 100,000-entry seed set is 2.5 s on an iPhone 13 (BRIEF §8)",
+      range: 0.01...3600, whole: false,
+      read: { $0.budgets.seedSecondsToEnabled }, write: { $0.budgets.seedSecondsToEnabled = $1 }),
+    Key(
+      section: "budgets", name: "entries-per-request",
+      meaning: "entries in one request: iOS's loader fails at 2,000,000 (BRIEF §1)",
+      range: 1...1_999_999, whole: true,
+      read: { Double($0.budgets.entriesPerRequest) },
+      write: { $0.budgets.entriesPerRequest = Int($1) }),
+    Key(
+      section: "budgets", name: "requests",
+      meaning:
+        "requests the whole set takes past the cap: 10 carry 20 M entries, minutes on a phone",
+      range: 1...1000, whole: true,
+      read: { Double($0.budgets.requests) }, write: { $0.budgets.requests = Int($1) }),
+    Key(
+      section: "budgets", name: "update-percent",
+      meaning:
+        "what a client downloads for this update (patches, else whole bases), as a share of a full install, percent",
+      range: 0...100, whole: false,
+      read: { $0.budgets.updateShare * 100 }, write: { $0.budgets.updateShare = $1 / 100 }),
+    Key(
+      section: "budgets", name: "label-bytes-per-entry",
+      meaning:
+        "mean label bytes over the labelled entries: 2GIS's directory had 35 bytes a line, number included (BRIEF §3)",
+      range: 1...4096, whole: false,
+      read: { $0.budgets.labelBytesPerEntry }, write: { $0.budgets.labelBytesPerEntry = $1 }),
+    Key(
+      section: "calldir", name: "max-regression-percent",
+      meaning: "A/B: the load time's rise, percent; fails when its whole 95% interval lies past it",
+      range: 0.1...99, whole: false,
+      read: { $0.thresholds.maximumRegression * 100 },
+      write: { $0.thresholds.maximumRegression = $1 / 100 }),
+    Key(
+      section: "calldir", name: "max-count-regression-percent",
+      meaning: "A/B: instructions per entry's rise on the same data, percent (a count: it repeats)",
+      range: 0.01...99, whole: false,
+      read: { $0.thresholds.maximumCountRegression * 100 },
+      write: { $0.thresholds.maximumCountRegression = $1 / 100 }),
+    Key(
+      section: "calldir", name: "repeat",
+      meaning: "A/B: runs per build and strategy; the intervals are over these",
+      range: 3...100, whole: true,
+      read: { Double($0.thresholds.repeats) }, write: { $0.thresholds.repeats = Int($1) }),
+  ]
+
+  /// The device profile's key, a name rather than a number.
+  public static let deviceKey = "budgets.device"
+
+  /// Sets the key at `path` (`budgets.requests`) to `value`.
+  /// - Throws: ``BenchError`` naming the key and its range when the key is unknown or the
+  ///   value out of range (`place` prefixes the message: the file and line, or the flag).
+  public mutating func set(_ path: String, to value: String, place: String) throws(BenchError) {
+    if path == Self.deviceKey {
+      guard !value.isEmpty else { throw BenchError("\(place): \(path) needs a device's name") }
+      budgets.device = value
+      return
+    }
+    guard let key = Self.keys.first(where: { $0.path == path }) else {
+      let known = (Self.keys.map(\.path) + [Self.deviceKey]).joined(separator: ", ")
+      throw BenchError("\(place): unknown setting '\(path)' (known: \(known))")
+    }
+    let trimmed = value.hasSuffix("%") ? String(value.dropLast()) : value
+    guard let number = Double(trimmed), number.isFinite, key.range.contains(number),
+      !key.whole || number == number.rounded()
+    else {
+      let kind = key.whole ? "a whole number" : "a number"
+      throw BenchError(
+        "\(place): \(path) must be \(kind) from \(Self.format(key.range.lowerBound)) to \(Self.format(key.range.upperBound)), got '\(value)'"
+      )
+    }
+    key.write(&self, number)
+  }
+
+  /// Reads `path`'s settings over these.
+  /// - Throws: ``BenchError`` naming the file and, where it has one, the line: a file that
+  ///   cannot be read, is not YAML, or sets an unknown key or a value out of range.
+  public mutating func read(file path: String) throws(BenchError) {
+    let text: String
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      guard data.count <= Self.maximumByteCount else {
+        throw BenchError(
+          "\(path): \(ByteCount.format(data.count)) is too large for gate settings (at most \(ByteCount.format(Self.maximumByteCount)))"
+        )
+      }
+      guard let decoded = String(data: data, encoding: .utf8) else {
+        throw BenchError("\(path): not UTF-8 text")
+      }
+      text = decoded
+    } catch let error as BenchError {
+      throw error
+    } catch {
+      throw BenchError("cannot read the gate settings \(path): \(error.localizedDescription)")
+    }
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: text)
+    } catch {
+      let line = "\(error)".split(separator: "\n").first.map(String.init) ?? "not YAML"
+      throw BenchError("\(path): not YAML (\(line))")
+    }
+    guard let root else { return }  // an empty file sets nothing
+    guard let sections = root.mapping else {
+      throw BenchError("\(path):\(root.mark?.line ?? 1): expected sections 'budgets' and 'calldir'")
+    }
+    for (sectionKey, sectionValue) in sections {
+      let section = sectionKey.string ?? ""
+      guard section == "budgets" || section == "calldir", let settings = sectionValue.mapping
+      else {
+        throw BenchError(
+          "\(path):\(sectionKey.mark?.line ?? 1): unknown section '\(section)' (known: budgets, calldir, each a mapping)"
+        )
+      }
+      for (key, value) in settings {
+        let line = key.mark?.line ?? 1
+        guard let scalar = value.scalar?.string else {
+          throw BenchError("\(path):\(line): \(section).\(key.string ?? "?") takes one value")
+        }
+        try set("\(section).\(key.string ?? "")", to: scalar, place: "\(path):\(line)")
+      }
+    }
+  }
+
+  /// A setting's value as the file writes it: no trailing zeros.
+  public static func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15
+      ? String(Int(value)) : String(format: "%g", value)
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import ProcessMetrics
+
+/// The gate's step summary: two sections, "calldir" and "data", each starting with its verdict,
+/// then every figure with its budget or its A/B interval, and the data-dependent counts beside
+/// the base revision's (reported, not gated). Fit for `$GITHUB_STEP_SUMMARY`.
+public enum TeamGateReport {
+  /// The Markdown.
+  /// - Parameters:
+  ///   - result: what the gate measured.
+  ///   - title: what was gated (the data's path and the revisions).
+  ///   - chartLink: where the chart is (an uploaded artifact's address, or a path).
+  public static func markdown(_ result: TeamGateResult, title: String, chartLink: String?)
+    -> String
+  {
+    let verdict = result.verdict
+    var lines = [
+      "## calldir gate — " + (verdict.passed ? "✅ passed" : "❌ \(count(verdict.failures))"), "",
+      title, "",
+    ]
+    lines += codeSection(result) + [""] + dataSection(result)
+    if let chartLink, !chartLink.isEmpty {
+      lines += ["", "Chart: [\(chartLink.split(separator: "/").last ?? "chart")](\(chartLink))"]
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func count(_ failures: [String]) -> String {
+    "\(failures.count) failure\(failures.count == 1 ? "" : "s")"
+  }
+
+  static func codeSection(_ result: TeamGateResult) -> [String] {
+    let verdict = result.codeVerdict
+    guard let comparison = result.comparison else {
+      return ["### calldir — ⏭️ A/B skipped", "", result.skippedCode ?? "not compared"]
+    }
+    let thresholds = result.settings.thresholds
+    var lines = [
+      "### calldir — " + (verdict.passed ? "✅ passed" : "❌ \(count(verdict.failures))"), "",
+      "A = the base revision's calldir, B = the head's, both on the head's \(result.largest), run interleaved.",
+      "",
+      "| strategy | load time B/A | 95% interval | fails past | instr/entry A → B | fails past | alloc/entry A → B |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in comparison.rows {
+      let time = row.timeRatio.map { String(format: "%.3f", $0.ratio) } ?? "–"
+      let interval = row.timeRatio.map { String(format: "[%.3f, %.3f]", $0.low, $0.high) } ?? "–"
+      let counts =
+        row.instructions.map {
+          String(format: "%.1f → %.1f (%+.3f%%)", $0.a, $0.b, ($0.b / $0.a - 1) * 100)
+        } ?? "–"
+      let allocations =
+        row.allocations.map { String(format: "%.4f → %.4f", $0.a, $0.b) } ?? "–"
+      lines.append(
+        "| \(row.strategy) | \(time) | \(interval) | \(String(format: "%.3f", 1 + thresholds.maximumRegression)) | \(counts) | +\(GateSettings.format(thresholds.maximumCountRegression * 100))% | \(allocations) |"
+      )
+    }
+    if !verdict.failures.isEmpty { lines += [""] + verdict.failures.map { "- \($0)" } }
+    return lines
+  }
+
+  static func dataSection(_ result: TeamGateResult) -> [String] {
+    let verdict = result.dataVerdict
+    var lines = [
+      "### data — " + (verdict.passed ? "✅ within every budget" : "❌ \(count(verdict.failures))"),
+      "",
+      "| budget | measured | allowed | |", "| --- | ---: | ---: | --- |",
+    ]
+    for check in result.budgetChecks {
+      lines.append(
+        "| \(check.name) | \(check.figure) | \(check.budget) | \(check.passed ? "✅" : "❌ over") |")
+    }
+    if let failures = result.load?.failures, !failures.isEmpty {
+      lines += [""] + failures.map { "- ❌ \($0)" }
+    }
+    if result.update == nil {
+      lines += ["", "No base revision: the update's download is not measured."]
+    }
+    lines += [
+      "", "Counts that depend on the data (reported, not gated):", "",
+      "| count | base revision | head | change |", "| --- | ---: | ---: | ---: |",
+    ]
+    func row(_ name: String, _ base: Double?, _ head: Double?, _ format: (Double) -> String) {
+      let change: String
+      if let base, let head, base > 0 {
+        change = String(format: "%+.2f%%", (head / base - 1) * 100)
+      } else {
+        change = "–"
+      }
+      lines.append(
+        "| \(name) | \(base.map(format) ?? "–") | \(head.map(format) ?? "–") | \(change) |")
+    }
+    let head = result.head
+    let base = result.base
+    row(
+      "instructions per entry (\(result.largest))", result.baseInstructionsPerEntry,
+      result.headInstructionsPerEntry
+    ) { String(format: "%.1f", $0) }
+    row("seed entries", base.map { Double($0.seedEntries) }, Double(head.seedEntries)) {
+      String(Int($0))
+    }
+    row("full-set entries", base.map { Double($0.fullEntries) }, Double(head.fullEntries)) {
+      String(Int($0))
+    }
+    row("label bytes", base.map { Double($0.labelBytes) }, Double(head.labelBytes)) {
+      ByteCount.format(Int($0))
+    }
+    row("base bytes", base.map { Double($0.totalBytes) }, Double(head.totalBytes)) {
+      ByteCount.format(Int($0))
+    }
+    lines += [
+      "",
+      "Rejected rows are counted by `calldir compile`, which prints them; a container does not keep them.",
+    ]
+    return lines
+  }
+}

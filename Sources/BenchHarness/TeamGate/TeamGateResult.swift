@@ -1,0 +1,139 @@
+import ProcessMetrics
+
+/// What the simulated system measured of a container: two-phase runs (enable, sync, update)
+/// reduced to the figures the data budgets read.
+public struct LoadFigures: Sendable {
+  /// Every run's rows.
+  public var records: [RunRecord]
+  /// The highest footprint any request reached, in bytes.
+  public var footprintPeakBytes: Int
+  /// The seed set's projected time from the switch to enabled on the device (median), seconds.
+  public var seedSecondsOnDevice: Double?
+  /// Requests the full set took (past the cap: more than one).
+  public var requests: Int
+  /// The most entries one request carried.
+  public var entriesPerRequest: Int
+  /// One line per request that did not complete, empty when all did.
+  public var failures: [String]
+
+  init(_ records: [RunRecord]) {
+    self.records = records
+    footprintPeakBytes =
+      records.map { max($0.sampledFootprintPeakBytes, $0.footprintPeakBytes) }.max() ?? 0
+    seedSecondsOnDevice = Statistics.median(
+      records.filter { $0.phase == "seed" }.compactMap(\.deviceTimeToEnabledSeconds))
+    requests = records.filter { $0.phase == "full" }.compactMap(\.requests).max() ?? 0
+    entriesPerRequest = records.map(\.entries).max() ?? 0
+    failures = records.filter { $0.status != .ok }.map {
+      "the \($0.phase) request did not complete (\($0.status.rawValue)\($0.detail.isEmpty ? "" : ": " + $0.detail))"
+    }
+  }
+}
+
+/// Everything one `calldir gate` run found, both halves.
+public struct TeamGateResult: Sendable {
+  public var settings: GateSettings
+  /// The head's data, and the base revision's when the gate compared them.
+  public var head: DataFigures
+  public var base: DataFigures?
+  /// The base the strategies read (the largest by entries).
+  public var largest: String
+  /// The update from the base revision's data, when there is one.
+  public var update: UpdateCost?
+  public var load: LoadFigures?
+  /// Instructions per entry of the largest base, now and at the base revision (data-dependent:
+  /// reported, not gated).
+  public var headInstructionsPerEntry: Double?
+  public var baseInstructionsPerEntry: Double?
+  /// Why calldir's A/B did not run; nil when it ran.
+  public var skippedCode: String?
+  /// The A/B's rows and comparison, when it ran.
+  public var abRecords: [RunRecord] = []
+  public var comparison: ABComparison?
+
+  init(settings: GateSettings, head: DataFigures, base: DataFigures?, largest: String) {
+    (self.settings, self.head, self.base, self.largest) = (settings, head, base, largest)
+  }
+
+  /// One budget, and what the data measured against it.
+  public struct BudgetCheck: Sendable, Equatable {
+    /// What is measured.
+    public var name: String
+    /// The figure and the budget, as the report prints them.
+    public var figure: String
+    public var budget: String
+    /// The figure as a share of the budget (above 1: over), for the chart.
+    public var share: Double
+    public var passed: Bool
+  }
+
+  /// Every data budget, with the figure measured (a budget whose figure was not measured, such
+  /// as the update's bytes without a base revision, is left out).
+  public var budgetChecks: [BudgetCheck] {
+    let budgets = settings.budgets
+    var checks: [BudgetCheck] = []
+    func add(_ name: String, _ figure: String, _ budget: String, _ value: Double, _ limit: Double) {
+      let share = limit > 0 ? value / limit : (value > 0 ? .infinity : 0)
+      checks.append(
+        BudgetCheck(
+          name: name, figure: figure, budget: budget, share: share, passed: value <= limit))
+    }
+    if let load {
+      add(
+        "extension footprint", ByteCount.format(load.footprintPeakBytes),
+        "≤ \(ByteCount.format(budgets.footprintBytes)) (\(ByteCount.format(budgets.memoryLimitBytes)) less \(GateSettings.format(budgets.footprintMargin * 100))%)",
+        Double(load.footprintPeakBytes), Double(budgets.footprintBytes))
+      if let seconds = load.seedSecondsOnDevice {
+        add(
+          "seed set to enabled on \(budgets.device)", String(format: "%.2f s", seconds),
+          "≤ \(GateSettings.format(budgets.seedSecondsToEnabled)) s", seconds,
+          budgets.seedSecondsToEnabled)
+      }
+      add(
+        "entries per request", "\(load.entriesPerRequest)", "≤ \(budgets.entriesPerRequest)",
+        Double(load.entriesPerRequest), Double(budgets.entriesPerRequest))
+      add(
+        "requests for the full set", "\(load.requests)", "≤ \(budgets.requests)",
+        Double(load.requests), Double(budgets.requests))
+    }
+    if let update {
+      add(
+        "update download",
+        String(
+          format: "%@ of %@ (%.1f%%)", ByteCount.format(update.downloadBytes),
+          ByteCount.format(update.fullBytes), update.share * 100),
+        "≤ \(GateSettings.format(budgets.updateShare * 100))% of a full install", update.share,
+        budgets.updateShare)
+    }
+    add(
+      "label bytes per labelled entry", String(format: "%.1f", head.labelBytesPerEntry),
+      "≤ \(GateSettings.format(budgets.labelBytesPerEntry))", head.labelBytesPerEntry,
+      budgets.labelBytesPerEntry)
+    return checks
+  }
+
+  /// The data's verdict: every budget, and every request completed.
+  public var dataVerdict: GateVerdict {
+    GateVerdict(
+      failures: (load?.failures ?? [])
+        + budgetChecks.filter { !$0.passed }.map {
+          "data: \($0.name) \($0.figure), over \($0.budget)"
+        })
+  }
+
+  /// calldir's verdict: the A/B against its thresholds; passed (and skipped) when it did not run.
+  public var codeVerdict: GateVerdict {
+    guard let comparison else { return GateVerdict() }
+    let failures = comparison.evaluate(
+      maximumRegression: settings.thresholds.maximumRegression,
+      maximumCountRegression: settings.thresholds.maximumCountRegression
+    ).failures
+    let incomplete = abRecords.filter { $0.run == .load && $0.status != .ok }.map {
+      "\($0.strategy) (\($0.build == "A" ? "base" : "head")) run \($0.repeatIndex): \($0.status.rawValue)"
+    }
+    return GateVerdict(failures: (incomplete + failures).map { "calldir: " + $0 })
+  }
+
+  /// Both verdicts, calldir's first.
+  public var verdict: GateVerdict { codeVerdict + dataVerdict }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import BenchHarness
+import Foundation
+import SystemCalls
+
+/// `calldir gate`: the gate a team runs in its own repository. calldir's change judged A/B on
+/// the same data, the data judged against the device's budgets; one report with both verdicts.
+struct GateCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "gate",
+    abstract: "Gate a team's data on the device's budgets, and a calldir change A/B on that data.",
+    discussion: """
+      Two verdicts, one report. calldir: the base revision's calldir-extension (--base-calldir) \
+      and this build's, interleaved on the head's largest base, load time with its 95% interval \
+      and instructions and allocations per entry; skipped, and said so, when calldir did not \
+      change. data: the container (--data, its manifest names the bases) through the simulated \
+      system: the extension's footprint, the seed set's time to enabled projected on the device, \
+      entries per request, requests past the cap, the update's download from the base revision \
+      (--against-rev) and label bytes, each against its budget. Counts that depend on the data \
+      (instructions per entry, label bytes) are reported beside the base revision's, not gated.
+
+      Budgets and thresholds: the defaults (calldir bench checks lists them), then \
+      .calldir-gate.yml (--settings), then --set KEY=VALUE.
+
+      Writes gate.md, gate.svg and gate.csv in --out, appends the report to --summary. Exit \
+      statuses: 0 passed; 1 usage or input error (one line); 2 a budget or a threshold was \
+      missed (one line per failure on stderr).
+      """)
+
+  @Option(
+    name: .long, help: "The container to gate (calldir compile --out DIR), as the head holds it.",
+    completion: .directory, transform: nonEmptyPath)
+  var data: String
+
+  @Option(
+    name: .long,
+    help:
+      "Compare with DATA as the merge base of HEAD and REV holds it (a pull request's target, origin/main): the update's download and the counts' change.",
+    transform: nonEmptyPath)
+  var againstRev: String?
+
+  @Option(
+    name: .long,
+    help: "The base revision's container, given as a folder instead of read from git.",
+    completion: .directory, transform: nonEmptyPath)
+  var baseData: String?
+
+  @Option(
+    name: .long,
+    help:
+      "A folder with the base revision's calldir-extension (its .build/release): calldir's A/B runs against it. Leave out when calldir did not change.",
+    completion: .directory, transform: nonEmptyPath)
+  var baseCalldir: String?
+
+  @Option(
+    name: .long,
+    help:
+      "The settings file (default: .calldir-gate.yml here, when there is one; a named file must exist).",
+    completion: .file(extensions: ["yml", "yaml"]), transform: nonEmptyPath)
+  var settings: String?
+
+  @Option(
+    name: .customLong("set"),
+    help: ArgumentHelp(
+      "One setting over the file's, as KEY=VALUE (budgets.requests=12; calldir bench checks lists the keys).",
+      valueName: "key=value"))
+  var overrides: [String] = []
+
+  @Option(
+    name: .long, help: "The folder for gate.md, gate.svg and gate.csv.", transform: nonEmptyPath)
+  var out: String = ".calldir/gate"
+
+  @Option(
+    name: .long, help: "Append the report to this Markdown file ($GITHUB_STEP_SUMMARY).",
+    transform: nonEmptyPath)
+  var summary: String?
+
+  @Option(
+    name: .long,
+    help:
+      "Where the summary links the chart (an uploaded artifact's address); default gate.svg's path.",
+    transform: nonEmptyPath)
+  var chartLink: String?
+
+  @Flag(name: .long, help: "Print only the verdict, not the steps.")
+  var quiet = false
+
+  func validate() throws {
+    if againstRev != nil, baseData != nil {
+      throw ValidationError(
+        "--against-rev and --base-data each name the base revision's data; give one")
+    }
+    for override in overrides where !override.contains("=") {
+      throw ValidationError("--set takes KEY=VALUE, got '\(override)'")
+    }
+  }
+
+  /// The settings: defaults, the file, the overrides.
+  func resolvedSettings() throws -> GateSettings {
+    var resolved = GateSettings()
+    if let settings {
+      try resolved.read(file: settings)
+    } else if FileManager.default.fileExists(atPath: GateSettings.defaultFileName) {
+      try resolved.read(file: GateSettings.defaultFileName)
+    }
+    for override in overrides {
+      let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
+      try resolved.set(parts[0], to: parts.count > 1 ? parts[1] : "", place: "--set \(override)")
+    }
+    return resolved
+  }
+
+  func run() async throws {
+    let scratch = NSTemporaryDirectory() + "calldir-gate-\(getpid())"
+    Interruption.watch([scratch])
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let settings = try resolvedSettings()
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: data, isDirectory: &isFolder), isFolder.boolValue
+    else {
+      throw BenchError("--data: '\(data)' is not a folder (a container calldir compile wrote)")
+    }
+    let log: (String) -> Void = { line in
+      if !quiet { StandardError.write(line + "\n") }
+    }
+    var baseFolder = baseData
+    var title = "`\(data)`"
+    if let againstRev {
+      let (copy, mergeBase) = try GitRevision.extract(
+        folder: data, against: againstRev, into: scratch + "/base-revision")
+      baseFolder = copy
+      title += " against its merge base with `\(againstRev)` (\(mergeBase))"
+    } else if let baseData {
+      title += " against `\(baseData)`"
+    }
+    var gate = TeamGate(
+      data: data, baseData: baseFolder, baseCalldir: baseCalldir, settings: settings,
+      log: { line in if line.hasPrefix("note:") { log(line) } })
+    gate.progress = { step in log("gate: " + step) }
+    let result = try await gate.run()
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    let chartPath = out + "/gate.svg"
+    try ResultFiles.writeAtomically(
+      TeamGateChart.svg(result, title: "calldir gate: \(data)"), to: chartPath)
+    try ResultFiles.writeAtomically(
+      RunRecord.csv((result.load?.records ?? []) + result.abRecords), to: out + "/gate.csv")
+    let report = TeamGateReport.markdown(result, title: title, chartLink: chartLink ?? chartPath)
+    try ResultFiles.writeAtomically(report, to: out + "/gate.md")
+    if let summary {
+      try BenchSummary.append(report, to: summary)
+    }
+    if !quiet { print(report) }
+    print("wrote \(out)/gate.md, gate.svg and gate.csv")
+    try BenchRunOptions.finish(
+      result.verdict, gated: true,
+      passed: "gate passed: "
+        + (result.comparison == nil ? "calldir A/B skipped" : "calldir within its thresholds")
+        + ", data within every budget")
+  }
+}

@@ -1,0 +1,71 @@
+import BenchHarness
+import Foundation
+
+/// A folder of a git repository as a revision holds it: what `calldir gate --against-rev`
+/// compares the head's data with. git does the reading; this only asks it, with no GNU-only
+/// tool on the way (the Action runs on macOS runners too).
+enum GitRevision {
+  /// Writes `folder` as it is at the merge base of HEAD and `revision` into `destination`
+  /// (created), and returns the copy's path and the merge base's short hash.
+  /// - Throws: ``BenchError`` naming what git could not do: not a repository, an unknown
+  ///   revision (a shallow clone: fetch-depth 0), no merge base, or a folder the merge base
+  ///   does not hold.
+  static func extract(folder: String, against revision: String, into destination: String)
+    throws -> (copy: String, mergeBase: String)
+  {
+    let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+    let top = try git(["-C", absolute, "rev-parse", "--show-toplevel"]) {
+      "'\(folder)' is not inside a git repository, so --against-rev has nothing to read"
+    }
+    // The folder's place in the repository, as git spells it: `rev-parse --show-prefix` from
+    // inside it, so no `realpath --relative-to` is needed.
+    let prefix = try git(["-C", absolute, "rev-parse", "--show-prefix"]) { "git rev-parse failed" }
+    _ = try git(["-C", top, "rev-parse", "--verify", "--quiet", revision + "^{commit}"]) {
+      "'\(revision)' is not a commit of \(top) (fetch it: actions/checkout's fetch-depth: 0)"
+    }
+    let mergeBase = try git(["-C", top, "merge-base", "HEAD", revision]) {
+      "HEAD and '\(revision)' have no merge base in \(top)"
+    }
+    let relative = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+    guard !relative.isEmpty else {
+      throw BenchError("--data is the repository's top; give the container's own folder")
+    }
+    try? FileManager.default.removeItem(atPath: destination)
+    try FileManager.default.createDirectory(
+      atPath: destination, withIntermediateDirectories: true)
+    let archive = destination + "/.archive.tar"
+    _ = try git(["-C", top, "archive", "--output", archive, mergeBase, relative]) {
+      "'\(relative)' is not in the merge base \(mergeBase.prefix(12)) of \(top)"
+    }
+    _ = try run("/usr/bin/env", ["tar", "-x", "-f", archive, "-C", destination]) {
+      "cannot unpack \(relative) at \(mergeBase.prefix(12))"
+    }
+    try? FileManager.default.removeItem(atPath: archive)
+    return (destination + "/" + relative, String(mergeBase.prefix(12)))
+  }
+
+  /// git's output, trimmed.
+  private static func git(_ arguments: [String], failure: () -> String) throws -> String {
+    try run("/usr/bin/env", ["git"] + arguments, failure: failure)
+  }
+
+  private static func run(_ tool: String, _ arguments: [String], failure: () -> String) throws
+    -> String
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      throw BenchError("cannot run \(arguments.first ?? tool): \(error.localizedDescription)")
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchError(failure()) }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

@@ -1,0 +1,189 @@
+import DirectoryContainer
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 53: `calldir gate` on a team's container, as the Action runs it: data judged on
+/// budgets (never on data-dependent counts), calldir judged A/B only when it changed, the bases
+/// named by the manifest, usage errors one line with status 1.
+@Suite("calldir gate: data on budgets, calldir A/B", .serialized)
+struct TeamGateTests {
+  let calldir = builtExecutablePath("calldir")
+
+  /// A git repository holding a compiled container of `entries` rows, committed on main.
+  func repository(_ folder: TemporaryFolder, entries: String = "20000") throws -> String {
+    let repo = folder.path("repo")
+    try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+    try git(repo, ["init", "-q", "-b", "main"])
+    let made = try runProcess(
+      calldir,
+      [
+        "generate", "--profile", "ci-smoke", "--entries", entries, "--format", "tsv", "--out",
+        repo + "/dump.tsv",
+      ])
+    #expect(made.status == 0, "\(made.stderr)")
+    try compile(repo)
+    try git(repo, ["add", "-A"])
+    try git(repo, ["commit", "-qm", "directory"])
+    return repo
+  }
+
+  func compile(_ repo: String, _ extra: [String] = []) throws {
+    try? FileManager.default.removeItem(atPath: repo + "/directory")
+    let run = try runProcess(
+      calldir, ["compile", repo + "/dump.tsv", "--out", repo + "/directory"] + extra)
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
+  func git(_ repo: String, _ arguments: [String]) throws {
+    let run = try runProcess(
+      "/usr/bin/env",
+      ["git", "-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t"] + arguments)
+    #expect(run.status == 0, "git \(arguments): \(run.stderr)")
+  }
+
+  func gate(_ repo: String, _ arguments: [String]) throws -> ProcessRun {
+    try runProcess(
+      calldir,
+      ["gate", "--data", repo + "/directory", "--out", repo + "/../out", "--quiet"] + arguments)
+  }
+
+  func report(_ repo: String) throws -> String {
+    try String(contentsOfFile: repo + "/../out/gate.md", encoding: .utf8)
+  }
+
+  /// A data pull request (new rows, relabels) against its merge base passes: the data is inside
+  /// every budget, the A/B is skipped and says why, and instructions per entry are reported
+  /// beside the base revision's, not gated.
+  @Test func aDataChangeIsJudgedOnBudgetsNotOnCounts() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder)
+    try git(repo, ["checkout", "-q", "-b", "pr"])
+    var lines = try String(contentsOfFile: repo + "/dump.tsv", encoding: .utf8)
+      .split(separator: "\n").map(String.init)
+    for index in stride(from: 1, to: lines.count, by: 25) {
+      var fields = lines[index].split(separator: "\t", omittingEmptySubsequences: false)
+        .map(String.init)
+      fields[1] = fields[1] + " — a much longer label than before"
+      lines[index] = fields.joined(separator: "\t")
+    }
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: repo + "/dump.tsv", atomically: true, encoding: .utf8)
+    try compile(repo)
+    try git(repo, ["commit", "-qam", "relabel"])
+    let run = try gate(repo, ["--against-rev", "main"])
+    #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+    let text = try report(repo)
+    #expect(text.hasPrefix("## calldir gate — ✅ passed"), "\(text)")
+    #expect(text.contains("### calldir — ⏭️ A/B skipped"))
+    #expect(text.contains("calldir did not change"))
+    #expect(text.contains("### data — ✅ within every budget"))
+    #expect(text.contains("| update download |"))
+    let counts = try #require(
+      text.split(separator: "\n").first { $0.hasPrefix("| instructions per entry") })
+    // Both revisions counted (valgrind), or neither: never gated either way.
+    #expect(counts.contains("%") || counts.contains("| – | – |"), "\(counts)")
+  }
+
+  /// Each budget can fail the data, with one line naming the figure and its budget: a tight
+  /// label budget from the settings file, a seed time from --set, the update's share.
+  @Test func budgetsFailTheDataWithOneLineEach() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder)
+    let settings = folder.path("gate.yml")
+    try "budgets:\n  label-bytes-per-entry: 2\n".write(
+      toFile: settings, atomically: true, encoding: .utf8)
+    let run = try gate(
+      repo, ["--settings", settings, "--set", "budgets.seed-seconds-to-enabled=0.05"])
+    #expect(run.status == 2, "\(run.stdout)\n\(run.stderr)")
+    let failures = run.stderr.split(separator: "\n").filter { $0.hasPrefix("gate failed: data:") }
+    #expect(failures.count == 2, "\(run.stderr)")
+    #expect(failures.contains { $0.contains("label bytes per labelled entry") })
+    #expect(failures.contains { $0.contains("seed set to enabled on iphone13") })
+    #expect(try report(repo).contains("### data — ❌ 2 failures"))
+  }
+
+  /// The bases measured are the manifest's: a larger file of a previous generation left in
+  /// bases/ is never the one benched.
+  @Test func theManifestNamesTheBasesMeasured() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder)
+    let manifest = try Manifest.read(container: repo + "/directory")
+    let largest = try #require(manifest.bases.max { $0.entries < $1.entries })
+    // A stale, larger base beside the current ones (a previous generation's name and bytes).
+    let stale = repo + "/directory/bases/region-stale.0000000000000000.cdb"
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: repo + "/directory/" + largest.file))
+    try (bytes + bytes).write(to: URL(fileURLWithPath: stale))
+    let run = try gate(repo, [])
+    #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+    let text = try report(repo)
+    #expect(text.contains("instructions per entry (\(largest.name))"), "\(text)")
+    #expect(!text.contains("stale"))
+  }
+
+  /// The A/B runs only when calldir changed: a base build whose extension is this one byte for
+  /// byte is skipped and said so.
+  @Test func anIdenticalBaseBuildSkipsTheAB() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder)
+    let base = folder.path("base-build")
+    try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: builtExecutablePath("calldir-extension"), toPath: base + "/calldir-extension")
+    let run = try gate(repo, ["--base-calldir", base])
+    #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+    #expect(try report(repo).contains("byte for byte"))
+  }
+
+  /// Bad input is one line and status 1: a folder that is not a container, a revision that is
+  /// not there, an unknown setting, a value out of range, a settings file that is not YAML.
+  @Test func usageErrorsAreOneLine() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder)
+    let notYAML = folder.path("bad.yml")
+    try "budgets: [unclosed\n".write(toFile: notYAML, atomically: true, encoding: .utf8)
+    let unknown = folder.path("unknown.yml")
+    try "budgets:\n  footprint: 3\n".write(toFile: unknown, atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(
+      atPath: folder.path("empty"), withIntermediateDirectories: true)
+    let cases: [([String], String)] = [
+      (["--against-rev", "no-such-branch"], "is not a commit"),
+      (["--set", "budgets.requests=0"], "budgets.requests must be a whole number from 1"),
+      (["--set", "budgets.nothing=1"], "unknown setting 'budgets.nothing'"),
+      (["--settings", notYAML], "not YAML"),
+      (["--settings", unknown], "unknown.yml:2: unknown setting 'budgets.footprint'"),
+      (["--settings", folder.path("missing.yml")], "cannot read the gate settings"),
+    ]
+    for (arguments, message) in cases {
+      let run = try gate(repo, arguments)
+      #expect(run.status == 1, "\(arguments): \(run.stderr)")
+      #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+    }
+    let notContainer = try runProcess(
+      calldir, ["gate", "--data", folder.path("empty"), "--out", folder.path("o")])
+    #expect(notContainer.status == 1)
+    #expect(notContainer.stderr.contains("not a container"), "\(notContainer.stderr)")
+  }
+}
+
+/// Issue 53, item 6: `calldir chart` draws every CSV calldir writes, or names the command that
+/// does (bench update's and bench compile's tables carry no run rows).
+@Suite("calldir chart names the command for the CSVs it does not draw")
+struct ChartEveryCSVTests {
+  @Test func theUpdateAndCompileTablesNameTheirCommand() throws {
+    let folder = try TemporaryFolder()
+    let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Results")
+    for (file, command) in [
+      ("update.csv", "calldir bench update"), ("compile-vs-sort.csv", "calldir bench compile"),
+    ] {
+      let run = try runProcess(
+        builtExecutablePath("calldir"),
+        ["chart", results.appendingPathComponent(file).path, "--out", folder.path("x.svg")])
+      #expect(run.status == 1, "\(file): \(run.stderr)")
+      #expect(run.stderr.contains(command), "\(file): \(run.stderr)")
+      #expect(!run.stderr.contains("missing column"), "\(file): \(run.stderr)")
+    }
+  }
+}
