@@ -262,6 +262,10 @@ let package = Package(
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["ProcessSpawning"], path: "Tests/TestSupport"),
     .executableTarget(
+      name: "calldir-chain-release",
+      dependencies: ["BaseFormat", "DirectoryContainer", "ReleaseFormat"],
+      path: "Tests/Fixtures/PatchChainRelease"),
+    .executableTarget(
       name: "calldir-misbehaving-extension", dependencies: ["CallDirectoryCore", "SystemChannel"],
       path: "Tests/Fixtures/MisbehavingExtension"),
     .target(

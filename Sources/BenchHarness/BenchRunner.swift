@@ -353,21 +353,7 @@ public struct BenchRunner {
   /// The first line a command prints on stdout (found through PATH), or nil when it cannot run
   /// or fails.
   static func firstLine(ofCommand arguments: [String]) -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return nil
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map {
+    ToolOutput.text(of: arguments)?.split(separator: "\n").first.map {
       $0.trimmingCharacters(in: .whitespaces)
     }
   }

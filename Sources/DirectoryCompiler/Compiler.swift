@@ -13,6 +13,9 @@ public final class Compiler {
   /// Receives progress now and then, on the compiling thread: each phase when it starts, then
   /// every 100,000 rows or records, and each base hashed. A listener rate-limits its drawing.
   public var progress: (CompileProgress) -> Void = { _ in }
+  /// Called once the bases are written, just before the container's writers' lock is taken to
+  /// adopt them (a command says there that it waits, if another writer holds the lock).
+  public var beforeAdopting: () -> Void = {}
 
   public init(options: CompileOptions) { self.options = options }
 
@@ -41,17 +44,16 @@ public final class Compiler {
     let outputWasThere = fileManager.fileExists(atPath: options.output)
     var committed = false
     defer {
-      if !committed && !outputWasThere { try? fileManager.removeItem(atPath: options.output) }
+      if !committed && !outputWasThere { Self.removeIfUnused(options.output) }
     }
-    // Held to the end: other writers of this container wait; readers never do.
-    let transaction: ContainerTransaction
+    // The lock is taken only to adopt the bases (below): reading and sorting, which can take
+    // as long as a FIFO streams, never keep an app's choose or update waiting (issue 52,
+    // item 13). The container's folder is made now, for the scratch folder inside it.
     do {
-      transaction = try ContainerTransaction(container: options.output)
+      try ContainerFolder.create(options.output)
     } catch {
       throw CompileError.write(error.description)
     }
-    // Held to the end of the run, after the scratch folder is gone (defers run last to first).
-    defer { withExtendedLifetime(transaction) {} }
     let scratchParent = options.temporaryDirectory ?? options.output
     let scratch = scratchParent + "/.compile-\(getpid())"
     TemporarySpace.removeAbandoned(in: scratchParent)
@@ -83,6 +85,16 @@ public final class Compiler {
       input.sorters, sawRank: input.sawRank, scratch: scratch, outputScratch: outputScratch,
       report: &report)
 
+    // Held from here to the end of the run, after the scratch folder is gone (defers run last
+    // to first): other writers of this container wait; readers never do.
+    beforeAdopting()
+    let transaction: ContainerTransaction
+    do {
+      transaction = try ContainerTransaction(container: options.output)
+    } catch {
+      throw CompileError.write(error.description)
+    }
+    defer { withExtendedLifetime(transaction) {} }
     // Before any base enters the container: a refused run leaves it byte for byte as it was.
     let newEntries = written.outputs.values.reduce(0) { $0 + $1.count }
     if let current = transaction.current, !options.allowShrink {
@@ -106,6 +118,20 @@ public final class Compiler {
     }
     report.peakRSSBytes = MemoryStatusReader.current()?.peakResidentBytes ?? 0
     return report
+  }
+
+  /// Removes the container folder a failed compile made, unless another writer has used it
+  /// meanwhile: the compile holds the lock only to adopt, so an app may have staged into the
+  /// new folder while it read. Only the lock file and an empty bases folder count as unused.
+  static func removeIfUnused(_ folder: String) {
+    let fileManager = FileManager.default
+    let contents = (try? fileManager.contentsOfDirectory(atPath: folder)) ?? []
+    let unused = contents.allSatisfy { name in
+      name == ContainerTransaction.lockFileName
+        || (name == ContainerTransaction.basesFolder
+          && ((try? fileManager.contentsOfDirectory(atPath: folder + "/" + name)) ?? []).isEmpty)
+    }
+    if unused { try? fileManager.removeItem(atPath: folder) }
   }
 
   /// Each finished base's file with what the manifest says of it, and the seed set's file.

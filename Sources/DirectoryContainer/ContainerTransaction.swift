@@ -188,18 +188,22 @@ public final class ContainerTransaction {
   static func isLeftover(_ name: String) -> Bool {
     // Not the journal's: the extension writes it without the writers' lock, so one may be in
     // flight.
-    if name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".compile-")
-      || name.hasPrefix(".stage-")
-    {
+    if name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".stage-") {
       return true
     }
-    // Copies a writer makes before it takes the lock (``stagingPrefix``): a leftover only once
-    // the process that named it has ended.
-    guard name.hasPrefix(stagingPrefix) else { return false }
-    let digits = name.dropFirst(stagingPrefix.count).prefix { $0.isASCII && $0.isNumber }
+    // Copies a writer makes before it takes the lock (``stagingPrefix``), and a compile's
+    // scratch (it reads and writes its bases before it locks, to adopt them): a leftover only
+    // once the process that named it has ended.
+    guard let prefix = [stagingPrefix, compileScratchPrefix].first(where: name.hasPrefix) else {
+      return false
+    }
+    let digits = name.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
     guard let processID = Int32(digits) else { return true }
     return !ProcessEnvironment.isRunning(processID)
   }
+
+  /// What a compile's scratch folder in the container is named: `.compile-` and its process ID.
+  public static let compileScratchPrefix = ".compile-"
 
   /// What the names of copies made outside the lock start with, followed by the writer's
   /// process ID and `-`: `ContainerApp.stage` copies and verifies a base before it locks.

@@ -70,7 +70,6 @@ struct CompileCommand: ParsableCommand {
 
   func run() throws {
     Interruption.watch([out] + (reading.temp.map { [$0] } ?? []))
-    LockWaitNotice.waitIfBusy(out)
     var options = try reading.compileOptions(inputs: inputs, output: out)
     guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
     options.seedSize = seedSize
@@ -82,6 +81,8 @@ struct CompileCommand: ParsableCommand {
     options.compareGzip = compareGzip
 
     let compiler = Compiler(options: options)
+    // The lock is taken only to adopt the bases: a wait there is said after a second.
+    compiler.beforeAdopting = { LockWaitNotice.waitIfBusy(out) }
     let display = progressOptions.display(command: "compile")
     Self.show(progressOf: compiler, on: display)
     let report: CompileReport

@@ -37,7 +37,7 @@ enum GitRevision {
     _ = try git(["-C", top, "archive", "--output", archive, mergeBase, relative]) {
       "'\(relative)' is not in the merge base \(mergeBase.prefix(12)) of \(top)"
     }
-    _ = try run("/usr/bin/env", ["tar", "-x", "-f", archive, "-C", destination]) {
+    _ = try run(["tar", "-x", "-f", archive, "-C", destination]) {
       "cannot unpack \(relative) at \(mergeBase.prefix(12))"
     }
     try? FileManager.default.removeItem(atPath: archive)
@@ -46,26 +46,11 @@ enum GitRevision {
 
   /// git's output, trimmed.
   private static func git(_ arguments: [String], failure: () -> String) throws -> String {
-    try run("/usr/bin/env", ["git"] + arguments, failure: failure)
+    try run(["git"] + arguments, failure: failure)
   }
 
-  private static func run(_ tool: String, _ arguments: [String], failure: () -> String) throws
-    -> String
-  {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      throw BenchError("cannot run \(arguments.first ?? tool): \(error.localizedDescription)")
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw BenchError(failure()) }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  private static func run(_ arguments: [String], failure: () -> String) throws -> String {
+    guard let output = ToolOutput.text(of: arguments) else { throw BenchError(failure()) }
+    return output
   }
 }

@@ -3,6 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Issue 52, item 13: the smaller findings, each pinned.
 @Suite("Smaller findings: checked bases, empty categories")
 struct SmallerFindingsTests {
@@ -139,5 +145,35 @@ struct SmallerFindingsTests {
     #expect(run.stderr.contains("--blocking-category"), "\(run.stderr)")
     #expect(run.stderr.split(separator: "\n").count == 1)
     #expect(!FileManager.default.fileExists(atPath: folder.path("box")))
+  }
+
+  /// A compile streaming from a FIFO holds the container's lock only to adopt its bases: while
+  /// it waits for rows, `app choose` on the same container runs at once and says nothing of
+  /// waiting; the compile then commits over it (issue 52, item 13).
+  @Test func aStreamingCompileLeavesTheLockFreeUntilItAdopts() throws {
+    let folder = try TemporaryFolder()
+    let box = try compiled(folder)
+    let fifo = folder.path("rows.tsv")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: calldir)
+    process.arguments = ["compile", fifo, "--out", box, "--allow-shrink"]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    // Returns once the compile opened the FIFO: it is reading, the lock not taken.
+    let writer = try #require(FileHandle(forWritingAtPath: fifo))
+    try writer.write(contentsOf: Data("number\tlabel\n+79161234567\tA\n".utf8))
+    let choose = try runProcess(calldir, ["app", "choose", "--all", "--container", box])
+    #expect(choose.status == 0, "\(choose.stderr)")
+    #expect(!choose.stderr.contains("waiting for"), "\(choose.stderr)")
+    try writer.write(contentsOf: Data("+79161234568\tB\n".utf8))
+    try writer.close()
+    process.waitUntilExit()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 0, "\(message)")
+    let manifest = try Manifest.read(container: box)
+    #expect(manifest.bases.filter { $0.state != .retired }.map(\.entries).reduce(0, +) >= 2)
   }
 }

@@ -3,7 +3,7 @@
 (python3 -m http.server has none) and injects the faults the tests name.
 
 usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range] [--corrupt]
-                         [--stall] [--missing] [--gzip] [--delay MS]
+                         [--stall] [--missing] [--gzip] [--gzip-mib N] [--delay MS]
   --drop-after N  the first response of every file under patches/ or bases/ sends N bytes of
                   its body, then the connection is cut (later requests are served whole)
   --die-after N   the first response for a file under patches/ or bases/ sends N bytes of its
@@ -17,6 +17,8 @@ usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range]
                   the body (a slow server, for the race trials)
   --gzip          files under patches/ and bases/ are sent with Content-Encoding: gzip, a small
                   body that decodes to 64 MiB more than the file (a decompression bomb)
+  --gzip-mib N    with --gzip: the bomb decodes to N MiB more than the file (1024: the issue's
+                  1 GiB from about 1 MB on the wire)
 Prints "port N" on its first line once listening on 127.0.0.1 (only loopback), then serves
 until GET /__stop (or a signal). Each request is logged on stderr as "GET PATH RANGE STATUS".
 """
@@ -37,8 +39,19 @@ options = sys.argv[2:]
 drop_after = int(options[options.index("--drop-after") + 1]) if "--drop-after" in options else None
 delay = int(options[options.index("--delay") + 1]) / 1000 if "--delay" in options else None
 die_after = int(options[options.index("--die-after") + 1]) if "--die-after" in options else None
+bomb_mib = int(options[options.index("--gzip-mib") + 1]) if "--gzip-mib" in options else 64
 dropped = set()
 lock = threading.Lock()
+bombs = {}
+
+
+def bomb(body):
+    """The file, then bomb_mib MiB of zeros, gzipped: made once per file (1 GiB takes seconds)."""
+    with lock:
+        if body not in bombs:
+            compressor = gzip.compress
+            bombs[body] = compressor(body + bytes(bomb_mib << 20), compresslevel=9)
+        return bombs[body]
 stall = threading.Event()
 
 
@@ -73,7 +86,7 @@ class Handler(BaseHTTPRequestHandler):
         status = 206 if start else 200
         encoding = None
         if faulty and "--gzip" in options:
-            body, start, status, encoding = gzip.compress(body + bytes(64 << 20)), 0, 200, "gzip"
+            body, start, status, encoding = bomb(body), 0, 200, "gzip"
         if ranged and "--wrong-range" in options:
             start, status = 0, 206
         sys.stderr.write(f"GET {path} {ranged or '-'} {status}\n")

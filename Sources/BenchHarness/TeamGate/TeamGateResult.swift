@@ -93,7 +93,7 @@ public struct TeamGateResult: Sendable {
         "entries per request", "\(load.entriesPerRequest)", "≤ \(budgets.entriesPerRequest)",
         Double(load.entriesPerRequest), Double(budgets.entriesPerRequest))
       add(
-        "requests for the full set", "\(load.requests)", "≤ \(budgets.requests)",
+        "requests, enabling to the full set", "\(load.requests)", "≤ \(budgets.requests)",
         Double(load.requests), Double(budgets.requests))
     }
     if let update {
