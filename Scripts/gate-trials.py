@@ -16,7 +16,7 @@ Action runs it, while BUSY busy loops share the cores.
   Caught means exit 2 with the expected section failing.
 
 usage: Scripts/gate-trials.py CALLDIR_DIR OSIZE_EXTENSION ASSERTS_EXTENSION [--runs 50]
-       [--rows 200000] [--busy 6]
+       [--rows 200000] [--busy 6] [--plants SUBSTRING]
 CALLDIR_DIR is a release build's folder (calldir and calldir-extension); the two extensions
 are built with `swift build -c release --product calldir-extension --scratch-path DIR` and
 `-Xswiftc -Osize`, or `-Xswiftc -assert-config -Xswiftc Debug`.
@@ -63,6 +63,10 @@ def main():
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--busy", type=int, default=6)
+    parser.add_argument("--levels", default="0.001,0.01,0.05,0.2",
+                        help="the churn levels the runs cycle through, comma-separated shares")
+    parser.add_argument("--plants", default="",
+                        help="run only the plants whose name contains this (with --runs 0: a rerun)")
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="calldir-gate-trials-")
     calldir = os.path.join(os.path.abspath(options.calldir_dir), "calldir")
@@ -115,8 +119,8 @@ def main():
                   (f" ({failed[0][13:][:110]})" if failed else ""), file=sys.stderr, flush=True)
             return run.returncode, failed
 
-        levels = [0.001, 0.01, 0.05, 0.20]
-        alarms = {level: [0, 0] for level in levels}
+        levels = [float(level) for level in options.levels.split(",")]
+        alarms = {level: [0, 0, 0.0] for level in levels}
         seconds = []
         for i in range(options.runs):
             level = levels[i % len(levels)]
@@ -124,6 +128,11 @@ def main():
             alarms[level][0] += 1
             if status != 0: alarms[level][1] += 1
             seconds.append(results[-1][2])
+            # The update's download share, a count: the most any run of the level reached.
+            for line in results[-1][4].splitlines():
+                if line.startswith("| update download |") and "(" in line:
+                    share = float(line.split("(")[1].split("%")[0])
+                    alarms[level][2] = max(alarms[level][2], share)
 
         plants = [
             ("an -Osize build of the extension", "calldir", dict(head="osize", base="base")),
@@ -138,6 +147,7 @@ def main():
         ]
         caught_rows = []
         for name, section, spec in plants:
+            if options.plants not in name: continue
             spec = dict(spec)
             transform = spec.pop("transform", lambda lines: lines)
             row = [name]
@@ -153,13 +163,15 @@ def main():
         for loop in loops: loop.kill()
 
     print(f"No calldir change, {options.rows} rows, {options.busy} busy loops on {os.cpu_count()} cores:\n")
-    print("| data change | runs | false alarms |\n| --- | ---: | ---: |")
+    print("| data change | runs | false alarms | largest update download |\n| --- | ---: | ---: | ---: |")
     for level in levels:
-        print(f"| {level:.1%} churn | {alarms[level][0]} | {alarms[level][1]} |")
+        print(f"| {level:.1%} churn | {alarms[level][0]} | {alarms[level][1]} | {alarms[level][2]:.1f}% |")
     seconds.sort()
-    print(f"\nGate time per run under that load: median {seconds[len(seconds)//2]:.1f} s.\n")
+    if seconds:
+        print(f"\nGate time per run under that load: median {seconds[len(seconds)//2]:.1f} s.\n")
     print("| planted | alone | with a 5% data change |\n| --- | --- | --- |")
     for row in caught_rows: print("| " + " | ".join(row) + " |")
+    if not options.plants and not caught_rows: caught_rows = []
     ok = all(a[1] == 0 for a in alarms.values()) and all(
         r[1].startswith("caught") and r[2].startswith("caught") for r in caught_rows)
     shutil.rmtree(work, ignore_errors=True)

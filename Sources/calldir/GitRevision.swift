@@ -7,7 +7,7 @@ import Foundation
 enum GitRevision {
   /// Writes `folder` as it is at the merge base of HEAD and `revision` into `destination`
   /// (created), and returns the copy's path and the merge base's short hash.
-  /// - Throws: ``BenchError`` naming what git could not do: not a repository, an unknown
+  /// - Throws: `BenchError` naming what git could not do: not a repository, an unknown
   ///   revision (a shallow clone: fetch-depth 0), no merge base, or a folder the merge base
   ///   does not hold.
   static func extract(folder: String, against revision: String, into destination: String)
