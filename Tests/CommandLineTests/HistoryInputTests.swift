@@ -104,7 +104,7 @@ struct HistoryInputTests {
       // Some committed CSVs (compile and update tables) are not bench runs: chart names the
       // command that draws them.
       guard run.status == 0 else {
-        #expect(run.stderr.contains("is drawn by calldir bench"), "\(source): \(run.stderr)")
+        #expect(run.stderr.contains("is drawn by "), "\(source): \(run.stderr)")
         continue
       }
       drawn += 1
