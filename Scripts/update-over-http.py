@@ -6,7 +6,7 @@ exit status and peak RSS.
 
 usage: Scripts/update-over-http.py CALLDIR CONTAINER RELEASE [--repeats 3] [--gzip-mib 1024]
   CONTAINER  the app's container at the release's start (copied for every run, never changed)
-  RELEASE    a release folder (Tests/Fixtures/PatchChainRelease writes a 12,000-patch chain)
+  RELEASE    a release folder (Tests/Fixtures/PatchChainRelease: 71 region bases of 170 links is a 12,070-patch update)
 Prints a Markdown table. Exit status 0 when every update from the release succeeded, the bomb
 was refused, HTTP took at most 3x the folder's time and at most 64 MiB; else 1.
 """

@@ -25,7 +25,9 @@ extension AppCommand {
         than half the container's entries, without --allow-shrink (nothing changed); 6 the \
         release's newest version is older than the one the container holds, without \
         --allow-downgrade (nothing changed: a stale mirror or a replayed index never rolls a \
-        container back). A compile or another update that changes the container meanwhile \
+        container back); 130 or 143 interrupted by SIGINT or SIGTERM (the update stops between \
+        files or mid-download; the container is left as it was, and parts fetched wait for the \
+        next update; a second signal ends it at once). A compile or another update that changes the container meanwhile \
         makes the update plan again (three times at most).
         """)
 
@@ -84,23 +86,47 @@ extension AppCommand {
           phase: step.phase.rawValue, done: step.done, total: step.total, unit: step.unit)
       }
       let summary: ContainerApp.UpdateSummary
-      if from.hasPrefix("http://") || from.hasPrefix("https://") {
-        guard let url = URL(string: from) else {
-          throw ValidationError("--from: not a URL: \(from)")
+      do {
+        if from.hasPrefix("http://") || from.hasPrefix("https://") {
+          guard let url = URL(string: from) else {
+            throw ValidationError("--from: not a URL: \(from)")
+          }
+          summary = try await cancellableUpdate(
+            app, HTTPReleaseSource(base: url, idleTimeout: timeout, totalTimeout: timeout * 20),
+            progress)
+        } else {
+          summary = try await cancellableUpdate(
+            app, FolderReleaseSource(folder: from, timeout: timeout * 20), progress)
         }
-        summary = try await app.update(
-          from: HTTPReleaseSource(base: url, idleTimeout: timeout, totalTimeout: timeout * 20),
-          allowShrink: allowShrink, allowDowngrade: allowDowngrade, events: progress)
-      } else {
-        summary = try await app.update(
-          from: FolderReleaseSource(folder: from, timeout: timeout * 20), allowShrink: allowShrink,
-          allowDowngrade: allowDowngrade, events: progress)
+      } catch {
+        display.finish()
+        Interruption.exitIfInterrupted(
+          saying:
+            "the update stopped and the container is as it was; what was fetched waits for the next update"
+        )
+        throw error
       }
       // The progress line cleared before the summary (the defer covers a throw).
       display.finish()
       print(
         "version \(summary.version): \(summary.patched) patched, \(summary.fetchedWhole) fetched whole, \(summary.unchanged) unchanged\(summary.metadataChanged > 0 ? ", \(summary.metadataChanged) with a new role, priority or region" : ""); \(summary.downloadedBytes) bytes downloaded"
       )
+    }
+
+    /// The update in a task of its own that SIGINT and SIGTERM cancel (issue 52, item 9): it
+    /// stops between files or mid-download, keeps what arrived for the next update, and leaves
+    /// the container as it was. A second signal ends the process at once.
+    private func cancellableUpdate(
+      _ app: ContainerApp, _ source: some ReleaseSource & Sendable,
+      _ progress: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> ContainerApp.UpdateSummary {
+      let (allowShrink, allowDowngrade) = (allowShrink, allowDowngrade)
+      let work = Task {
+        try await app.update(
+          from: source, allowShrink: allowShrink, allowDowngrade: allowDowngrade, events: progress)
+      }
+      Interruption.cancelOnSignal { work.cancel() }
+      return try await work.value
     }
   }
 }

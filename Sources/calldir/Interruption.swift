@@ -14,6 +14,21 @@ enum Interruption {
     private var folders: [String] = []
     func add(_ more: [String]) { lock.withLock { folders += more } }
     var all: [String] { lock.withLock { folders } }
+    /// What a command that cancels its work asked to run on the first signal, and that signal.
+    private var canceller: (@Sendable () -> Void)?
+    private var cancelledBy: Int32?
+    func setCanceller(_ cancel: @escaping @Sendable () -> Void) {
+      lock.withLock { canceller = cancel }
+    }
+    /// The canceller the first signal runs (nil: none set, or a signal came already).
+    func takeCanceller(for signalNumber: Int32) -> (@Sendable () -> Void)? {
+      lock.withLock {
+        guard cancelledBy == nil, let cancel = canceller else { return nil }
+        cancelledBy = signalNumber
+        return cancel
+      }
+    }
+    var signalReceived: Int32? { lock.withLock { cancelledBy } }
   }
   private static let folders = Folders()
   /// The signal sources, kept for the life of the process.
@@ -25,6 +40,13 @@ enum Interruption {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {
+        // A command that cancels its own work (app update: its task stops between files and
+        // leaves the container as it was) is asked to on the first signal; a second one ends
+        // the process as for any other command.
+        if let cancel = folders.takeCanceller(for: signalNumber) {
+          cancel()
+          return
+        }
         var removed = 0
         for folder in folders.all { removed += Leftovers.removeOwn(in: folder) }
         let name = signalNumber == SIGINT ? "SIGINT" : "SIGTERM"
@@ -36,6 +58,21 @@ enum Interruption {
       source.resume()
       sources.append(source)
     }
+  }
+
+  /// Makes the first SIGINT or SIGTERM run `cancel` instead of ending the process: the command
+  /// then stops its work itself and calls ``exitIfInterrupted(saying:)``.
+  static func cancelOnSignal(_ cancel: @escaping @Sendable () -> Void) {
+    folders.setCanceller(cancel)
+  }
+
+  /// When a signal cancelled the command's work: writes `message` after the signal's name on
+  /// one line and exits 130 (SIGINT) or 143 (SIGTERM). Otherwise returns.
+  static func exitIfInterrupted(saying message: String) {
+    guard let signalNumber = folders.signalReceived else { return }
+    let name = signalNumber == SIGINT ? "SIGINT" : "SIGTERM"
+    StandardError.write("calldir: interrupted by \(name); \(message)\n")
+    exit(signalNumber == SIGINT ? 130 : 143)
   }
 
   /// Names the folders this command writes scratch into: its own is removed on an

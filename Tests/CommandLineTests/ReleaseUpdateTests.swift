@@ -5,6 +5,12 @@ import SystemCalls
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A release published, then fetched by an app: over a folder and over a real HTTP server on
 /// loopback (URLSession against `Tests/Fixtures/release_server.py`, which speaks `Range` and
 /// injects faults). The app never stages a wrong base, and what it stages is byte for byte what
@@ -133,6 +139,18 @@ struct ReleaseUpdateTests {
 
     var url: String { "http://127.0.0.1:\(port)" }
 
+    /// Returns once the server has logged a request whose line contains `fragment` (it logs a
+    /// request before answering it, so a stalled one is logged too).
+    func waitForRequest(containing fragment: String) -> Bool {
+      var seen = ""
+      while !seen.contains(fragment) {
+        let piece = log.fileHandleForReading.availableData
+        if piece.isEmpty { return false }
+        seen += String(decoding: piece, as: UTF8.self)
+      }
+      return true
+    }
+
     /// Stops the server (GET /__stop: it exits) and returns its request log.
     func stop() -> String {
       _ = try? Data(contentsOf: URL(string: url + "/__stop")!)
@@ -185,6 +203,38 @@ struct ReleaseUpdateTests {
     #expect(run.stderr.contains(message), "\(run.stderr)")
     #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     #expect(try containerFiles(folder.path("app")) == before)
+  }
+
+  /// SIGINT or SIGTERM during a download cancels the update (issue 52, item 9): one line, exit
+  /// 130 or 143, the container as it was; the next update finishes.
+  @Test(
+    .enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"),
+    arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+  func aSignalledUpdateStopsAndKeepsTheContainer(signal: Int32, status: Int32) throws {
+    let folder = try TemporaryFolder()
+    try twoVersions(folder)
+    let before = try containerFiles(folder.path("app"))
+    let server = try Server(script: self.server, folder: folder.path("R"), options: ["--stall"])
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: calldir)
+    process.arguments = ["app", "update", "--from", server.url, "--container", folder.path("app")]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    // The update is mid-download once the server logs a patch or base request (then stalls).
+    #expect(server.waitForRequest(containing: "GET patches/"))
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    _ = server.stop()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == status, "\(message)")
+    #expect(message.contains("interrupted by") && message.contains("container is as it was"))
+    #expect(message.split(separator: "\n").count == 1, "\(message)")
+    #expect(try containerFiles(folder.path("app")) == before)
+    let next = try update(folder.path("R"), folder.path("app"))
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(try bases(folder.path("app")) == bases(folder.path("box")))
   }
 
   @Test func theSyncAfterAnUpdateSendsOnlyTheChangesIncrementally() throws {
