@@ -81,7 +81,9 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     case .unsupportedVersion(let version):
       version == BaseHeader.retiredCompactVersion
         ? "format version 2 is retired (its readers rebuilt the label dictionary in memory): recompile the base with this calldir"
-        : "unsupported format version \(version) (this reader knows \(BaseHeader.currentVersion) and \(BaseHeader.compactVersion))"
+        : version == BaseHeader.rulesVersion
+          ? "a rule base (format 4, number ranges) where a list was expected"
+          : "unsupported format version \(version) (this reader knows \(BaseHeader.currentVersion) and \(BaseHeader.compactVersion))"
     case .unknownKind(let kind): "unknown base kind \(kind)"
     case .headerChecksumMismatch: "corrupt header: checksum mismatch"
     case .inconsistentHeader(let what): "corrupt header: \(what)"

@@ -39,6 +39,9 @@ public struct BaseHeader: Equatable, Sendable {
   /// ``maximumDictionaryByteCount``: no reader holds a copy, so a merge of many compact bases
   /// stays in constant private memory.
   public static let compactVersion: UInt16 = 3
+  /// The rule version: sorted disjoint number ranges (`RuleBaseFormat`), expanded by its
+  /// reader; the header's block count is the rule count, the payload one record per range.
+  public static let rulesVersion: UInt16 = 4
   /// The retired compact version, whose readers rebuilt each dictionary in memory (O(bases ×
   /// dictionary) in a merge): refused with a message to recompile.
   public static let retiredCompactVersion: UInt16 = 2
@@ -100,6 +103,9 @@ public struct BaseHeader: Equatable, Sendable {
   /// Whether records use the compact encoding (and the file ends with a dictionary section).
   public var isCompact: Bool { version == Self.compactVersion }
 
+  /// Whether the base holds number ranges (``rulesVersion``), read with `RuleBaseReader`.
+  public var isRules: Bool { version == Self.rulesVersion }
+
   /// The header's 64 bytes.
   public func encoded() -> [UInt8] {
     var bytes = Self.magic
@@ -137,13 +143,15 @@ public struct BaseHeader: Equatable, Sendable {
       throw fail(index, .foreignFile)
     }
     let version = raw.loadLittleEndian(UInt16.self, at: 8)
-    guard version == currentVersion || version == compactVersion else {
+    guard version == currentVersion || version == compactVersion || version == rulesVersion
+    else {
       throw fail(8, .unsupportedVersion(version))
     }
     let storedChecksum = raw.loadLittleEndian(UInt64.self, at: 56)
     guard StreamChecksum.of(raw.rebased(0..<56)) == storedChecksum else {
       throw fail(56, .headerChecksumMismatch)
     }
+    if version == rulesVersion { return try decodeRules(raw, path: path) }
     guard let kind = BaseKind(rawValue: raw[10]) else { throw fail(10, .unknownKind(raw[10])) }
     let count = raw.loadLittleEndian(UInt64.self, at: 16)
     let lowest = raw.loadLittleEndian(Int64.self, at: 24)

@@ -14,10 +14,15 @@ struct OpenedBase {
 
   /// Opens `path` and validates what opening needs; the descriptor is closed again on error.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
-  init(path: String, validatesLabels: Bool) throws(BaseFormatError) {
+  /// - Parameter rules: whether a rule base is wanted (`RuleBaseReader`); the block readers
+  ///   refuse one, as they refuse any version they cannot decode.
+  init(path: String, validatesLabels: Bool, rules: Bool = false) throws(BaseFormatError) {
     let descriptor = try FileHandleIO.openForReading(path)
     do throws(BaseFormatError) {
       try self.init(descriptor: descriptor, path: path, validatesLabels: validatesLabels)
+      guard header.isRules == rules else {
+        throw BaseFormatError(path: path, offset: 8, problem: .unsupportedVersion(header.version))
+      }
     } catch {
       try? descriptor.close()
       throw error
@@ -44,7 +49,7 @@ struct OpenedBase {
     header = try headerBytes.withUnsafeBytes { bytes in
       Result { () throws(BaseFormatError) in try BaseHeader.decode(ByteView(bytes), path: path) }
     }.get()
-    if header.isCompact {
+    if header.isCompact || header.isRules {
       guard fileByteCount >= header.payloadEndOffset else {
         throw BaseFormatError(
           path: path, offset: fileByteCount,

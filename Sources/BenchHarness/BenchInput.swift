@@ -32,7 +32,7 @@ struct BenchInput {
   ) {
     let header: BaseHeader
     do {
-      header = try MappedBaseReader(path: path).header
+      header = try BaseHeader.read(path: path)
     } catch {
       throw BenchError("\(path): \(error.problemDescription)")
     }

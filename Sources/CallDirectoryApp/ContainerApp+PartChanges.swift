@@ -79,7 +79,7 @@ extension ContainerApp {
   private func entries(_ file: String?, in range: Range<Int64>) throws -> MergedList {
     var readers: [(reader: any BaseReader, priority: Int)] = []
     if let file {
-      let reader = try MappedBaseReader(path: container + "/" + file)
+      let reader = try BaseFile.reader(path: container + "/" + file)
       if reader.header.mayHold(numbersIn: range) { readers.append((reader, 0)) }
     }
     let list = try MergedList(readers)

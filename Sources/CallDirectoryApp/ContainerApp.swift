@@ -161,9 +161,7 @@ public struct ContainerApp: Sendable, Hashable {
     do {
       let header: BaseHeader
       do throws(BaseFormatError) {
-        let reader = try MappedBaseReader(path: path, validatesLabels: true)
-        header = reader.header
-        while try reader.next() != nil {}
+        header = try BaseFile.verify(path: path)
       } catch {
         throw ContainerAppError("\(file): \(error.problemDescription)", file: file)
       }

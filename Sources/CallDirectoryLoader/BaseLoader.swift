@@ -8,7 +8,9 @@ public enum BaseLoader {
   public static func openReader(path: String, strategy: LoadStrategy) throws(BaseFormatError)
     -> any BaseReader
   {
-    switch strategy {
+    // A rule base is ranges, read 4 KiB at a time whatever the strategy.
+    if try BaseHeader.read(path: path).isRules { return try RuleBaseReader(path: path) }
+    return switch strategy {
     case .mmap: try MappedBaseReader(path: path)
     case .buffered: try BufferedBaseReader(path: path)
     }
@@ -23,7 +25,10 @@ public enum BaseLoader {
   public static func load(
     path: String, strategy: LoadStrategy, into context: some CallDirectoryExtensionContext
   ) throws(BaseFormatError) -> Int {
-    switch strategy {
+    if try BaseHeader.read(path: path).isRules {
+      return try feed(RuleBaseReader(path: path), into: context)
+    }
+    return switch strategy {
     case .mmap: try feed(MappedBaseReader(path: path), into: context)
     case .buffered: try feed(BufferedBaseReader(path: path), into: context)
     }

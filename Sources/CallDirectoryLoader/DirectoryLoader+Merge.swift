@@ -59,6 +59,16 @@ extension DirectoryLoader {
     ) { [self] member throws(BaseFormatError) in
       let base = bases[members[member].index]
       let file = path(installed ? (base.installedFile ?? base.file) : base.file)
+      if members[member].header.isRules {
+        // Ranges expanded a number at a time: constant memory, whatever they hold.
+        let reader = try RuleBaseReader(path: file)
+        guard reader.header == members[member].header else {
+          throw BaseFormatError(
+            path: file, offset: 0, problem: .inconsistentHeader("the base changed while merging"))
+        }
+        reader.skipsLabels = !labels
+        return reader
+      }
       let reader = try MappedBaseReader(
         path: file, windowByteCount: window, labelCacheByteBudget: labelCache)
       // The merge was ordered by the header read first: a file replaced since would break it.

@@ -48,6 +48,16 @@ public struct CompileOptions: Sendable {
   public var tagsFile: String?
   /// A file of `PREFIX<TAB>REGION` lines (CallKit-digit prefixes), for inputs without a region.
   public var regionsFile: String?
+  /// Pattern files of numbers to block (`--block-patterns`, ``PatternFile``).
+  public var blockPatternFiles: [String] = []
+  /// Pattern files of numbers to identify (`--identify-patterns`).
+  public var identifyPatternFiles: [String] = []
+  /// Lists of numbers no pattern blocks or identifies (`--allow`); explicit lists keep them.
+  public var allowFiles: [String] = []
+  /// The most numbers the patterns may hold together (`--max-pattern-entries`).
+  public var maximumPatternEntries = CompileOptions.defaultMaximumPatternEntries
+  /// 100 M: eight times France's telemarketing plan; `+44##########` (10^10) is refused.
+  public static let defaultMaximumPatternEntries = 100_000_000
   /// Fail on any rejected line.
   public var strict = false
   /// Publish a compile even when it would leave a live container with no entries, or with

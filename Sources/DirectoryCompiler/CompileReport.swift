@@ -13,6 +13,9 @@ public struct CompileReport: Sendable {
   /// How the seed set was chosen (`rank` or `spread`).
   public var seedChoice = SeedChoice.rank
   public var blockingEntries: [String: Int] = [:]
+  /// Each rule base's rules, ranges, numbers and allowed numbers cut out of them.
+  public var patternRules: [String: (rules: Int, ranges: Int, numbers: Int, allowedCut: Int)] =
+    [:]
   /// Written files, relative to the output folder, with their sizes in bytes.
   public var outputs: [(file: String, bytes: Int)] = []
   public var inputBytes = 0
@@ -67,6 +70,11 @@ public struct CompileReport: Sendable {
     lines.append(
       "identification entries: \(identification) in \(entriesPerRegion.count) region bases; seed set: \(seedEntries) (\(seedChoice == .rank ? "top by rank" : "spread evenly: the inputs have no rank column")); blocking: \(blockingEntries.values.reduce(0, +))"
     )
+    for (name, rules) in patternRules.sorted(by: { $0.key < $1.key }) {
+      lines.append(
+        "\(name): \(rules.rules) pattern \(rules.rules == 1 ? "rule" : "rules") in \(rules.ranges) \(rules.ranges == 1 ? "range" : "ranges"), \(rules.numbers) numbers\(rules.allowedCut > 0 ? " (\(rules.allowedCut) allowed numbers cut out)" : "")"
+      )
+    }
     for (region, count) in entriesPerRegion.sorted(by: { $0.key < $1.key }).prefix(12) {
       lines.append("  \(region): \(count)")
     }

@@ -81,9 +81,10 @@ public final class Compiler {
       throw StrictRejection(report: report)
     }
     report.temporaryBytes = TemporarySpace.bytes(in: scratch)
-    let written = try writeBases(
+    var written = try writeBases(
       input.sorters, sawRank: input.sawRank, scratch: scratch, outputScratch: outputScratch,
       report: &report)
+    written.rules = try writeRuleBases(outputScratch: outputScratch, report: &report)
 
     // Held from here to the end of the run, after the scratch folder is gone (defers run last
     // to first): other writers of this container wait; readers never do.
@@ -96,7 +97,9 @@ public final class Compiler {
     }
     defer { withExtendedLifetime(transaction) {} }
     // Before any base enters the container: a refused run leaves it byte for byte as it was.
-    let newEntries = written.outputs.values.reduce(0) { $0 + $1.count }
+    let newEntries =
+      written.outputs.values.reduce(0) { $0 + $1.count }
+      + written.rules.reduce(0) { $0 + $1.written.numbers }
     if let current = transaction.current, !options.allowShrink {
       try ShrinkGuard.check(current: current, newEntries: newEntries, report: report)
     }
@@ -138,6 +141,8 @@ public final class Compiler {
   struct WrittenBases {
     var outputs: [String: OutputBase]
     var seedFile: String?
+    /// The rule bases (patterns), finished.
+    var rules: [RuleOutput] = []
   }
 
   /// Finishes the bases, hashes them on every core, and commits them as the container's new
@@ -149,8 +154,9 @@ public final class Compiler {
     let seedFile = written.seedFile
     var manifest = Manifest()
     let ordered = writers.sorted(by: { $0.key < $1.key })
-    let fileCount = ordered.count + (seedFile == nil ? 0 : 1)
-    // The seed set is finished already: the writing phase's first file.
+    let rules = written.rules
+    let fileCount = ordered.count + rules.count + (seedFile == nil ? 0 : 1)
+    // The seed set and the rule bases are finished already: the writing phase's first files.
     var finished = fileCount - ordered.count
     for (_, entry) in ordered {
       try entry.writer.finish()
@@ -160,7 +166,8 @@ public final class Compiler {
     progress(CompileProgress(phase: .hashing, done: 0, total: fileCount))
     defer { progress(CompileProgress(phase: .hashing, done: fileCount, total: fileCount)) }
     let digests = ParallelDigests.hexDigests(
-      ofFiles: ordered.map(\.value.file) + (seedFile.map { [$0] } ?? []), threads: options.threads)
+      ofFiles: ordered.map(\.value.file) + rules.map(\.file) + (seedFile.map { [$0] } ?? []),
+      threads: options.threads)
     for (place, (name, entry)) in ordered.enumerated() {
       if entry.role == .region {
         report.entriesPerRegion[entry.region ?? name] = entry.count
@@ -172,11 +179,21 @@ public final class Compiler {
           name: name, role: entry.role, kind: entry.kind, region: entry.region,
           adopting: entry.file, sha256: digests[place], entries: entry.count, into: transaction))
     }
+    for (place, rule) in rules.enumerated() {
+      let identifying = rule.kind == .identification
+      manifest.bases.append(
+        try manifestBase(
+          name: rule.name, role: identifying ? .region : .blocking, kind: rule.kind,
+          region: identifying ? Self.rulesRegion : nil, adopting: rule.file,
+          sha256: digests[ordered.count + place], entries: rule.written.numbers,
+          into: transaction))
+    }
     if let seedFile {
       manifest.bases.append(
         try manifestBase(
           name: "seed", role: .seed, kind: .identification, region: nil, adopting: seedFile,
-          sha256: digests[ordered.count], entries: report.seedEntries, into: transaction))
+          sha256: digests[ordered.count + rules.count], entries: report.seedEntries,
+          into: transaction))
     }
     manifest.chosenRegions = manifest.bases.compactMap(\.region)
     if let current = transaction.current { manifest.keepAppState(of: current) }

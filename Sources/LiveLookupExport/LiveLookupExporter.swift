@@ -222,9 +222,7 @@ public struct LiveLookupExporter {
     let container = container
     return MergedList(pending: members.map { ($0.header.lowestNumber, $0.base.priority) }) {
       index throws(BaseFormatError) in
-      let reader = try MappedBaseReader(path: container + "/" + members[index].base.file)
-      reader.skipsLabels = !labels
-      return reader
+      try BaseFile.reader(path: container + "/" + members[index].base.file, skipsLabels: !labels)
     }
   }
 }

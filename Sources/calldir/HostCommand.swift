@@ -2,6 +2,7 @@ import ArgumentParser
 import CallDirectoryApp
 import CallDirectoryCore
 import CallDirectoryHost
+import DirectoryContainer
 import Foundation
 import PhoneNormalization
 import ProcessMetrics
@@ -205,6 +206,12 @@ struct HostCommand: ParsableCommand {
     var country: String?
     @Option(help: "How much of the number is checked: possible or valid.")
     var validate: PhoneNormalizer.Validation = .possible
+    @Option(
+      name: .long,
+      help:
+        "An App Group container: also say which of its pattern rules (rule bases) holds the number.",
+      completion: .directory, transform: nonEmptyPath)
+    var container: String?
     @OptionGroup var options: HostOptions
 
     func run() throws {
@@ -215,6 +222,18 @@ struct HostCommand: ParsableCommand {
         throw ValidationError("'\(number)' is not a phone number: \(error)")
       }
       print(try options.system().lookup(parsed))
+      guard let container else { return }
+      do {
+        let rules = try RuleLookup.ranges(holding: parsed, inContainer: container)
+        if rules.isEmpty { print("no pattern rule of \(container) holds \(parsed)") }
+        for (base, range) in rules {
+          print(
+            "\(base): rule \(range.rule.isEmpty ? "-" : range.rule), range \(range.first) … \(range.last) (\(range.count) numbers)\(range.label.isEmpty ? "" : ", label \(range.label)")"
+          )
+        }
+      } catch {
+        throw ValidationError("\(container): \(error)")
+      }
     }
   }
 

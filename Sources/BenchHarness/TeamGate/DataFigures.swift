@@ -45,7 +45,7 @@ public struct DataFigures: Sendable, Equatable {
     for base in bases {
       let file = path + "/" + base.file
       do {
-        let reader = try MappedBaseReader(path: file)
+        let reader = try BaseFile.reader(path: file)
         figures.totalBytes += UpdateCost.size(of: file)
         while let entry = try reader.next() {
           guard !entry.label.isEmpty else { continue }

@@ -1,0 +1,46 @@
+/// Opening a base of either shape: a list (``MappedBaseReader``) or a rule base of number
+/// ranges (``RuleBaseReader``), chosen by the header's version.
+public enum BaseFile {
+  /// A reader of the base at `path`, whichever shape it has.
+  /// - Parameters:
+  ///   - validatesLabels: also validate every label's UTF-8.
+  ///   - windowByteCount: a list's mapped window (a rule base reads 4 KiB of ranges at a time).
+  ///   - labelCacheByteBudget: a list's label-string cache (a rule base makes a string per range).
+  ///   - skipsLabels: hand entries on without labels (numbers-only passes).
+  /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
+  public static func reader(
+    path: String, validatesLabels: Bool = false,
+    windowByteCount: Int = MappedBaseReader.windowByteCount,
+    labelCacheByteBudget: Int = MappedBaseReader.defaultLabelCacheByteBudget,
+    skipsLabels: Bool = false
+  ) throws(BaseFormatError) -> any BaseReader {
+    if try BaseHeader.read(path: path).isRules {
+      let reader = try RuleBaseReader(path: path, validatesLabels: validatesLabels)
+      reader.skipsLabels = skipsLabels
+      return reader
+    }
+    let reader = try MappedBaseReader(
+      path: path, validatesLabels: validatesLabels, windowByteCount: windowByteCount,
+      labelCacheByteBudget: labelCacheByteBudget)
+    reader.skipsLabels = skipsLabels
+    return reader
+  }
+}
+
+extension BaseFile {
+  /// Reads the whole base at `path` to check it (every block's or range's checksum, every label
+  /// valid), as staging a downloaded base does; a rule base is checked range by range, never
+  /// expanded.
+  /// - Returns: its header.
+  /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
+  public static func verify(path: String) throws(BaseFormatError) -> BaseHeader {
+    if try BaseHeader.read(path: path).isRules {
+      let reader = try RuleBaseReader(path: path, validatesLabels: true)
+      while try reader.nextRange() != nil {}
+      return reader.header
+    }
+    let reader = try MappedBaseReader(path: path, validatesLabels: true)
+    while try reader.next() != nil {}
+    return reader.header
+  }
+}

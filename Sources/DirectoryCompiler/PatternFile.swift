@@ -1,0 +1,185 @@
+import BaseFormat
+import ByteCoding
+import Foundation
+import PhoneNormalization
+
+/// One line of a pattern file: a pattern with what it gives its numbers.
+public struct PatternRule: Equatable, Sendable {
+  /// The file and line it was read from, for errors and lookups (`fr.tsv:3`).
+  public var source: String
+  public var pattern: NumberPattern
+  /// The pattern as written.
+  public var text: String
+  /// The label shown (identification); empty for blocking.
+  public var label: String
+  /// Higher wins numbers that two rules share; then the earlier rule.
+  public var priority: Int
+  /// A free word (`telemarketing`), shown by lookups and inspection.
+  public var category: String
+
+  /// What the rule base records of it: its category and where it was written (the range
+  /// itself says the pattern; France's plan is then 732 bytes, not 1,036).
+  var description: String {
+    category.isEmpty ? source : "\(category) · \(source)"
+  }
+}
+
+/// Reads pattern files (`compile --block-patterns`, `--identify-patterns`): TSV, or CSV when the
+/// header has no tab, with a header naming the columns. `pattern` is required, `label` too for
+/// identification; `priority` (a whole number, default 0) and `category` are optional.
+public enum PatternFile {
+  /// The largest pattern file read: 16 MiB. A national plan is a few hundred lines; a file past
+  /// this is a list, which a dump holds better, and memory must not grow with hostile input.
+  public static let maximumByteCount = 16 << 20
+
+  /// The rules of one file, checked against the numbering plan of each pattern's country.
+  /// - Parameters:
+  ///   - path: the pattern file.
+  ///   - kind: identification needs a `label` column.
+  ///   - validation: how numbers are checked (compile's `--numbers`).
+  ///   - budget: the most numbers one pattern may hold (`--max-pattern-entries`).
+  /// - Throws: ``CompileError`` naming the file, the line and the problem.
+  public static func read(
+    _ path: String, kind: BaseKind, validation: PhoneNormalizer.Validation, budget: Int
+  ) throws(CompileError) -> [PatternRule] {
+    let data: Data
+    do {
+      let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      guard size <= maximumByteCount else {
+        throw CompileError.unreadable(
+          path, "a pattern file of \(size) bytes is past the \(maximumByteCount >> 20) MiB limit")
+      }
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch let error as CompileError {
+      throw error
+    } catch {
+      throw .unreadable(path, (error as NSError).localizedDescription)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw .unreadable(path, "not UTF-8")
+    }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+    }
+    if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
+    guard let headerLine = lines.first, !headerLine.isEmpty else {
+      throw .unreadable(path, "no header line (pattern, label, priority, category)")
+    }
+    let delimiter: UInt8 = headerLine.contains("\t") ? UInt8(ascii: "\t") : UInt8(ascii: ",")
+    func fields(_ line: String, _ number: Int) throws(CompileError) -> [String] {
+      try split(line, delimiter: delimiter, at: "\(path):\(number)")
+    }
+    let header = try fields(headerLine, 1).map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    let known = ["pattern", "label", "priority", "category"]
+    if let unknown = header.first(where: { !known.contains($0) }) {
+      throw .usage(
+        "\(path):1: unknown column \"\(unknown)\" (columns: \(known.joined(separator: ", ")))")
+    }
+    guard let patternColumn = header.firstIndex(of: "pattern") else {
+      throw .usage("\(path):1: no \"pattern\" column")
+    }
+    let labelColumn = header.firstIndex(of: "label")
+    if kind == .identification && labelColumn == nil {
+      throw .usage("\(path):1: no \"label\" column (identification patterns need one)")
+    }
+    let priorityColumn = header.firstIndex(of: "priority")
+    let categoryColumn = header.firstIndex(of: "category")
+    let checker: PhoneNormalizer
+    do {
+      checker = try PhoneNormalizer(country: nil, validation: validation)
+    } catch {
+      throw .usage(error.description)
+    }
+    var rules: [PatternRule] = []
+    for (offset, line) in lines.enumerated().dropFirst()
+    where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+      let where_ = "\(path):\(offset + 1)"
+      let row = try fields(line, offset + 1)
+      func field(_ column: Int?) -> String {
+        guard let column, column < row.count else { return "" }
+        return row[column].trimmingCharacters(in: .whitespaces)
+      }
+      let text = field(patternColumn)
+      let pattern: NumberPattern
+      do {
+        pattern = try NumberPattern(text)
+      } catch {
+        throw .usage("\(where_): \(error.description)")
+      }
+      guard pattern.numberCount <= budget else {
+        throw .usage(
+          "\(where_): \(text) holds \(pattern.numberCount) numbers, past --max-pattern-entries \(budget) (raise it to allow this pattern)"
+        )
+      }
+      for end in [pattern.first, pattern.last] {
+        do {
+          let normalized = try checker.normalize("+\(end)")
+          guard normalized == end else {
+            throw CompileError.usage(
+              "\(where_): \(text) is not in E.164 form (+\(end) reads as +\(normalized))")
+          }
+        } catch let error as CompileError {
+          throw error
+        } catch {
+          throw .usage(
+            "\(where_): \(text) holds numbers its country's plan refuses: +\(end): \(error)")
+        }
+      }
+      let label = field(labelColumn)
+      if kind == .identification {
+        var bytes = label
+        if let problem = bytes.withUTF8({ LabelRule.problem(ByteView($0)) }) {
+          throw .usage("\(where_): label: \(problem)")
+        }
+      }
+      let priorityText = field(priorityColumn)
+      guard let priority = priorityText.isEmpty ? 0 : Int(priorityText),
+        abs(priority) <= 1_000_000
+      else {
+        throw .usage(
+          "\(where_): priority \"\(priorityText)\" is not a whole number of -1000000 to 1000000")
+      }
+      rules.append(
+        PatternRule(
+          source: "\((path as NSString).lastPathComponent):\(offset + 1)", pattern: pattern,
+          text: text, label: kind == .identification ? label : "", priority: priority,
+          category: field(categoryColumn)))
+    }
+    return rules
+  }
+
+  /// One line's fields (RFC 4180 quotes for CSV, none for TSV).
+  private static func split(_ line: String, delimiter: UInt8, at place: String)
+    throws(CompileError) -> [String]
+  {
+    var line = line
+    return try line.withUTF8 { bytes in
+      Result { () throws(CompileError) in
+        try fields(of: ByteView(bytes), delimiter: delimiter, at: place)
+      }
+    }.get()
+  }
+
+  private static func fields(of view: ByteView, delimiter: UInt8, at place: String)
+    throws(CompileError) -> [String]
+  {
+    var ranges: [Range<Int>] = []
+    var unquoted: [UInt8] = []
+    switch DelimitedFields.split(
+      view, delimiter: delimiter, quoting: delimiter == UInt8(ascii: ",") ? .rfc4180 : .none,
+      fields: &ranges, unquoted: &unquoted)
+    {
+    case .fields(let inUnquoted):
+      return ranges.map { range in
+        inUnquoted
+          ? String(decoding: unquoted[range], as: UTF8.self)
+          : String(decoding: view.rebased(range), as: UTF8.self)
+      }
+    case .needsMore: throw .usage("\(place): a quoted field runs past the line's end")
+    case .badQuoting: throw .usage("\(place): text after a closing quote")
+    case .badUTF8: throw .usage("\(place): not UTF-8")
+    }
+  }
+}
