@@ -17,7 +17,15 @@ final class SharedSession: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
   override init() {
     super.init()
-    session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
+    // No cache, cookies or credentials kept: every response is read once, as it streams to its
+    // file. An ephemeral session still caches responses in memory, which grew with the files
+    // of a long patch chain.
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpCookieStorage = nil
+    configuration.urlCredentialStorage = nil
+    session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
   }
 
   /// Makes a task whose events go to `receiver` until it completes.
@@ -59,4 +67,9 @@ final class SharedSession: NSObject, URLSessionDataDelegate, @unchecked Sendable
 final class SessionOwner: Sendable {
   let shared = SharedSession()
   deinit { shared.invalidate() }
+
+  /// A task on the shared session.
+  func dataTask(with request: URLRequest, receiver: Receiver) -> URLSessionDataTask {
+    shared.dataTask(with: request, receiver: receiver)
+  }
 }

@@ -25,6 +25,7 @@ until GET /__stop (or a signal). Each request is logged on stderr as "GET PATH R
 import gzip
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -57,6 +58,14 @@ stall = threading.Event()
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        # Headers and body go out in separate writes: without TCP_NODELAY, Nagle's algorithm
+        # holds the body until the client's delayed ACK (40 ms on Linux), so every file took
+        # 40 ms more than the bytes need, and a 12,000-patch update over HTTP took 650 s where
+        # the folder took 54 s. Production servers (nginx, CDNs) set it.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, *args):
         pass
