@@ -17,6 +17,19 @@ public struct PatternRule: Equatable, Sendable {
   /// A free word (`telemarketing`), shown by lookups and inspection.
   public var category: String
 
+  /// Creates a rule.
+  public init(
+    source: String, pattern: NumberPattern, text: String, label: String, priority: Int,
+    category: String
+  ) {
+    self.source = source
+    self.pattern = pattern
+    self.text = text
+    self.label = label
+    self.priority = priority
+    self.category = category
+  }
+
   /// What the rule base records of it: its category and where it was written (the range
   /// itself says the pattern; France's plan is then 732 bytes, not 1,036).
   var description: String {

@@ -1,0 +1,169 @@
+import CallDirectoryHost
+import Foundation
+import TestSupport
+import Testing
+
+/// Number patterns end to end, as a user runs them (issue 54): compile with a pattern file, an
+/// explicit list and exceptions; enable and sync through the simulated system past its cap;
+/// the store read back; a prefix added and removed by an incremental sync; lookups, inspection
+/// and bad input.
+@Suite("Number patterns: compiled into rule bases, expanded by the extension")
+struct PatternRulesTests {
+  let calldir = builtExecutablePath("calldir")
+  let bundleID = "com.example.patterns"
+
+  /// Three French prefixes of four `#` each (30,000 numbers), in the plan's own form.
+  static let plan = """
+    pattern\tcategory\tpriority
+    +33 1 62 00 ## ##\ttelemarketing\t
+    +33 1 63 00 ## ##\ttelemarketing\t
+    +33 9 48 00 ## ##\ttelemarketing\t5
+    """
+
+  func write(_ text: String, _ path: String) throws {
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  }
+
+  func store(_ host: String) throws -> CallDirectoryStore.Tables {
+    try CallDirectoryStore(path: host + "/" + SimulatedSystem.databaseFileName).tables()
+  }
+
+  /// The prefixes' numbers, each range whole, less `allowed`.
+  func expanded(_ prefixes: [Int64], less allowed: Set<Int64>) -> Set<Int64> {
+    var numbers = Set<Int64>()
+    for prefix in prefixes {
+      for suffix in 0..<Int64(10_000) where !allowed.contains(prefix * 10_000 + suffix) {
+        numbers.insert(prefix * 10_000 + suffix)
+      }
+    }
+    return numbers
+  }
+
+  @Test func aPlanInstallsPastTheCapWithItsExceptionsAbsentAndChangesByThePrefix() throws {
+    let folder = try TemporaryFolder()
+    try write(Self.plan, folder.path("plan.tsv"))
+    try write("number\n+33162001234\n+33948009999\n", folder.path("allow.txt"))
+    // An explicit list: some numbers inside the ranges (given once), some outside, and one
+    // allowed number (explicit lists keep it).
+    try write(
+      "number\tlabel\n+33162000005\tx\n+33612345678\tx\n+33612345679\tx\n+33162001234\tx\n",
+      folder.path("list.tsv"))
+    let box = folder.path("box")
+    let host = folder.path("host")
+    func compile(_ plan: String) throws -> ProcessRun {
+      try runProcess(
+        calldir,
+        [
+          "compile", "--block", folder.path("list.tsv"), "--out", box, "--block-patterns", plan,
+          "--allow", folder.path("allow.txt"), "--country", "FR", "--allow-shrink",
+        ])
+    }
+    let compiled = try compile(folder.path("plan.tsv"))
+    #expect(compiled.status == 0, "\(compiled.stderr)")
+    #expect(
+      compiled.stdout.contains("rules-blocking: 3 pattern rules in 4 ranges, 29998 numbers"),
+      "\(compiled.stdout)")
+    // A cap of 12,000 entries a request: the rules and the list take three.
+    let hostFlags = ["--host-dir", host, "--max-entries", "12001"]
+    let enabled = try runProcess(
+      calldir, ["host", "enable", bundleID, "--container", box] + hostFlags)
+    #expect(enabled.status == 0, "\(enabled.stderr)")
+    var synced = ""
+    for _ in 0..<6 {
+      let sync = try runProcess(calldir, ["app", "sync", bundleID, "--container", box] + hostFlags)
+      #expect(sync.status == 0, "\(sync.stderr)")
+      synced += sync.stdout
+      if sync.stdout.contains("nothing pending") { break }
+    }
+    #expect(synced.contains("nothing pending"), "\(synced)")
+    let allowed: Set<Int64> = [33_162_001_234, 33_948_009_999]
+    var expected = expanded([3_316_200, 3_316_300, 3_394_800], less: allowed)
+    expected.formUnion([33_612_345_678, 33_612_345_679, 33_162_001_234])
+    let tables = try store(host)
+    #expect(tables.blocking.count == expected.count)
+    #expect(Set(tables.numbers) == expected, "each range whole, the exceptions absent")
+
+    // A lookup names the rule that blocks a number; the rule base lists its ranges.
+    let lookup = try runProcess(
+      calldir,
+      ["host", "lookup", "01 63 00 12 34", "--country", "FR", "--container", box] + hostFlags)
+    #expect(lookup.status == 0, "\(lookup.stderr)")
+    #expect(lookup.stdout.contains("blocked"), "\(lookup.stdout)")
+    #expect(lookup.stdout.contains("telemarketing · plan.tsv:3"), "\(lookup.stdout)")
+    let manifest = try String(contentsOfFile: box + "/manifest.cdm", encoding: .utf8)
+    let ruleFile = try #require(
+      manifest.split(separator: "\n").first { $0.hasPrefix("base\trules-blocking") }?
+        .split(separator: "\t")[10])
+    let inspected = try runProcess(calldir, ["inspect", box + "/" + ruleFile])
+    #expect(inspected.status == 0, "\(inspected.stderr)")
+    #expect(inspected.stdout.contains("29998 in 4 ranges"), "\(inspected.stdout)")
+    #expect(inspected.stdout.contains("33163000000 … 33163009999\t10000"), "\(inspected.stdout)")
+
+    // One prefix more: the incremental request adds that prefix's numbers and nothing else.
+    try write(Self.plan + "\n+33 9 49 00 ## ##\ttelemarketing\t\n", folder.path("plan2.tsv"))
+    #expect(try compile(folder.path("plan2.tsv")).status == 0)
+    let added = try runProcess(calldir, ["app", "sync", bundleID, "--container", box] + hostFlags)
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stdout.contains("(10000 added, 0 removed)"), "\(added.stdout)")
+    // And one prefix less: its numbers go, the rest stay.
+    try write(
+      "pattern\tcategory\n+33 1 62 00 ## ##\tt\n+33 9 48 00 ## ##\tt\n+33 9 49 00 ## ##\tt\n",
+      folder.path("plan3.tsv"))
+    #expect(try compile(folder.path("plan3.tsv")).status == 0)
+    let removed = try runProcess(
+      calldir, ["app", "sync", bundleID, "--container", box] + hostFlags)
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(removed.stdout.contains("(0 added, 10000 removed)"), "\(removed.stdout)")
+
+    // The store after those changes equals a fresh install of the last version.
+    let freshHost = folder.path("fresh")
+    let freshFlags = ["--host-dir", freshHost, "--max-entries", "12001"]
+    #expect(
+      try runProcess(calldir, ["host", "enable", bundleID, "--container", box] + freshFlags).status
+        == 0)
+    for _ in 0..<6 {
+      let sync = try runProcess(
+        calldir, ["app", "sync", bundleID, "--container", box] + freshFlags)
+      if sync.stdout.contains("nothing pending") { break }
+    }
+    #expect(try store(host) == store(freshHost))
+  }
+
+  @Test(arguments: [
+    ("+33 1 62 ## ## #x", "plan.tsv:2: 'x'"),
+    ("+33162000000..+3316299999", "plan.tsv:2: the range's ends have different lengths"),
+    ("+33162999999..+33162000000", "plan.tsv:2: the range runs backwards"),
+    ("33 1 62 ## ## ##", "plan.tsv:2: \"33 1 62 ## ## ##\" does not start with '+'"),
+    (
+      "+44##########",
+      "plan.tsv:2: +44########## holds 10000000000 numbers, past --max-pattern-entries"
+    ),
+    ("+33 1 ##", "plan.tsv:2: +33 1 ## holds numbers its country's plan refuses"),
+  ])
+  func aBadPatternIsRefusedWithItsLineAndNothingIsWritten(pattern: String, message: String) throws {
+    let folder = try TemporaryFolder()
+    try write("pattern\n\(pattern)\n", folder.path("plan.tsv"))
+    try write("number\tlabel\n+33612345678\tx\n", folder.path("list.tsv"))
+    let run = try runProcess(
+      calldir,
+      [
+        "compile", folder.path("list.tsv"), "--out", folder.path("box"), "--block-patterns",
+        folder.path("plan.tsv"), "--country", "FR",
+      ])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains(message), "\(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("box")))
+  }
+
+  /// `#` in a dump's number column is a rejected row, as before: patterns come only from the
+  /// pattern flags.
+  @Test func aPatternInADumpIsARejectedRow() throws {
+    let folder = try TemporaryFolder()
+    try write("number\tlabel\n+33 1 62 ## ## ##\tx\n+33612345678\tx\n", folder.path("list.tsv"))
+    let run = try runProcess(
+      calldir, ["compile", folder.path("list.tsv"), "--out", folder.path("box"), "--country", "FR"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("accepted: 1; rejected: 1"), "\(run.stdout)")
+  }
+}
