@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-if ((${#targets[@]} == 0)); then targets=(base manifest frame rows normalize index); fi
+if ((${#targets[@]} == 0)); then targets=(base manifest frame rows normalize index patterns rules); fi
 if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
   echo "fuzz.sh: seconds must be a whole number of at least 1, got '$seconds'" >&2
   exit 2

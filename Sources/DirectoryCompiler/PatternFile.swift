@@ -108,7 +108,7 @@ public enum PatternFile {
     var rules: [PatternRule] = []
     for (offset, line) in lines.enumerated().dropFirst()
     where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-      let where_ = "\(path):\(offset + 1)"
+      let place = "\(path):\(offset + 1)"
       let row = try fields(line, offset + 1)
       func field(_ column: Int?) -> String {
         guard let column, column < row.count else { return "" }
@@ -119,11 +119,11 @@ public enum PatternFile {
       do {
         pattern = try NumberPattern(text)
       } catch {
-        throw .usage("\(where_): \(error.description)")
+        throw .usage("\(place): \(error.description)")
       }
       guard pattern.numberCount <= budget else {
         throw .usage(
-          "\(where_): \(text) holds \(pattern.numberCount) numbers, past --max-pattern-entries \(budget) (raise it to allow this pattern)"
+          "\(place): \(text) holds \(pattern.numberCount) numbers, past --max-pattern-entries \(budget) (raise it to allow this pattern)"
         )
       }
       for end in [pattern.first, pattern.last] {
@@ -131,20 +131,20 @@ public enum PatternFile {
           let normalized = try checker.normalize("+\(end)")
           guard normalized == end else {
             throw CompileError.usage(
-              "\(where_): \(text) is not in E.164 form (+\(end) reads as +\(normalized))")
+              "\(place): \(text) is not in E.164 form (+\(end) reads as +\(normalized))")
           }
         } catch let error as CompileError {
           throw error
         } catch {
           throw .usage(
-            "\(where_): \(text) holds numbers its country's plan refuses: +\(end): \(error)")
+            "\(place): \(text) holds numbers its country's plan refuses: +\(end): \(error)")
         }
       }
       let label = field(labelColumn)
       if kind == .identification {
         var bytes = label
         if let problem = bytes.withUTF8({ LabelRule.problem(ByteView($0)) }) {
-          throw .usage("\(where_): label: \(problem)")
+          throw .usage("\(place): label: \(problem)")
         }
       }
       let priorityText = field(priorityColumn)
@@ -152,7 +152,7 @@ public enum PatternFile {
         abs(priority) <= 1_000_000
       else {
         throw .usage(
-          "\(where_): priority \"\(priorityText)\" is not a whole number of -1000000 to 1000000")
+          "\(place): priority \"\(priorityText)\" is not a whole number of -1000000 to 1000000")
       }
       rules.append(
         PatternRule(

@@ -18,6 +18,12 @@ enum FuzzTarget: String, CaseIterable {
   /// Any bytes as a release's index.json (a hand-written JSON reader: the app's half has no
   /// Foundation): an error, or an index that survives encoding and parsing.
   case index
+  /// Any bytes as number patterns (`compile --block-patterns`): an error, or ranges that
+  /// ascend, never overlap and hold the pattern's count.
+  case patterns
+  /// Any bytes as a rule base: an error, or ranges that hold the header's count, expanded as
+  /// they say.
+  case rules
 
   /// Checks the property on one input.
   func check(_ input: [UInt8]) {
@@ -28,6 +34,8 @@ enum FuzzTarget: String, CaseIterable {
     case .rows: RowsProperty.check(input)
     case .normalize: NormalizeProperty.check(input)
     case .index: IndexProperty.check(input)
+    case .patterns: PatternProperty.check(input)
+    case .rules: RuleBaseProperty.check(input)
     }
   }
 }

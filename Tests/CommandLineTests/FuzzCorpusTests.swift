@@ -9,7 +9,7 @@ struct FuzzCorpusTests {
   static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("FuzzCorpus").path
 
-  @Test(arguments: ["base", "manifest", "frame", "rows", "normalize", "index"])
+  @Test(arguments: ["base", "manifest", "frame", "rows", "normalize", "index", "patterns", "rules"])
   func everyInputKeepsTheProperty(target: String) throws {
     let folder = Self.corpus + "/" + target
     let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
