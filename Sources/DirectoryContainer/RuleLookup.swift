@@ -22,3 +22,39 @@ public enum RuleLookup {
     return found
   }
 }
+
+extension RuleLookup {
+  /// One rule base of a container, with its first ranges.
+  public struct RuleBase: Sendable {
+    public var name: String
+    public var kind: BaseKind
+    /// Its ranges in order, at most the `limit` asked for.
+    public var ranges: [NumberRange]
+    /// All its ranges (more than `ranges` holds when the limit cut them).
+    public var rangeCount: Int
+    /// The numbers they hold.
+    public var entries: Int
+  }
+
+  /// The container's rule bases, each with its first `limit` ranges (`app status`): memory
+  /// stays bounded whatever a rule base holds.
+  /// - Throws: ``ContainerError`` for an unreadable manifest, or a base's ``BaseFormatError``.
+  public static func ruleBases(inContainer container: String, limit: Int = 1_000) throws
+    -> [RuleBase]
+  {
+    let manifest = try Manifest.read(container: container)
+    var found: [RuleBase] = []
+    for base in manifest.bases where base.state != .retired {
+      let path = container + "/" + base.file
+      guard try BaseHeader.read(path: path).isRules else { continue }
+      let reader = try RuleBaseReader(path: path)
+      var ranges: [NumberRange] = []
+      while ranges.count < limit, let range = try reader.nextRange() { ranges.append(range) }
+      found.append(
+        RuleBase(
+          name: base.name, kind: reader.header.kind, ranges: ranges,
+          rangeCount: reader.header.blockCount, entries: reader.header.entryCount))
+    }
+    return found
+  }
+}

@@ -240,6 +240,27 @@ struct AppCommand: ParsableCommand {
 
     func validate() throws { _ = try nonEmptyPath(hostDir) }
 
+    /// Each pattern rule base's ranges: the numbers each holds and, with a bundle identifier,
+    /// how many of them the system has installed (issue 54).
+    private func printRules(store: CallDirectoryStore?) throws {
+      for base in try RuleLookup.ruleBases(inContainer: container) {
+        print("\(base.name): \(base.entries) numbers in \(base.rangeCount) pattern ranges")
+        for range in base.ranges {
+          var line = "  \(range.first) … \(range.last)\t\(range.count) numbers"
+          if let bundleID, let store {
+            let installed = try store.installedCount(
+              of: bundleID, blocking: base.kind == .blocking, numbersFrom: range.first,
+              through: range.last)
+            line += ", \(installed) installed"
+          }
+          print(line + "\t\(range.rule.isEmpty ? "-" : range.rule)")
+        }
+        if base.rangeCount > base.ranges.count {
+          print("  … and \(base.rangeCount - base.ranges.count) more ranges")
+        }
+      }
+    }
+
     func run() async throws {
       let app = ContainerApp(container: container)
       let status = try app.status()
@@ -254,6 +275,7 @@ struct AppCommand: ParsableCommand {
           "\(base.name)\t\(base.role.rawValue)\t\(base.region ?? "-")\tv\(base.version)\t\(base.entries) \(base.kind)\tpriority \(base.priority)\t\(base.state.rawValue)"
         )
       }
+      try printRules(store: store)
       // A container split across extensions (`app sync --extensions K`): each part's range,
       // its extension's state (with a bundle identifier) and what it has installed.
       guard !status.parts.isEmpty else { return }

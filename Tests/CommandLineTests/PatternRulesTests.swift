@@ -83,6 +83,16 @@ struct PatternRulesTests {
     #expect(tables.blocking.count == expected.count)
     #expect(Set(tables.numbers) == expected, "each range whole, the exceptions absent")
 
+    // `app status` says what each rule's range holds and how much of it is installed.
+    let status = try runProcess(
+      calldir, ["app", "status", bundleID, "--container", box, "--host-dir", host])
+    #expect(status.status == 0, "\(status.stderr)")
+    #expect(
+      status.stdout.contains("rules-blocking: 29998 numbers in 4 pattern ranges"),
+      "\(status.stdout)")
+    #expect(
+      status.stdout.contains("33163000000 … 33163009999\t10000 numbers, 10000 installed"),
+      "\(status.stdout)")
     // A lookup names the rule that blocks a number; the rule base lists its ranges.
     let lookup = try runProcess(
       calldir,

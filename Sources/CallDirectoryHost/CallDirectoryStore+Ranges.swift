@@ -1,0 +1,18 @@
+extension CallDirectoryStore {
+  /// How many of the numbers `first...last` the extension has installed, in its blocking list
+  /// or its identification list: what `app status` shows for each pattern rule's range
+  /// (issue 54). One indexed range scan of `PhoneNumber`.
+  /// - Throws: `HostError.store` when the database cannot be read.
+  public func installedCount(
+    of bundleID: String, blocking: Bool, numbersFrom first: Int64, through last: Int64
+  ) throws -> Int {
+    let id = try extensionID(bundleID)
+    let table = blocking ? "PhoneNumberBlockingEntry" : "PhoneNumberIdentificationEntry"
+    let count = try database.integer(
+      """
+      SELECT count(*) FROM PhoneNumber JOIN \(table) ON phone_number_id = PhoneNumber.id
+      WHERE extension_id = ? AND PhoneNumber.number BETWEEN ? AND ?
+      """, [id, first, last])
+    return Int(count ?? 0)
+  }
+}
