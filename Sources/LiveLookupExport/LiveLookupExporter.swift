@@ -23,10 +23,18 @@ public struct LiveLookupExporter {
     public var iconsFolder: String?
     /// Whether the onboarding test identity is added (Apple asks for it in the dataset).
     public var includesTestIdentity = true
+    /// The most entries the container's bases may hold (each a row of a PIR dataset; a rule
+    /// base's ranges expand to a row per number): past it, nothing is written.
+    public var maximumRows = LiveLookupExporter.defaultMaximumRows
 
     /// Options for `bundleID`.
     public init(bundleID: String) { self.bundleID = bundleID }
   }
+
+  /// 20 M rows: France's telemarketing plan (12 M) and a directory fit; past it, Apple's tools
+  /// take hours to process a dataset (1 to 2 hours at about 100 M rows in the field, BRIEF
+  /// §11), and a PIR database has no incremental update.
+  public static let defaultMaximumRows = 20_000_000
 
   /// Apple's onboarding test identity: +1 408 555 1212, "Johnny Appleseed".
   public static let testIdentity = (number: Int64(1_408_555_1212), name: "Johnny Appleseed")
@@ -103,6 +111,15 @@ public struct LiveLookupExporter {
       }
     }
     let total = bases.reduce(0) { $0 + $1.entries }
+    // Before a file is made: the rows are known from the manifest (a rule base's count is
+    // its numbers), so a 120 M-number plan is refused in a second, not after an hour.
+    // The seed set repeats region entries: it adds no row.
+    let rows = bases.reduce(0) { $1.role == .seed ? $0 : $0 + $1.entries }
+    guard rows <= options.maximumRows else {
+      throw ExportError(
+        "the container's bases hold \(rows) entries, past --max-rows \(options.maximumRows): each is a row of the PIR datasets, which Apple's tools take 1 to 2 hours to process per 100 M rows; raise --max-rows to export them"
+      )
+    }
     var numbers = 0
     progress(0, total)
     let identification = try merge(bases.filter { $0.kind == .identification }, labels: true)

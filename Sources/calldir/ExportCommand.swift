@@ -79,6 +79,12 @@ struct ExportLiveLookupCommand: ParsableCommand {
     name: .long,
     help: "Leave out Apple's onboarding test identity (+14085551212 Johnny Appleseed).")
   var noTestIdentity = false
+  @Option(
+    name: .long, parsing: .unconditional,
+    help:
+      "The most entries the export takes (a row each; pattern ranges expand to a row per number).",
+    transform: wholeNumber(in: 1...OptionBounds.entries.upperBound))
+  var maxRows: Int = LiveLookupExporter.defaultMaximumRows
   @OptionGroup var progressOptions: ProgressOptions
   @OptionGroup(title: "Reading a dump (--dump)") var reading: DumpReadingOptions
 
@@ -113,6 +119,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
     options.cacheExpiryMinutes = cacheExpiryMinutes
     options.iconsFolder = icons
     options.includesTestIdentity = !noTestIdentity
+    options.maximumRows = maxRows
     let clock = ContinuousClock()
     let start = clock.now
     let display = progressOptions.display(command: "export")

@@ -176,4 +176,36 @@ struct PatternRulesTests {
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("accepted: 1; rejected: 1"), "\(run.stdout)")
   }
+
+  /// `export lcidl` expands a rule base into a row per number, and refuses past --max-rows with
+  /// the figure before it writes anything.
+  @Test func theLiveLookupExportExpandsRulesWithinItsRowBudget() throws {
+    let folder = try TemporaryFolder()
+    try write("pattern\n+33 1 62 00 ## ##\n", folder.path("plan.tsv"))
+    try write("number\tlabel\n+33612345678\tx\n", folder.path("list.tsv"))
+    let box = folder.path("box")
+    let compiled = try runProcess(
+      calldir,
+      [
+        "compile", folder.path("list.tsv"), "--out", box, "--block-patterns",
+        folder.path("plan.tsv"), "--country", "FR",
+      ])
+    #expect(compiled.status == 0, "\(compiled.stderr)")
+    let out = folder.path("lcidl")
+    let refused = try runProcess(
+      calldir,
+      [
+        "export", "lcidl", "--container", box, "--out", out, "--bundle-id", "com.example.x",
+        "--max-rows", "5000",
+      ])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.contains("hold 10001 entries, past --max-rows 5000"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out + "/block.binpb"))
+    let exported = try runProcess(
+      calldir,
+      ["export", "lcidl", "--container", box, "--out", out, "--bundle-id", "com.example.x"])
+    #expect(exported.status == 0, "\(exported.stderr)")
+    #expect(exported.stdout.contains("10000 blocked"), "\(exported.stdout)")
+  }
 }
