@@ -55,26 +55,7 @@ public enum PatternFile {
   public static func read(
     _ path: String, kind: BaseKind, validation: PhoneNormalizer.Validation, budget: Int
   ) throws(CompileError) -> [PatternRule] {
-    let data: Data
-    do {
-      let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-      guard size <= maximumByteCount else {
-        throw CompileError.unreadable(
-          path, "a pattern file of \(size) bytes is past the \(maximumByteCount >> 20) MiB limit")
-      }
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch let error as CompileError {
-      throw error
-    } catch {
-      throw .unreadable(path, (error as NSError).localizedDescription)
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw .unreadable(path, "not UTF-8")
-    }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-    }
-    if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
+    let lines = try lines(ofSmallFile: path, what: "a pattern file")
     guard let headerLine = lines.first, !headerLine.isEmpty else {
       throw .unreadable(path, "no header line (pattern, label, priority, category)")
     }
@@ -161,6 +142,33 @@ public enum PatternFile {
           category: field(categoryColumn)))
     }
     return rules
+  }
+
+  /// The lines of a pattern file or an allow list (line ends LF or CRLF, a BOM dropped), read
+  /// whole: they are small, and a file past ``maximumByteCount`` is refused before it is read.
+  /// - Throws: ``CompileError`` naming the file: missing, too large or not UTF-8.
+  static func lines(ofSmallFile path: String, what: String) throws(CompileError) -> [String] {
+    let data: Data
+    do {
+      let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      guard size <= maximumByteCount else {
+        throw CompileError.unreadable(
+          path, "\(what) of \(size) bytes is past the \(maximumByteCount >> 20) MiB limit")
+      }
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch let error as CompileError {
+      throw error
+    } catch {
+      throw .unreadable(path, (error as NSError).localizedDescription)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw .unreadable(path, "not UTF-8")
+    }
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+    }
+    if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
+    return lines
   }
 
   /// One line's fields (RFC 4180 quotes for CSV, none for TSV).

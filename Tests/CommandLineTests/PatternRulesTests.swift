@@ -166,6 +166,26 @@ struct PatternRulesTests {
     #expect(!FileManager.default.fileExists(atPath: folder.path("box")))
   }
 
+  /// An allowed number that is not a number stops the compile with its line; so does `--allow`
+  /// without a pattern to cut it from.
+  @Test func aBadAllowListIsRefusedWithItsLine() throws {
+    let folder = try TemporaryFolder()
+    try write("pattern\n+33 1 62 00 ## ##\n", folder.path("plan.tsv"))
+    try write("number\tlabel\n+33612345678\tx\n", folder.path("list.tsv"))
+    try write("number\n+33162000001\nnot a number\n", folder.path("allow.txt"))
+    let common = [
+      "compile", folder.path("list.tsv"), "--out", folder.path("box"), "--country", "FR",
+      "--allow", folder.path("allow.txt"),
+    ]
+    let bad = try runProcess(calldir, common + ["--block-patterns", folder.path("plan.tsv")])
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("allow.txt:3: not a number"), "\(bad.stderr)")
+    let alone = try runProcess(calldir, common)
+    #expect(alone.status == 1)
+    #expect(alone.stderr.contains("there are no patterns to allow numbers from"), "\(alone.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("box")))
+  }
+
   /// `#` in a dump's number column is a rejected row, as before: patterns come only from the
   /// pattern flags.
   @Test func aPatternInADumpIsARejectedRow() throws {
