@@ -228,4 +228,65 @@ struct PatternRulesTests {
     #expect(exported.status == 0, "\(exported.stderr)")
     #expect(exported.stdout.contains("10000 blocked"), "\(exported.stdout)")
   }
+
+  /// Random rule edits (a prefix added, dropped, relabelled, a range moved, an exception added),
+  /// each compiled and synced incrementally: after every one the store equals a fresh install of
+  /// that version, table by table (issue 54, item 5).
+  @Test func aStoreAfterRandomRuleEditsEqualsAFreshInstall() throws {
+    let folder = try TemporaryFolder()
+    var generator = SystemRandomNumberGenerator()
+    try write("number\tlabel\n+33612345678\tx\n", folder.path("list.tsv"))
+    // Identification rules: labels change too. Prefixes of two `#`: 100 numbers each.
+    var rules: [Int: String] = [10: "A", 20: "B", 30: "C"]
+    var allowed: Set<Int> = []
+    func compile(_ box: String) throws {
+      var plan = "pattern\tlabel\n"
+      for (prefix, label) in rules.sorted(by: { $0.key < $1.key }) {
+        plan += "+33 1 62 00 \(prefix) ##\t\(label)\n"
+      }
+      try write(plan, folder.path("plan.tsv"))
+      try write(
+        "number\n" + allowed.sorted().map { "+3316200\($0)\n" }.joined(), folder.path("allow.txt"))
+      let run = try runProcess(
+        calldir,
+        [
+          "compile", folder.path("list.tsv"), "--out", box, "--identify-patterns",
+          folder.path("plan.tsv"), "--country", "FR", "--allow-shrink",
+        ] + (allowed.isEmpty ? [] : ["--allow", folder.path("allow.txt")]))
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    func install(_ box: String, _ host: String, enable: Bool) throws {
+      let flags = ["--container", box, "--host-dir", host]
+      if enable {
+        #expect(try runProcess(calldir, ["host", "enable", bundleID] + flags).status == 0)
+      }
+      let sync = try runProcess(calldir, ["app", "sync", bundleID] + flags)
+      #expect(sync.status == 0, "\(sync.stderr)")
+    }
+    try compile(folder.path("box"))
+    try install(folder.path("box"), folder.path("host"), enable: true)
+    for step in 0..<8 {
+      switch Int.random(in: 0..<5, using: &generator) {
+      case 0: rules[Int.random(in: 10...99, using: &generator)] = "New \(step)"
+      case 1: if rules.count > 1, let key = rules.keys.randomElement() { rules[key] = nil }
+      case 2: if let key = rules.keys.randomElement() { rules[key] = "Relabelled \(step)" }
+      case 3:
+        if let key = rules.keys.randomElement() {
+          let label = rules[key]
+          rules[key] = nil
+          rules[(key + 37) % 90 + 10] = label
+        }
+      default:
+        if let key = rules.keys.randomElement() {
+          allowed.insert(key * 100 + Int.random(in: 0...99, using: &generator))
+        }
+      }
+      try compile(folder.path("box"))
+      try install(folder.path("box"), folder.path("host"), enable: false)
+      let fresh = folder.path("fresh-\(step)")
+      try FileManager.default.copyItem(atPath: folder.path("box"), toPath: fresh + "-box")
+      try install(fresh + "-box", fresh, enable: true)
+      #expect(try store(folder.path("host")) == store(fresh), "after edit \(step): \(rules)")
+    }
+  }
 }
