@@ -182,7 +182,10 @@ let package = Package(
       ]),
     .executableTarget(
       name: "calldir-baselines",
-      dependencies: ["CallDirectoryCore", "ExtensionReport", "ByteCoding", "SystemCalls"]),
+      dependencies: [
+        "CallDirectoryCore", "ExtensionReport", "ByteCoding", "SystemCalls", "SystemChannel",
+        "CallDirectoryHost", "ProcessMetrics",
+      ]),
 
     // MARK: The simulated system (Foundation allowed)
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

@@ -31,7 +31,7 @@ public struct PatternRule: Equatable, Sendable {
   }
 
   /// What the rule base records of it: its category and where it was written (the range
-  /// itself says the pattern; France's plan is then 732 bytes, not 1,036).
+  /// itself says the pattern; France's plan is then 736 bytes, not 1,036).
   var description: String {
     category.isEmpty ? source : "\(category) · \(source)"
   }

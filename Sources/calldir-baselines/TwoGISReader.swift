@@ -52,11 +52,13 @@ struct TwoGISReader {
 enum BaselineError: Error, CustomStringConvertible {
   case corrupt(offset: Int)
   case unreadable(path: String)
+  case requestFailed(String)
 
   var description: String {
     switch self {
     case .corrupt(let offset): "corrupt record at byte \(offset)"
     case .unreadable(let path): "cannot open \(path)"
+    case .requestFailed(let detail): "the system failed a request: \(detail)"
     }
   }
 }

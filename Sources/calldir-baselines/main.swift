@@ -4,6 +4,13 @@
 //
 // usage: calldir-baselines --strategy baseline-2gis|baseline-jsonl|baseline-text --input PATH
 //                          [--kind identification|blocking] [--max-entries N]
+//        calldir-baselines --mode saracroche-app --plan FILE --container DIR --host-dir DIR
+//                          --bundle-id ID --extension PATH
+//        calldir-baselines --mode saracroche-extension --container DIR --request complete|incremental
+//                          [--max-entries N]
+// The saracroche modes are the pattern blocker's method (issue 54's anchor): the app expands each
+// pattern into strings and hands the extension 5,000 a request through shared defaults; the
+// app mode prints `key value` lines (requests, entries, seconds, peaks).
 // exit: 0 completed, 1 usage, 3 unreadable input, 4 request failed (iOS code reported)
 
 import CallDirectoryCore
@@ -15,7 +22,54 @@ func printError(_ message: String) {
   StandardError.write(("calldir-baselines: " + message + "\n"))
 }
 
+/// The saracroche modes, when `--mode` names one; nil otherwise.
+func runSaracroche() -> Int32? {
+  let all = Array(CommandLine.arguments.dropFirst())
+  guard let modeIndex = all.firstIndex(of: "--mode"), modeIndex + 1 < all.count else { return nil }
+  do {
+    let arguments = try ExtensionArguments(
+      all,
+      allowed: [
+        "mode", "plan", "container", "host-dir", "bundle-id", "extension", "request", "max-entries",
+      ])
+    guard let container = arguments["container"] else { throw UsageError("missing --container") }
+    switch arguments["mode"] {
+    case "saracroche-extension":
+      return SaracrocheExtension.serve(
+        container: container, incremental: arguments["request"] == "incremental")
+    case "saracroche-app":
+      guard let plan = arguments["plan"], let host = arguments["host-dir"],
+        let bundleID = arguments["bundle-id"], let executable = arguments["extension"]
+      else { throw UsageError("saracroche-app needs --plan, --host-dir, --bundle-id, --extension") }
+      guard let text = try? String(contentsOfFile: plan, encoding: .utf8) else {
+        throw BaselineError.unreadable(path: plan)
+      }
+      let patterns = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+      let summary = try SaracrocheApp.run(
+        patterns: patterns, container: container, hostDirectory: host, bundleID: bundleID,
+        extensionExecutable: executable)
+      print("background_runs \(summary.backgroundRuns)")
+      print("requests \(summary.requests)")
+      print("entries \(summary.entries)")
+      print("seconds \(summary.seconds)")
+      print("extension_footprint_peak_bytes \(summary.extensionFootprintPeak)")
+      print("extension_idle_footprint_bytes \(summary.extensionIdleFootprint)")
+      print("app_peak_rss_after_expanding_bytes \(summary.peakRSSAfterExpanding)")
+      return 0
+    default:
+      throw UsageError("unknown --mode (saracroche-app or saracroche-extension)")
+    }
+  } catch let error as UsageError {
+    printError("\(error)")
+    return ExtensionExitStatus.usage
+  } catch {
+    printError("\(error)")
+    return ExtensionExitStatus.badInput
+  }
+}
+
 func run() -> Int32 {
+  if let status = runSaracroche() { return status }
   let strategy: String
   let input: String
   let blocking: Bool

@@ -21,7 +21,7 @@ struct BenchCommand: ParsableCommand {
     subcommands: [
       BenchStrategiesCommand.self, BenchSweepCommand.self, BenchABCommand.self,
       BenchTwoPhaseCommand.self, BenchCompileCommand.self, BenchUpdateCommand.self,
-      BenchChecksCommand.self,
+      BenchPatternsCommand.self, BenchChecksCommand.self,
     ],
     defaultSubcommand: BenchStrategiesCommand.self)
 }

@@ -77,7 +77,9 @@ struct CompileCommand: ParsableCommand {
 
   func run() throws {
     Interruption.watch([out] + (reading.temp.map { [$0] } ?? []))
-    var options = try reading.compileOptions(inputs: inputs, output: out)
+    var options = try reading.compileOptions(
+      inputs: inputs, output: out,
+      patterns: !patterns.blockPatterns.isEmpty || !patterns.identifyPatterns.isEmpty)
     guard seedSize >= 0 else { throw ValidationError("--seed-size must be 0 or more") }
     options.seedSize = seedSize
     options.seedBy = seedBy

@@ -87,8 +87,12 @@ struct DumpReadingOptions: ParsableArguments {
   /// these options read them.
   /// - Throws: `ValidationError` for an unreadable input, an unknown format, or a flag that
   ///   none of the inputs' formats reads.
-  func compileOptions(inputs givenInputs: [String], output: String) throws -> CompileOptions {
-    guard !givenInputs.isEmpty || !blockedInputs.isEmpty else {
+  /// - Parameter patterns: pattern files are given (`compile --block-patterns`): a compile of
+  ///   patterns alone needs no dump.
+  func compileOptions(inputs givenInputs: [String], output: String, patterns: Bool = false)
+    throws -> CompileOptions
+  {
+    guard !givenInputs.isEmpty || !blockedInputs.isEmpty || patterns else {
       throw ValidationError("no input files")
     }
     var resolved: [(path: String, format: InputFormat)] = []
@@ -197,7 +201,9 @@ struct DumpReadingOptions: ParsableArguments {
         "chinese and russian files hold numbers with their country code, bases hold CallKit numbers"
       ),
     ]
-    for flag in flags where flag.given && formats.isDisjoint(with: flag.readBy) {
+    // Without a dump (a compile of patterns alone) --country still reads the allow lists.
+    for flag in flags where flag.given && !formats.isEmpty && formats.isDisjoint(with: flag.readBy)
+    {
       throw ValidationError("\(flag.flag) does not apply to \(formatList) input (\(flag.why))")
     }
   }

@@ -11,7 +11,7 @@ struct HelpTextTests {
   static let commands: [[String]] = [
     [], ["bench"], ["bench", "strategies"], ["bench", "sweep"], ["bench", "ab"],
     ["bench", "two-phase"], ["bench", "compile"],
-    ["bench", "update"], ["gate"], ["chart"],
+    ["bench", "update"], ["bench", "patterns"], ["gate"], ["chart"],
     ["generate"],
     ["host"], ["host", "enable"], ["host", "disable"], ["host", "reload"], ["host", "lookup"],
     ["host", "status"], ["app"], ["app", "stage"], ["app", "choose"], ["app", "sync"],

@@ -87,6 +87,10 @@ struct OutputOptionsTests {
       return [
         "bench", "compile", "--profile", "ci-smoke", "--entries", "1000,2000", "--repeat", "1",
       ]
+    case ["bench", "patterns"]:
+      return [
+        "bench", "patterns", "--wildcards", "1", "--repeat", "1", "--work", folder.path("work"),
+      ]
     case ["bench", "update"]:
       let found = try runProcess("/bin/sh", ["-c", "command -v bsdiff"])
       return found.status == 0 ? ["bench", "update"] + small : nil

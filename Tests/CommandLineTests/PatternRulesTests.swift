@@ -289,4 +289,28 @@ struct PatternRulesTests {
       #expect(try store(folder.path("host")) == store(fresh), "after edit \(step): \(rules)")
     }
   }
+
+  /// `bench patterns` runs both methods through the simulated system and both stores hold the
+  /// plan: calldir in one request past enabling, saracroche in one request per 5,000 numbers of
+  /// each pattern (here 100 numbers a pattern: twelve requests), plus the two fake numbers.
+  @Test func theBenchInstallsThePlanBothWays() throws {
+    let folder = try TemporaryFolder()
+    let run = try runProcess(
+      calldir,
+      [
+        "bench", "patterns", "--wildcards", "2", "--repeat", "1", "--out",
+        folder.path("patterns.csv"), "--work", folder.path("work"),
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let csv = try String(contentsOfFile: folder.path("patterns.csv"), encoding: .utf8)
+    let rows = csv.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",") }
+    let calldirRow = try #require(rows.first { $0.first == "calldir" })
+    let anchorRow = try #require(rows.first { $0.first == "saracroche" })
+    // method, repeat, requests, store_entries, …
+    #expect(calldirRow[2] == "2" && calldirRow[3] == "1200", "\(csv)")
+    #expect(anchorRow[2] == "13" && anchorRow[3] == "1201", "\(csv)")
+    let chart = try String(
+      contentsOfFile: folder.path("patterns.svg"), encoding: .utf8)
+    #expect(chart.hasPrefix("<svg") && chart.contains("saracroche"))
+  }
 }

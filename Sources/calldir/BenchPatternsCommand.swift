@@ -1,0 +1,93 @@
+import ArgumentParser
+import BenchHarness
+import Foundation
+import ProcessSpawning
+import SystemCalls
+
+/// `calldir bench patterns`: France's telemarketing plan installed by calldir's rule bases and
+/// by the anchor's method (saracroche), side by side.
+struct BenchPatternsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "patterns",
+    abstract:
+      "Install France's telemarketing plan by calldir's rule bases and by the anchor's method.",
+    discussion: """
+      Writes the plan (ARCEP's twelve prefixes, each followed by --wildcards '#'), then per \
+      repeat, alternating which goes first, installs it through a fresh simulated system two \
+      ways. calldir: compile --block-patterns into a rule base, host enable, then app sync \
+      (--chunk-entries 1999999) until nothing is pending. saracroche (cbouvat/saracroche-ios, \
+      modelled faithfully in calldir-baselines): the app expands each pattern into strings and \
+      hands the extension 5,000 numbers a request through the App Group's shared defaults, \
+      1,000,000 numbers per background run. Reports the requests, the time, the app process's \
+      peak RSS (the simulated system's store included, for both) and the extension's footprint \
+      peak beside its idle footprint (the enabling request's), medians over --repeat. The \
+      anchor's extension is Foundation, whose idle footprint on Linux is several times \
+      Darwin's, so its memory limit is lifted to measure it; one CSV row per method and repeat, and a chart beside it.
+
+      Exit statuses: 0 done; 1 usage or input error, a tool failed, or a store does not hold \
+      the whole plan.
+      """)
+
+  @Option(
+    name: .customLong("repeat"), parsing: .unconditional,
+    help: "Runs of each method (medians are over these).",
+    transform: wholeNumber(in: OptionBounds.repeats))
+  var repeats: Int = 3
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "'#' after each prefix: 6 is the plan (12 M numbers); 4 makes a quick run (120,000).",
+    transform: wholeNumber(in: 1...6))
+  var wildcards: Int = 6
+  @Option(name: .long, help: "The CSV to write.", completion: .file())
+  var out: String = ".calldir/bench/patterns.csv"
+  @Option(name: .long, help: "The folder the runs work in.", completion: .directory)
+  var work: String = ".calldir/bench/patterns"
+
+  func validate() throws {
+    _ = try nonEmptyPath(out)
+    _ = try nonEmptyPath(work)
+  }
+
+  func run() throws {
+    var bench = PatternBench(binaryDirectory: SiblingExecutables.directory(), work: work)
+    bench.repeats = repeats
+    bench.wildcards = wildcards
+    let rows: [PatternBench.Row]
+    do {
+      rows = try bench.run { StandardError.write("bench patterns: \($0)\n") }
+      let expected = PatternBench.frenchPrefixes.count * Int(pow(10, Double(wildcards)))
+      for row in rows where row.storeEntries < expected {
+        throw BenchError(
+          "\(row.method) run \(row.repeatIndex): the store holds \(row.storeEntries) of the plan's \(expected) numbers"
+        )
+      }
+      try ResultFiles.writeAtomically(PatternBench.csv(rows).encoded(), to: out)
+      try ResultFiles.writeAtomically(
+        PatternChart.svg(
+          rows: rows,
+          title: "calldir bench patterns — France's telemarketing plan, \(expected) numbers"),
+        to: ResultFiles.replacingExtension(of: out, with: "svg"))
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    print(
+      "method      requests  store entries   time s  app peak  extension peak (idle)  background runs"
+    )
+    for method in PatternBench.methods {
+      let mine = rows.filter { $0.method == method }
+      func median(_ value: (PatternBench.Row) -> Double) -> Double {
+        Statistics.median(mine.map(value)) ?? 0
+      }
+      print(
+        method.padding(toLength: 12, withPad: " ", startingAt: 0)
+          + String(
+            format: "%8.0f  %13.0f  %7.1f  %5.1f MiB  %5.2f MiB (%5.2f MiB)  %15.0f",
+            median { Double($0.requests) }, median { Double($0.storeEntries) },
+            median(\.seconds), median { Double($0.appPeakBytes) / 1_048_576 },
+            median { Double($0.extensionPeakBytes) / 1_048_576 },
+            median { Double($0.extensionIdleBytes) / 1_048_576 },
+            median { Double($0.backgroundRuns) }))
+    }
+    print("wrote \(out) and \(ResultFiles.replacingExtension(of: out, with: "svg"))")
+  }
+}
