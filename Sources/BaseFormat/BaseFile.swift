@@ -3,6 +3,7 @@
 public enum BaseFile {
   /// A reader of the base at `path`, whichever shape it has.
   /// - Parameters:
+  ///   - path: the base's file.
   ///   - validatesLabels: also validate every label's UTF-8.
   ///   - windowByteCount: a list's mapped window (a rule base reads 4 KiB of ranges at a time).
   ///   - labelCacheByteBudget: a list's label-string cache (a rule base makes a string per range).

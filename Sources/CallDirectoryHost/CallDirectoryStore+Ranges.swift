@@ -1,7 +1,7 @@
 extension CallDirectoryStore {
   /// How many of the numbers `first...last` the extension has installed, in its blocking list
   /// or its identification list: what `app status` shows for each pattern rule's range
-  /// (issue 54). A number's row id is the number itself (``StoreTransaction``), so this is one
+  /// (issue 54). A number's row id is the number itself (`StoreTransaction`), so this is one
   /// range scan of the entry table's primary key, not of every number the store holds.
   /// - Throws: `HostError.store` when the database cannot be read.
   public func installedCount(

@@ -4,7 +4,7 @@ import BaseFormat
 /// store knows only that a number is blocked; the container's rule bases say why.
 public enum RuleLookup {
   /// The ranges of the container's rule bases that hold `number`, with each base's name.
-  /// - Throws: ``ContainerError`` for an unreadable manifest, or a base's ``BaseFormatError``.
+  /// - Throws: ``ContainerError`` for an unreadable manifest, or a base's `BaseFormatError`.
   public static func ranges(holding number: Int64, inContainer container: String) throws
     -> [(base: String, range: NumberRange)]
   {
@@ -38,7 +38,7 @@ extension RuleLookup {
 
   /// The container's rule bases, each with its first `limit` ranges (`app status`): memory
   /// stays bounded whatever a rule base holds.
-  /// - Throws: ``ContainerError`` for an unreadable manifest, or a base's ``BaseFormatError``.
+  /// - Throws: ``ContainerError`` for an unreadable manifest, or a base's `BaseFormatError`.
   public static func ruleBases(inContainer container: String, limit: Int = 1_000) throws
     -> [RuleBase]
   {

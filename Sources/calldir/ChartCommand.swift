@@ -86,7 +86,7 @@ struct ChartCommand: ParsableCommand {
   }
 
   /// The command that draws a CSV calldir writes with no run rows (no `timestamp`): `bench
-  /// update`'s and `bench compile`'s single-size tables and `history-noise.sh`'s A/A table,
+  /// update`'s, `bench compile`'s and `bench patterns`' tables and `history-noise.sh`'s A/A table,
   /// identified by their own columns; nil for any other CSV.
   static func commandDrawing(_ text: String) -> String? {
     guard let header = text.split(separator: "\n", maxSplits: 1).first else { return nil }
@@ -96,6 +96,9 @@ struct ChartCommand: ParsableCommand {
       return "calldir bench update"
     }
     if columns.isSuperset(of: ["tool", "rows_per_s", "cpu_s"]) { return "calldir bench compile" }
+    if columns.isSuperset(of: ["method", "requests", "extension_idle_bytes"]) {
+      return "calldir bench patterns"
+    }
     if columns.isSuperset(of: ["run", "strategy", "load_min_s"]) {
       return "Scripts/history-noise.sh (an A/A history's table)"
     }

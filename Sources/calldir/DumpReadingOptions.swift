@@ -87,8 +87,7 @@ struct DumpReadingOptions: ParsableArguments {
   /// these options read them.
   /// - Throws: `ValidationError` for an unreadable input, an unknown format, or a flag that
   ///   none of the inputs' formats reads.
-  /// - Parameter patterns: pattern files are given (`compile --block-patterns`): a compile of
-  ///   patterns alone needs no dump.
+  /// With `patterns` (pattern files are given: `compile --block-patterns`) no dump is needed.
   func compileOptions(inputs givenInputs: [String], output: String, patterns: Bool = false)
     throws -> CompileOptions
   {
