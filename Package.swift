@@ -52,7 +52,8 @@ import PackageDescription
 //   BaseFormat, ByteCoding, CMalloc, CZlib, DirectoryContainer, PhoneNormalization, ProcessMetrics,
 //     SystemCalls ← DirectoryCompiler
 //   BaseFormat, ByteCoding, CZlib, DirectoryContainer, SystemCalls ← ReleaseFormat
-//   ByteCoding, CallDirectoryCore, ExtensionReport, SystemCalls ← calldir-baselines
+//   ByteCoding, CallDirectoryCore, CallDirectoryHost, ExtensionReport, ProcessMetrics, SystemCalls,
+//     SystemChannel ← calldir-baselines
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
 //     SystemCalls ← CallDirectoryApp
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
