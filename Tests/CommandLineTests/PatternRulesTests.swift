@@ -313,4 +313,34 @@ struct PatternRulesTests {
       contentsOfFile: folder.path("patterns.svg"), encoding: .utf8)
     #expect(chart.hasPrefix("<svg") && chart.contains("saracroche"))
   }
+
+  /// A release of a plan, then of the plan with one prefix more: publish sends the rule base
+  /// whole (under 1 KiB; no patch is diffed from its 12 M numbers), and the app's update takes
+  /// it.
+  @Test func aNewPrefixIsPublishedAndFetchedAsARuleBaseUnder1KiB() throws {
+    let folder = try TemporaryFolder()
+    let plan = "pattern\n" + ["1 62", "1 63", "2 70"].map { "+33 \($0) ## ## ##\n" }.joined()
+    try write(plan, folder.path("plan.tsv"))
+    try write(plan + "+33 2 71 ## ## ##\n", folder.path("plan2.tsv"))
+    let (box, release) = (folder.path("box"), folder.path("release"))
+    for (step, file) in ["plan.tsv", "plan2.tsv"].enumerated() {
+      let compiled = try runProcess(
+        calldir,
+        ["compile", "--out", box, "--block-patterns", folder.path(file), "--country", "FR"])
+      #expect(compiled.status == 0, "\(compiled.stderr)")
+      let published = try runProcess(calldir, ["publish", box, "--out", release])
+      #expect(published.status == 0, "\(published.stderr)")
+      if step == 0 { try FileManager.default.copyItem(atPath: box, toPath: folder.path("app")) }
+    }
+    let updated = try runProcess(
+      calldir, ["app", "update", "--from", release, "--container", folder.path("app")])
+    #expect(updated.status == 0, "\(updated.stderr)")
+    #expect(updated.stdout.contains("1 fetched whole"), "\(updated.stdout)")
+    let downloaded = updated.stdout.split(separator: ";").last.flatMap {
+      Int($0.split(separator: " ").first { Int($0) != nil } ?? "")
+    }
+    #expect((downloaded ?? .max) < 1024, "\(updated.stdout)")
+    let manifest = try String(contentsOfFile: folder.path("app/manifest.cdm"), encoding: .utf8)
+    #expect(manifest.contains("\t4000000\t"), "\(manifest)")
+  }
 }
