@@ -102,7 +102,10 @@ public struct UpdateCost: Sendable, Equatable {
       }
       guard previous.sha256 != base.sha256 else { continue }
       cost.changedBases += 1
-      guard previous.kind == base.kind else {
+      // A rule base goes whole, as publish sends it (it is its own smallest download).
+      let isRules = { (path: String) in (try? BaseHeader.read(path: path).isRules) ?? false }
+      guard previous.kind == base.kind, !isRules(newFile), !isRules(old + "/" + previous.file)
+      else {
         cost.downloadBytes += bytes
         continue
       }
