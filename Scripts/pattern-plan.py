@@ -66,7 +66,8 @@ def main():
     box, host = os.path.join(work, "box"), os.path.join(work, "host")
     shutil.rmtree(box, ignore_errors=True)
     shutil.rmtree(host, ignore_errors=True)
-    budget = str(max(100_000_000, 1_000_000 * len(chosen) + 1))
+    # Room for the prefix the last step adds.
+    budget = str(max(100_000_000, 1_000_000 * (len(chosen) + 1)))
     base_args = ["--block", os.path.join(work, "list.tsv"), "--out", box, "--country", "FR",
                  "--allow", os.path.join(work, "allow.txt"), "--max-pattern-entries", budget,
                  "--allow-shrink"]
@@ -117,6 +118,9 @@ def main():
     changes = []
     for changed in [added_plan, plan]:
         recompiled, _ = run([calldir, "compile", "--block-patterns", changed] + base_args)
+        if recompiled.returncode != 0:
+            changes.append(f"compile exit {recompiled.returncode}: {recompiled.stderr.strip()}")
+            continue
         synced, _ = run([calldir, "app", "sync", bundle, "--container", box, "--host-dir", host])
         match = re.search(r"\((\d+) added, (\d+) removed\)", synced.stdout)
         changes.append(match.group(0) if match else f"exit {synced.returncode}: {synced.stdout[-200:]}")

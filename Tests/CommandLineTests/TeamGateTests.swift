@@ -177,6 +177,7 @@ struct ChartEveryCSVTests {
       .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Results")
     for (file, command) in [
       ("update.csv", "calldir bench update"), ("compile-vs-sort.csv", "calldir bench compile"),
+      ("patterns.csv", "calldir bench patterns"),
     ] {
       let run = try runProcess(
         builtExecutablePath("calldir"),
