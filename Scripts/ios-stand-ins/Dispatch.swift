@@ -12,3 +12,17 @@ public final class DispatchQueue: @unchecked Sendable {
   public func asyncAfter(deadline: DispatchTime, execute work: @escaping @Sendable () -> Void) {}
   public func async(execute work: @escaping @Sendable () -> Void) {}
 }
+
+/// The timer source's calls ReleaseDownload makes (a fetch's whole-download deadline).
+public protocol DispatchSourceTimer: AnyObject, Sendable {
+  func schedule(deadline: DispatchTime)
+  func setEventHandler(handler: (@Sendable () -> Void)?)
+  func resume()
+  func cancel()
+}
+
+public enum DispatchSource {
+  public static func makeTimerSource(queue: DispatchQueue? = nil) -> any DispatchSourceTimer {
+    fatalError("a stand-in: nothing runs")
+  }
+}

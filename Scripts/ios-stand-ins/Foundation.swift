@@ -114,8 +114,16 @@ open class URLSessionDataTask: URLSessionTask, @unchecked Sendable {}
 
 open class OperationQueue: NSObject, @unchecked Sendable {}
 
+open class URLCache: NSObject, @unchecked Sendable {}
+open class HTTPCookieStorage: NSObject, @unchecked Sendable {}
+open class URLCredentialStorage: NSObject, @unchecked Sendable {}
+
 open class URLSessionConfiguration: NSObject, @unchecked Sendable {
   open class var ephemeral: URLSessionConfiguration { URLSessionConfiguration() }
+  open var urlCache: URLCache?
+  open var requestCachePolicy: URLRequest.CachePolicy = .reloadIgnoringLocalCacheData
+  open var httpCookieStorage: HTTPCookieStorage?
+  open var urlCredentialStorage: URLCredentialStorage?
 }
 
 public protocol URLSessionDelegate: AnyObject, Sendable {}
