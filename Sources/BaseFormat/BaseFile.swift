@@ -45,3 +45,11 @@ extension BaseFile {
     return reader.header
   }
 }
+
+extension BaseFile {
+  /// Whether the file at `path` is a rule base (number ranges); false for a list base or a
+  /// file whose header cannot be read.
+  public static func isRuleBase(at path: String) -> Bool {
+    (try? BaseHeader.read(path: path).isRules) ?? false
+  }
+}

@@ -24,7 +24,7 @@ enum CompiledContainerInput {
       // ranges has no entry to relabel).
       let region = manifest.bases.first(where: {
         $0.role == .region && $0.region != nil
-          && !((try? BaseHeader.read(path: original + "/" + $0.file).isRules) ?? false)
+          && !BaseFile.isRuleBase(at: original + "/" + $0.file)
       })
     else {
       throw BenchError(

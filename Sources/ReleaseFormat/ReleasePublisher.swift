@@ -169,7 +169,7 @@ public struct ReleasePublisher {
         // A rule base (number ranges) is its own smallest download: France's twelve prefixes
         // are 736 bytes, under three patch headers, and a changed prefix is one record of 24
         // bytes. Its entries are not diffed one by one (12 M of them): it goes whole.
-        let isRules = { (path: String) in (try? BaseHeader.read(path: path).isRules) ?? false }
+        let isRules = BaseFile.isRuleBase(at:)
         if isRules(oldPath) || isRules(releases + "/" + base.file) { continue }
         let file = "patches/\(base.name).\(from.sha256.prefix(16))-\(base.sha256.prefix(16)).cdp"
         let path = releases + "/" + file

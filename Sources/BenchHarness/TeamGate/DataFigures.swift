@@ -103,7 +103,7 @@ public struct UpdateCost: Sendable, Equatable {
       guard previous.sha256 != base.sha256 else { continue }
       cost.changedBases += 1
       // A rule base goes whole, as publish sends it (it is its own smallest download).
-      let isRules = { (path: String) in (try? BaseHeader.read(path: path).isRules) ?? false }
+      let isRules = BaseFile.isRuleBase(at:)
       guard previous.kind == base.kind, !isRules(newFile), !isRules(old + "/" + previous.file)
       else {
         cost.downloadBytes += bytes
