@@ -1,0 +1,210 @@
+import ByteCoding
+
+/// A reader of JSON text (RFC 8259, integers only, nesting bounded), value by value: a whole
+/// ``JSONValue``, or an array's elements and an object's members one at a time, so a large
+/// document is read without building its tree.
+struct JSONReader {
+  let bytes: [UInt8]
+  let path: String
+  var offset = 0
+  /// The deepest nesting read: far above the index's three levels, and low enough that hostile
+  /// text cannot exhaust the stack.
+  static let maximumDepth = 32
+
+  init(bytes: [UInt8], path: String) {
+    self.bytes = bytes
+    self.path = path
+  }
+
+  func fail(_ what: String) -> ReleaseError {
+    ReleaseError("\(path): not the JSON expected at byte \(offset): \(what)")
+  }
+
+  mutating func skipSpace() {
+    while offset < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[offset]) { offset += 1 }
+  }
+
+  /// Whether the next value (after white space) starts with `byte`.
+  mutating func next(is byte: UInt8) -> Bool {
+    skipSpace()
+    return offset < bytes.count && bytes[offset] == byte
+  }
+
+  /// Reads an array whose opening bracket is next, handing `body` the reader at each element,
+  /// which `body` must read whole. Elements are read one at a time, never held: a 12,000-patch
+  /// index is read in the memory of one patch (issue 52, item 11).
+  mutating func elements(
+    depth: Int, _ body: (inout JSONReader) throws(ReleaseError) -> Void
+  ) throws(ReleaseError) {
+    guard depth < Self.maximumDepth else { throw fail("nested too deep") }
+    guard next(is: UInt8(ascii: "[")) else { throw fail("expected an array") }
+    offset += 1
+    if next(is: UInt8(ascii: "]")) {
+      offset += 1
+      return
+    }
+    while true {
+      try body(&self)
+      skipSpace()
+      guard offset < bytes.count else { throw fail("the array is not closed") }
+      offset += 1
+      if bytes[offset - 1] == UInt8(ascii: "]") { return }
+      guard bytes[offset - 1] == UInt8(ascii: ",") else { throw fail("expected , or ]") }
+    }
+  }
+
+  /// Reads an object whose opening brace is next, handing `body` the reader at each member's
+  /// value with the member's name; `body` must read the value whole.
+  mutating func members(
+    depth: Int, _ body: (inout JSONReader, String) throws(ReleaseError) -> Void
+  ) throws(ReleaseError) {
+    guard depth < Self.maximumDepth else { throw fail("nested too deep") }
+    guard next(is: UInt8(ascii: "{")) else { throw fail("expected an object") }
+    offset += 1
+    if next(is: UInt8(ascii: "}")) {
+      offset += 1
+      return
+    }
+    while true {
+      guard next(is: UInt8(ascii: "\"")) else { throw fail("expected a member name") }
+      let key = try string()
+      skipSpace()
+      try expect(":")
+      try body(&self, key)
+      skipSpace()
+      guard offset < bytes.count else { throw fail("the object is not closed") }
+      offset += 1
+      if bytes[offset - 1] == UInt8(ascii: "}") { return }
+      guard bytes[offset - 1] == UInt8(ascii: ",") else { throw fail("expected , or }") }
+    }
+  }
+
+  /// Reads the rest: white space only, or fails.
+  mutating func end() throws(ReleaseError) {
+    skipSpace()
+    guard offset == bytes.count else { throw fail("text after the value") }
+  }
+
+  mutating func expect(_ literal: String) throws(ReleaseError) {
+    for byte in literal.utf8 {
+      guard offset < bytes.count, bytes[offset] == byte else { throw fail("expected \(literal)") }
+      offset += 1
+    }
+  }
+
+  mutating func value(depth: Int) throws(ReleaseError) -> JSONValue {
+    guard depth < Self.maximumDepth else { throw fail("nested too deep") }
+    skipSpace()
+    guard offset < bytes.count else { throw fail("the text ends") }
+    switch bytes[offset] {
+    case UInt8(ascii: "n"):
+      try expect("null")
+      return .null
+    case UInt8(ascii: "t"):
+      try expect("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expect("false")
+      return .bool(false)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "["):
+      var values: [JSONValue] = []
+      try elements(depth: depth) { (reader: inout JSONReader) throws(ReleaseError) in
+        values.append(try reader.value(depth: depth + 1))
+      }
+      return .array(values)
+    case UInt8(ascii: "{"):
+      var pairs: [(String, JSONValue)] = []
+      try members(depth: depth) { (reader: inout JSONReader, key: String) throws(ReleaseError) in
+        pairs.append((key, try reader.value(depth: depth + 1)))
+      }
+      return .object(pairs)
+    default: return .number(try integer())
+    }
+  }
+
+  mutating func integer() throws(ReleaseError) -> Int64 {
+    let negative = bytes[offset] == UInt8(ascii: "-")
+    if negative { offset += 1 }
+    let start = offset
+    var value: Int64 = 0
+    while offset < bytes.count, (0x30...0x39).contains(bytes[offset]) {
+      let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times.addingReportingOverflow(Int64(bytes[offset] - 0x30))
+      guard !overflow1, !overflow2 else { throw fail("a number past 64 bits") }
+      value = sum
+      offset += 1
+    }
+    guard offset > start else { throw fail("expected a value") }
+    if offset < bytes.count,
+      [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[offset])
+    {
+      throw fail("a number that is not an integer")
+    }
+    return negative ? -value : value
+  }
+
+  mutating func string() throws(ReleaseError) -> String {
+    offset += 1  // the opening quote
+    // Most strings (every name, hash and file in an index) have no escape: one allocation, the
+    // result's, rather than a scalar at a time.
+    var end = offset
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+      bytes[end] >= 0x20
+    {
+      end += 1
+    }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      let text = bytes[offset..<end]
+      guard text.withUnsafeBytes({ UTF8Validation.isValid(ByteView($0)) }) else {
+        throw fail("a string that is not UTF-8")
+      }
+      offset = end + 1
+      return String(decoding: text, as: UTF8.self)
+    }
+    var scalars = String.UnicodeScalarView()
+    var run: [UInt8] = []
+    func flush() throws(ReleaseError) {
+      guard run.withUnsafeBytes({ UTF8Validation.isValid(ByteView($0)) }) else {
+        throw fail("a string that is not UTF-8")
+      }
+      scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+      run.removeAll()
+    }
+    while true {
+      guard offset < bytes.count else { throw fail("the string is not closed") }
+      let byte = bytes[offset]
+      offset += 1
+      if byte == UInt8(ascii: "\"") { break }
+      guard byte >= 0x20 else { throw fail("a control character in a string") }
+      guard byte == UInt8(ascii: "\\") else {
+        run.append(byte)
+        continue
+      }
+      try flush()
+      guard offset < bytes.count else { throw fail("the string is not closed") }
+      let escape = bytes[offset]
+      offset += 1
+      switch escape {
+      case UInt8(ascii: "\""): scalars.append("\"")
+      case UInt8(ascii: "\\"): scalars.append("\\")
+      case UInt8(ascii: "/"): scalars.append("/")
+      case UInt8(ascii: "b"): scalars.append("\u{8}")
+      case UInt8(ascii: "f"): scalars.append("\u{c}")
+      case UInt8(ascii: "n"): scalars.append("\n")
+      case UInt8(ascii: "r"): scalars.append("\r")
+      case UInt8(ascii: "t"): scalars.append("\t")
+      case UInt8(ascii: "u"):
+        guard offset + 4 <= bytes.count,
+          let code = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16),
+          let scalar = Unicode.Scalar(code)
+        else { throw fail("a \\u escape that is not a character") }
+        offset += 4
+        scalars.append(scalar)
+      default: throw fail("an unknown escape")
+      }
+    }
+    try flush()
+    return String(scalars)
+  }
+}
