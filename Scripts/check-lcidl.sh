@@ -67,6 +67,73 @@ check "the configs name the use cases" grep -q '"net.example.lookup.identity"' \
   "$work/out/usecases.json"
 check "the configs are keyword databases with a fixed bucket count" \
   grep -q '"fixedSize"' "$work/out/identity-config.json"
+# The configurations against PIRProcessDatabase's own constraints (swift-homomorphic-encryption:
+# PIRProcessDatabase/main.swift, HashBucket.swift), checked here in Python, not by calldir's
+# code: for icons of 1 KB, 8 KB and the largest accepted (just under 63 KiB), the bucket holds the largest value written plus 11
+# bytes, the members are ones the processor reads, SHARD_ID is in the output names, the
+# sharding function is sha256 or doubleMod of the other use case's count (which the smaller
+# count divides), and a fixed bucket count leaves every shard under a 0.9 load factor.
+for size in 1024 8192 63487; do  # 63487: IconFolder.maximumIconByteCount
+  icons=$work/icons-$size
+  mkdir -p "$icons"
+  { printf '\000\000\000\030ftypheic\000\000\000\000mif1heic'; head -c $((size - 24)) /dev/zero; } \
+    >"$icons/+$first.heic"
+  "$calldir" export lcidl --container "$work/box" --out "$work/out-$size" \
+    --bundle-id net.example.lookup --icons "$icons" >"$work/report-$size.txt" 2>&1
+  check "an icon of $size bytes: the configurations meet PIRProcessDatabase's constraints" \
+    python3 - "$work/out-$size" <<'PY'
+import json, math, sys
+folder = sys.argv[1]
+def varint(data, at):
+    value = shift = 0
+    while True:
+        byte = data[at]; at += 1
+        value |= (byte & 0x7f) << shift; shift += 7
+        if byte < 0x80: return value, at
+def values(path):  # KeywordDatabase { repeated Row rows = 1 }, Row { bytes keyword = 1; bytes value = 2 }
+    data = open(path, "rb").read(); at = 0
+    while at < len(data):
+        at += 1; length, at = varint(data, at); end = at + length; value = b""
+        while at < end:
+            key = data[at]; at += 1; size, at = varint(data, at)
+            if key >> 3 == 2: value = data[at:at + size]
+            at += size
+        yield len(value)
+known = {"inputDatabase", "outputDatabase", "outputPirParameters", "rlweParameters", "databaseType",
+         "outputEvaluationKeyConfig", "sharding", "shardingFunction", "cuckooTableArguments", "algorithm",
+         "keyCompression", "useMaxSerializedBucketSize", "symmetricPirArguments", "trialsPerShard",
+         "encodingEntrySize", "unevenDimensions"}
+configs = {stem: json.load(open(f"{folder}/{stem}-config.json")) for stem in ("block", "identity")}
+shards = {stem: c["sharding"]["shardCount"] for stem, c in configs.items()}
+ok = True
+for stem, config in configs.items():
+    sizes = list(values(f"{folder}/{stem}.binpb"))
+    largest, rows = max(sizes), len(sizes)
+    cuckoo = config["cuckooTableArguments"]
+    bucket = cuckoo["maxSerializedBucketSize"]
+    other = shards["identity" if stem == "block" else "block"]
+    fixed = cuckoo["bucketCount"]["fixedSize"]["bucketCount"]
+    count = shards[stem]
+    mean = rows / count
+    largest_shard = mean + (4 * math.sqrt(mean) if count > 1 else 0)
+    load = (fixed + largest_shard * (10 + sum(sizes) / rows)) / (fixed * bucket)
+    checks = {
+        "members": set(config) <= known,
+        "databaseType": config["databaseType"] == "keyword",
+        "SHARD_ID": count == 1 or all("SHARD_ID" in config[k] for k in ("outputDatabase", "outputPirParameters")),
+        f"bucket {bucket} >= largest {largest} + 11": bucket >= largest + 11,
+        "sharding function": config.get("shardingFunction", {"doubleMod": other}) == {"doubleMod": other}
+                             or config.get("shardingFunction") is None,
+        "counts divide": max(shards.values()) % min(shards.values()) == 0,
+        f"load {load:.2f} <= 0.9": load <= 0.9,
+    }
+    for name, passed in checks.items():
+        if not passed: print(f"{stem}-config.json: {name} fails", file=sys.stderr); ok = False
+    print(f"  {stem}: {rows} rows, largest value {largest} B, {count} shards x {fixed} buckets of {bucket} B, "
+          f"function {config.get('shardingFunction', 'sha256')}, projected load {load:.2f}")
+sys.exit(0 if ok else 1)
+PY
+done
 echo "decoded sample:"
 head -12 "$work/identity.txt"
 exit $failed

@@ -13,6 +13,10 @@ final class KeywordDatabaseWriter {
   private var previous: Int64 = 0
   /// Rows written.
   private(set) var rowCount = 0
+  /// The largest value written, bytes: what sizes the processor's cuckoo buckets.
+  private(set) var largestValueByteCount = 0
+  /// The values' bytes in all (no keyword: a cuckoo bucket holds a hash in its place).
+  private(set) var valueByteCount = 0
 
   /// A database written under a temporary name until ``commit()``.
   /// - Throws: `BaseFormat.BaseFormatError` when the file cannot be created.
@@ -46,6 +50,8 @@ final class KeywordDatabaseWriter {
     record.append(contentsOf: value)
     try file.write(record)
     self.rowCount += 1
+    largestValueByteCount = max(largestValueByteCount, value.count)
+    valueByteCount += value.count
   }
 
   /// Makes the file durable under its name (temporary file, fsync, rename, folder fsync).

@@ -25,18 +25,34 @@ extension LiveLookupExporter {
       ProcessingConfig.previous(
         stem: $0, bundleID: options.bundleID, file: folder + "/\($0)-config.json")
     }
-    let report = try writeDatabases(into: folder)
-    let configs = [
-      ProcessingConfig(
-        stem: "block", bundleID: options.bundleID, rows: report.blockRows,
-        bytes: report.blockBytes, previous: previous[0]),
-      ProcessingConfig(
-        stem: "identity", bundleID: options.bundleID, rows: report.identityRows,
-        bytes: report.identityBytes, previous: previous[1]),
-    ]
+    var configs: [ProcessingConfig] = []
+    var texts: [Data] = []
+    // The configurations are checked against what the processor will refuse before either
+    // database replaces the last: a team learns it here, not from a 20-minute run.
+    var report = try writeDatabases(into: folder) { report throws(ExportError) in
+      let planned = ProcessingConfig.plan(
+        bundleID: options.bundleID, block: report.blockData, identity: report.identityData,
+        sharding: options.sharding, previous: (previous[0], previous[1]))
+      configs = [planned.block, planned.identity]
+      for (config, data) in zip(configs, [report.blockData, report.identityData]) {
+        let text: Data
+        do {
+          text = try config.json()
+        } catch {
+          throw ExportError("\(config.stem)-config.json: \(error)")
+        }
+        let problems = ProcessingConfig.problems(inConfig: text, for: data)
+        guard problems.isEmpty else {
+          throw ExportError(
+            "\(config.stem)-config.json: PIRProcessDatabase would refuse it: \(problems.joined(separator: "; ")); nothing was exported"
+          )
+        }
+        texts.append(text)
+      }
+    }
     do {
-      for config in configs {
-        try Self.write(try config.json(), to: folder + "/\(config.stem)-config.json")
+      for (config, text) in zip(configs, texts) {
+        try Self.write(text, to: folder + "/\(config.stem)-config.json")
       }
       try Self.write(
         try ProcessingConfig.useCases(configs), to: folder + "/" + Self.useCasesFileName)
@@ -45,6 +61,7 @@ extension LiveLookupExporter {
     } catch {
       throw ExportError("\(folder): \(error)")
     }
+    report.configs = configs
     return report
   }
 

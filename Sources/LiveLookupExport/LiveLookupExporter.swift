@@ -26,6 +26,9 @@ public struct LiveLookupExporter {
     /// The most entries the container's bases may hold (each a row of a PIR dataset; a rule
     /// base's ranges expand to a row per number): past it, nothing is written.
     public var maximumRows = LiveLookupExporter.defaultMaximumRows
+    /// How the two datasets are sharded: `doubleMod` (iOS 18.2+), as Apple's example
+    /// prescribes for one number looked up in both.
+    public var sharding = ProcessingConfig.Sharding.doubleMod
 
     /// Options for `bundleID`.
     public init(bundleID: String) { self.bundleID = bundleID }
@@ -60,6 +63,12 @@ public struct LiveLookupExporter {
     /// Bytes of each database.
     public var blockBytes = 0
     public var identityBytes = 0
+    /// What each database holds, as the processor sizes its buckets.
+    public var blockData = ProcessingConfig.DataSize()
+    public var identityData = ProcessingConfig.DataSize()
+    /// The processor's configurations written (block, identity); empty from
+    /// ``LiveLookupExporter/writeDatabases(into:check:)`` alone.
+    public var configs: [ProcessingConfig] = []
   }
 
   let container: String
@@ -84,7 +93,11 @@ public struct LiveLookupExporter {
   /// Writes `block.binpb` and `identity.binpb` into `folder` (temporary names until the end,
   /// so a failed export leaves what was there) and returns what it wrote.
   /// - Throws: ``ExportError`` naming the base or file and the problem.
-  public func writeDatabases(into folder: String) throws(ExportError) -> Report {
+  /// `check` hears the report before either file replaces what was there, and refuses the
+  /// export by throwing.
+  public func writeDatabases(
+    into folder: String, check: (Report) throws(ExportError) -> Void = { _ throws(ExportError) in }
+  ) throws(ExportError) -> Report {
     let manifest: Manifest
     do {
       manifest = try Manifest.read(container: container)
@@ -201,7 +214,14 @@ public struct LiveLookupExporter {
       }
       report.blockBytes = block.byteCount
       report.identityBytes = identity.byteCount
+      report.blockData = .init(
+        rows: block.rowCount, valueBytes: block.valueByteCount,
+        largestValue: block.largestValueByteCount)
+      report.identityData = .init(
+        rows: identity.rowCount, valueBytes: identity.valueByteCount,
+        largestValue: identity.largestValueByteCount)
       progress(numbers, numbers)
+      try check(report)
       try block.commit()
       try identity.commit()
     } catch {

@@ -1,21 +1,27 @@
-import BaseFormat
 import Foundation
 
 /// `PIRProcessDatabase`'s configuration for one use case, and the service's use-case list, with
-/// parameters chosen from the dataset's size.
+/// parameters sized as Apple's processor sizes them (swift-homomorphic-encryption,
+/// `PIRProcessDatabase/main.swift`, `CuckooTable.swift`, `HashBucket.swift`).
 ///
-/// - **Shards.** Apple's example takes 50,000 entries per blocking shard (one-byte values) and
-///   5,000 per identity shard (values of tens of bytes and up). The export fixes the shard
-///   count (`sharding.shardCount`) for the rows it has plus 25% headroom. An export into a
-///   folder that holds the previous export's configuration keeps its shard and bucket counts
-///   while the new data fits them, so an update that adds up to a quarter more numbers changes
-///   no PIR parameters.
-/// - **Buckets.** A fixed cuckoo bucket count (`cuckooTableArguments.bucketCount.fixedSize`)
-///   keeps each shard's PIR parameters the same across updates, so devices need not fetch new
-///   configurations. It is sized for the shard's bytes at half the bucket size
-///   (`maxSerializedBucketSize`, 1,024): the next power of two of
-///   `2 × entries per shard × (average keyword and value bytes + 8) / 1,024`, at least 256. If
-///   `PIRProcessDatabase` reports "Failed to construct Cuckoo table", double it.
+/// - **Bucket size.** A cuckoo bucket holds a slot-count byte, then per entry an 8-byte keyword
+///   hash, a 2-byte length and the value (no keyword). `maxSerializedBucketSize` is the
+///   processor's own default for the largest value written: half a plaintext (1,024 bytes for
+///   `n_4096_logq_27_28_28_logt_5`, whose plaintext holds 4,096 × ⌊log₂ 17⌋ bits), or, for a
+///   value that needs more, the next multiple of a whole plaintext. A 3,030-byte icon needs
+///   3,041 and gets 4,096.
+/// - **Buckets.** A fixed bucket count (`cuckooTableArguments.bucketCount.fixedSize`) keeps the
+///   PIR parameters the same across updates, so devices need not fetch new ones. It is sized
+///   as the processor's `allowExpansion` sizes it, for the largest shard expected (the mean plus
+///   four standard deviations of a hash split), at a load factor of ``targetLoadFactor``. The
+///   processor then logs a load factor of about 0.7 for a shard of thousands of entries.
+/// - **Shards.** Apple's example takes 50,000 entries per blocking shard and 5,000 per identity
+///   shard, with a quarter's headroom for growth. One shard count divides the other. The one
+///   with fewer shards uses `doubleMod` of the other's count, so a number's two shard indices
+///   tell the server no more than the larger count's alone.
+/// - **Updates.** An export into a folder that holds the previous export's configurations keeps
+///   their shard counts, bucket size and bucket count while the new data keeps the projected load
+///   between ``reuseLoadFactors`` and every shard under its entries.
 public struct ProcessingConfig: Equatable, Sendable {
   /// The use case's file stem: `block` or `identity`.
   public var stem: String
@@ -25,106 +31,187 @@ public struct ProcessingConfig: Equatable, Sendable {
   public var shardCount: Int
   /// Cuckoo buckets per shard, fixed.
   public var bucketCount: Int
+  /// `cuckooTableArguments.maxSerializedBucketSize`, bytes.
+  public var bucketByteCount: Int
+  /// How a keyword picks its shard.
+  public var shardingFunction: ShardingFunction
+
+  /// A keyword's shard, as `PIRProcessDatabase` computes it.
+  public enum ShardingFunction: Equatable, Sendable {
+    /// `truncate(SHA256(keyword)) % shardCount`: the processor's default, every iOS version.
+    case sha256
+    /// `(truncate(SHA256(keyword)) % otherShardCount) % shardCount`: what Apple's Live Caller
+    /// ID Lookup example prescribes when one number is looked up in two datasets. iOS 18.2 and
+    /// macOS 15.2 or later (`PirConfig+compatible.swift`: older devices are refused the config).
+    case doubleMod(otherShardCount: Int)
+  }
+
+  /// How the export shards the two datasets.
+  public enum Sharding: String, CaseIterable, Sendable {
+    /// The dataset with fewer shards takes `doubleMod` of the other's count: iOS 18.2+.
+    case doubleMod = "double-mod"
+    /// Both take `sha256`, for devices before iOS 18.2. The counts still divide each other, so
+    /// the pair of indices tells no more than the larger count alone; a server that reprocesses
+    /// with other counts loses that.
+    case sha256
+  }
+
+  /// What one database holds, as the processor sizes its buckets from it.
+  public struct DataSize: Equatable, Sendable {
+    /// Rows.
+    public var rows = 0
+    /// The values' bytes in all.
+    public var valueBytes = 0
+    /// The largest value, bytes.
+    public var largestValue = 0
+
+    public init(rows: Int = 0, valueBytes: Int = 0, largestValue: Int = 0) {
+      self.rows = rows
+      self.valueBytes = valueBytes
+      self.largestValue = largestValue
+    }
+  }
 
   /// Apple's example's entries per shard for each use case.
   public static let entriesPerShard = ["block": 50_000, "identity": 5_000]
   /// The room left for growth before the shard count must change: a quarter.
   public static let headroom = 1.25
-  /// `maxSerializedBucketSize`, bytes.
-  public static let bucketByteCount = 1_024
   /// The predefined RLWE parameters of Apple's example.
   public static let rlweParameters = "n_4096_logq_27_28_28_logt_5"
+  /// Bytes one plaintext of ``rlweParameters`` holds: 4,096 coefficients of ⌊log₂ 17⌋ = 4 bits.
+  public static let plaintextByteCount = 2_048
+  /// A bucket's bytes besides its values: the slot count.
+  static let bucketOverhead = 1
+  /// An entry's bytes besides its value: the keyword's 8-byte hash and a 2-byte length.
+  static let entryOverhead = 10
+  /// `hashFunctionCount`: two tables, the processor's suggestion; a bucket count is a multiple.
+  static let tableCount = 2
+  /// The load factor a fresh configuration is sized for: room for a fifth more data before
+  /// ``reuseLoadFactors``' top.
+  public static let targetLoadFactor = 0.75
+  /// The projected load factors at which a previous configuration is kept: below, the tables
+  /// are oversized (the server pays for empty buckets on every query); above, a fixed-size
+  /// cuckoo table may fail to build.
+  public static let reuseLoadFactors = 0.6...0.85
 
-  /// The configuration for `rows` rows of `bytes` bytes in all (keywords and values); the
-  /// `previous` export's shard and bucket counts when the data still fits them.
-  public init(
-    stem: String, bundleID: String, rows: Int, bytes: Int, previous: ProcessingConfig? = nil
+  /// The processor's bucket size for values of up to `largestValue` bytes
+  /// (`CuckooTableConfig.defaultMaxSerializedBucketSize`).
+  public static func bucketByteCount(largestValue: Int) -> Int {
+    let single = bucketOverhead + entryOverhead + largestValue
+    guard single >= plaintextByteCount / 2 else { return plaintextByteCount / 2 }
+    return (single + plaintextByteCount - 1) / plaintextByteCount * plaintextByteCount
+  }
+
+  /// The most entries a shard of `shardCount` is expected to take of `rows`: the mean, plus
+  /// four standard deviations when a hash splits them.
+  static func largestShard(rows: Int, shardCount: Int) -> Double {
+    let mean = Double(rows) / Double(max(shardCount, 1))
+    guard shardCount > 1 else { return mean }
+    return mean + 4 * (mean * (1 - 1 / Double(shardCount))).squareRoot()
+  }
+
+  /// The load factor the processor would log for the largest shard expected.
+  public static func projectedLoad(
+    _ data: DataSize, shardCount: Int, bucketCount: Int, bucketByteCount: Int
+  ) -> Double {
+    guard bucketCount > 0, bucketByteCount > 0 else { return .infinity }
+    let entries = largestShard(rows: data.rows, shardCount: shardCount)
+    let perEntry =
+      Double(entryOverhead) + Double(data.valueBytes) / Double(max(data.rows, 1))
+    let bytes = Double(bucketCount * bucketOverhead) + entries * perEntry
+    return bytes / Double(bucketCount * bucketByteCount)
+  }
+
+  /// A configuration of `shardCount` shards sized for `data`.
+  init(
+    stem: String, bundleID: String, data: DataSize, shardCount: Int,
+    shardingFunction: ShardingFunction
   ) {
     self.stem = stem
     useCase = bundleID + "." + stem
-    let perShard = Self.entriesPerShard[stem] ?? 5_000
-    if let previous, previous.stem == stem,
-      let fits = Self.fits(
-        rows: rows, bytes: bytes, shards: previous.shardCount,
-        buckets: previous.bucketCount, perShard: perShard), fits
-    {
-      shardCount = previous.shardCount
-      bucketCount = previous.bucketCount
-      return
-    }
-    let planned = Int((Double(max(rows, 1)) * Self.headroom).rounded(.up))
-    shardCount = max(1, (planned + perShard - 1) / perShard)
-    let entriesInShard = min(perShard, (planned + shardCount - 1) / shardCount)
-    let averageBytes = Double(bytes) / Double(max(rows, 1)) + 8
-    let needed = 2 * Double(entriesInShard) * averageBytes / Double(Self.bucketByteCount)
-    var buckets = 256
-    while Double(buckets) < needed { buckets *= 2 }
-    bucketCount = buckets
+    self.shardCount = shardCount
+    self.shardingFunction = shardingFunction
+    bucketByteCount = Self.bucketByteCount(largestValue: data.largestValue)
+    let entries = Self.largestShard(rows: max(data.rows, 1), shardCount: shardCount)
+    let perEntry =
+      Double(Self.entryOverhead) + Double(data.valueBytes) / Double(max(data.rows, 1))
+    // (buckets × overhead + bytes) / (buckets × size) = target, solved for buckets.
+    let buckets =
+      entries * perEntry
+      / (Self.targetLoadFactor * Double(bucketByteCount) - Double(Self.bucketOverhead))
+    let whole = max(Self.tableCount, Int(buckets.rounded(.up)))
+    bucketCount = (whole + Self.tableCount - 1) / Self.tableCount * Self.tableCount
   }
 
-  /// Whether `rows` rows of `bytes` bytes fit `shards` shards of `buckets` buckets: no shard
-  /// over its entries, and the buckets at most 3/4 full.
-  static func fits(rows: Int, bytes: Int, shards: Int, buckets: Int, perShard: Int) -> Bool? {
-    guard shards > 0, buckets > 0 else { return nil }
-    let entriesInShard = (rows + shards - 1) / shards
-    let averageBytes = Double(bytes) / Double(max(rows, 1)) + 8
-    let load = Double(entriesInShard) * averageBytes / Double(buckets * bucketByteCount)
-    return entriesInShard <= perShard && load <= 0.75
-  }
-
-  /// The shard and bucket counts of a configuration file an earlier export wrote; nil when
-  /// there is none or it cannot be read.
-  public static func previous(stem: String, bundleID: String, file: String) -> ProcessingConfig? {
-    guard let data = FileManager.default.contents(atPath: file),
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let sharding = object["sharding"] as? [String: Any],
-      let shards = sharding["shardCount"] as? Int,
-      let cuckoo = object["cuckooTableArguments"] as? [String: Any],
-      let bucketCount = cuckoo["bucketCount"] as? [String: Any],
-      let fixed = bucketCount["fixedSize"] as? [String: Any],
-      let buckets = fixed["bucketCount"] as? Int
-    else { return nil }
-    return ProcessingConfig(
-      stem: stem, useCase: bundleID + "." + stem, shardCount: shards, bucketCount: buckets)
-  }
-
-  init(stem: String, useCase: String, shardCount: Int, bucketCount: Int) {
+  init(
+    stem: String, useCase: String, shardCount: Int, bucketCount: Int, bucketByteCount: Int,
+    shardingFunction: ShardingFunction
+  ) {
     self.stem = stem
     self.useCase = useCase
     self.shardCount = shardCount
     self.bucketCount = bucketCount
+    self.bucketByteCount = bucketByteCount
+    self.shardingFunction = shardingFunction
   }
 
-  /// The JSON `PIRProcessDatabase CONFIG.json` reads; file names relative to the folder it
-  /// runs in.
-  public func json() throws -> Data {
-    let object: [String: Any] = [
-      "inputDatabase": "\(stem).binpb",
-      "outputDatabase": "\(stem)-SHARD_ID.bin",
-      "outputPirParameters": "\(stem)-SHARD_ID.params.txtpb",
-      "rlweParameters": Self.rlweParameters,
-      "databaseType": "keyword",
-      "sharding": ["shardCount": shardCount],
-      "trialsPerShard": 5,
-      "algorithm": "mulPir",
-      "keyCompression": "noCompression",
-      "cuckooTableArguments": [
-        "bucketCount": ["fixedSize": ["bucketCount": bucketCount]],
-        "hashFunctionCount": 2,
-        "maxEvictionCount": 100,
-        "maxSerializedBucketSize": Self.bucketByteCount,
-      ],
-    ]
-    return try JSONSerialization.data(
-      withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+  /// Whether `data` may keep this configuration: the same bucket size, every shard under its
+  /// entries, and the projected load within ``reuseLoadFactors``.
+  func fits(_ data: DataSize) -> Bool {
+    let perShard = Self.entriesPerShard[stem] ?? 5_000
+    return bucketByteCount == Self.bucketByteCount(largestValue: data.largestValue)
+      && Self.largestShard(rows: data.rows, shardCount: shardCount) <= Double(perShard)
+      && Self.reuseLoadFactors.contains(
+        Self.projectedLoad(
+          data, shardCount: shardCount, bucketCount: bucketCount,
+          bucketByteCount: bucketByteCount))
   }
 
-  /// The `usecases` section of the example service's configuration (`PIRService`), for both.
-  public static func useCases(_ configs: [ProcessingConfig]) throws -> Data {
-    let list = configs.map {
-      ["fileStem": $0.stem, "shardCount": $0.shardCount, "name": $0.useCase] as [String: Any]
+  /// The shards `rows` take with a quarter's headroom.
+  static func freshShardCount(stem: String, rows: Int) -> Int {
+    let perShard = entriesPerShard[stem] ?? 5_000
+    let planned = Int((Double(max(rows, 1)) * headroom).rounded(.up))
+    return max(1, (planned + perShard - 1) / perShard)
+  }
+
+  /// The block and identity configurations for the data an export wrote: the previous export's
+  /// while both still fit (and their counts divide), else sized afresh with counts that divide.
+  public static func plan(
+    bundleID: String, block: DataSize, identity: DataSize, sharding: Sharding,
+    previous: (block: ProcessingConfig?, identity: ProcessingConfig?) = (nil, nil)
+  ) -> (block: ProcessingConfig, identity: ProcessingConfig) {
+    var blockShards = freshShardCount(stem: "block", rows: block.rows)
+    var identityShards = freshShardCount(stem: "identity", rows: identity.rows)
+    if let old = previous.block, let older = previous.identity,
+      old.fits(block), older.fits(identity),
+      max(old.shardCount, older.shardCount) % min(old.shardCount, older.shardCount) == 0
+    {
+      blockShards = old.shardCount
+      identityShards = older.shardCount
+    } else if blockShards <= identityShards {
+      identityShards = (identityShards + blockShards - 1) / blockShards * blockShards
+    } else {
+      blockShards = (blockShards + identityShards - 1) / identityShards * identityShards
     }
-    return try JSONSerialization.data(
-      withJSONObject: ["usecases": list], options: [.prettyPrinted, .sortedKeys])
+    // Equal counts need no doubleMod: both indices are the same, on every iOS version.
+    func function(_ mine: Int, _ other: Int) -> ShardingFunction {
+      sharding == .doubleMod && mine < other ? .doubleMod(otherShardCount: other) : .sha256
+    }
+    var configs = (
+      block: ProcessingConfig(
+        stem: "block", bundleID: bundleID, data: block, shardCount: blockShards,
+        shardingFunction: function(blockShards, identityShards)),
+      identity: ProcessingConfig(
+        stem: "identity", bundleID: bundleID, data: identity, shardCount: identityShards,
+        shardingFunction: function(identityShards, blockShards))
+    )
+    // A kept configuration keeps its buckets too.
+    if let old = previous.block, old.shardCount == blockShards, old.fits(block) {
+      configs.block.bucketCount = old.bucketCount
+    }
+    if let old = previous.identity, old.shardCount == identityShards, old.fits(identity) {
+      configs.identity.bucketCount = old.bucketCount
+    }
+    return configs
   }
 }

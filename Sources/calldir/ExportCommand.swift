@@ -23,8 +23,10 @@ struct ExportLiveLookupCommand: ParsableCommand {
       it merges them: each number once, the highest-priority label) and writes, into --out: \
       block.binpb and identity.binpb (serialized KeywordDatabase messages, keywords in E.164 \
       with the plus sign, ascending: the same container gives the same bytes), \
-      block-config.json and identity-config.json (PIRProcessDatabase's configurations, shards \
-      and a fixed cuckoo bucket count sized for the data), and usecases.json (the service's \
+      block-config.json and identity-config.json (PIRProcessDatabase's configurations: shards, \
+      the sharding function, the bucket size the largest value needs and a fixed cuckoo bucket \
+      count sized as the processor sizes it, each checked against what the processor refuses \
+      before anything is replaced), and usecases.json (the service's \
       use cases, BUNDLE.block and BUNDLE.identity), last. A block value is 1 for a number of \
       a blocking list, else 0; an identity is the label, --category and \
       --cache-expiry-minutes, with the icon from --icons when there is one. Memory stays flat \
@@ -85,6 +87,12 @@ struct ExportLiveLookupCommand: ParsableCommand {
       "The most entries the export takes (a row each; pattern ranges expand to a row per number).",
     transform: wholeNumber(in: 1...OptionBounds.entries.upperBound))
   var maxRows: Int = LiveLookupExporter.defaultMaximumRows
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How a number picks its shard in each dataset: double-mod (Apple's prescription for Live Caller ID Lookup; iOS 18.2 or later) or sha256 (every iOS 18; the server sees two shard indices per call, which tell no more than one only while one dataset's shard count divides the other's, as calldir writes them).",
+      valueName: "function"))
+  var sharding: ShardingArgument = .doubleMod
   @OptionGroup var progressOptions: ProgressOptions
   @OptionGroup(title: "Reading a dump (--dump)") var reading: DumpReadingOptions
 
@@ -120,6 +128,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
     options.iconsFolder = icons
     options.includesTestIdentity = !noTestIdentity
     options.maximumRows = maxRows
+    options.sharding = sharding.value
     let clock = ContinuousClock()
     let start = clock.now
     let display = progressOptions.display(command: "export")
@@ -153,6 +162,16 @@ struct ExportLiveLookupCommand: ParsableCommand {
     print(
       "wrote \(out): \(report.blockRows) block rows (\(report.blocked) blocked, \(ByteCount.format(report.blockBytes))), \(report.identityRows) identities (\(report.icons) with an icon, \(ByteCount.format(report.identityBytes)))"
     )
+    for config in report.configs {
+      let function: String
+      switch config.shardingFunction {
+      case .sha256: function = "sha256"
+      case .doubleMod(let other): function = "doubleMod \(other), iOS 18.2+"
+      }
+      print(
+        "\(config.stem)-config.json: \(config.shardCount) shard\(config.shardCount == 1 ? "" : "s") (\(function)), \(config.bucketCount) buckets of \(config.bucketByteCount) bytes"
+      )
+    }
     print(
       String(
         format: "refused: %d icons, %d identities, %d numbers; %.2f s, peak RSS %@",
@@ -162,6 +181,18 @@ struct ExportLiveLookupCommand: ParsableCommand {
 }
 
 /// `--category`.
+/// `--sharding`'s values.
+enum ShardingArgument: String, ExpressibleByArgument, CaseIterable {
+  case doubleMod = "double-mod"
+  case sha256
+  var value: ProcessingConfig.Sharding {
+    switch self {
+    case .doubleMod: return .doubleMod
+    case .sha256: return .sha256
+    }
+  }
+}
+
 enum IdentityCategoryArgument: String, ExpressibleByArgument, CaseIterable {
   case business, person
   var value: CallIdentity.Category { self == .business ? .business : .person }

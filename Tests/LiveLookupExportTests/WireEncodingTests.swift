@@ -67,30 +67,4 @@ struct WireEncodingTests {
     #expect(!IconFolder.isHEIC(jpegBrand))
     #expect(!IconFolder.isHEIC([0, 0, 0, 99] + Array("ftypheic".utf8) + [0, 0, 0, 0]))
   }
-
-  /// Shards and buckets grow with the data, and a quarter more rows keeps both.
-  @Test func processingParametersFollowTheDataWithHeadroom() throws {
-    let small = ProcessingConfig(stem: "block", bundleID: "b", rows: 1_000, bytes: 15_000)
-    #expect(small.shardCount == 1 && small.bucketCount == 256 && small.useCase == "b.block")
-    let large = ProcessingConfig(
-      stem: "identity", bundleID: "b", rows: 4_000_000, bytes: 240_000_000)
-    #expect(large.shardCount == 1_000)
-    #expect(large.bucketCount.nonzeroBitCount == 1 && large.bucketCount >= 512)
-    // An update a fifth larger, exported where the last export's configuration is, keeps it.
-    let grown = ProcessingConfig(
-      stem: "identity", bundleID: "b", rows: 4_800_000, bytes: 288_000_000, previous: large)
-    #expect(grown.shardCount == large.shardCount && grown.bucketCount == large.bucketCount)
-    // Past the headroom, it is sized afresh.
-    let doubled = ProcessingConfig(
-      stem: "identity", bundleID: "b", rows: 8_000_000, bytes: 480_000_000, previous: large)
-    #expect(doubled.shardCount > large.shardCount)
-    let json = try #require(String(data: try large.json(), encoding: .utf8))
-    for field in [
-      "\"databaseType\" : \"keyword\"", "\"shardCount\" : 1000", "\"fixedSize\"",
-      "\"inputDatabase\" : \"identity.binpb\"", "\"outputDatabase\" : \"identity-SHARD_ID.bin\"",
-      "\"rlweParameters\" : \"n_4096_logq_27_28_28_logt_5\"",
-    ] {
-      #expect(json.contains(field), "\(field)")
-    }
-  }
 }
