@@ -29,7 +29,11 @@ struct AppCommand: ParsableCommand {
 
   struct Stage: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Add or update a base in the container.")
+      abstract: "Add or update a base in the container.",
+      discussion: """
+        Exit statuses: 0 done; 1 usage, input or output error (the container is left as it \
+        was).
+        """)
     @Argument(
       help: "A base file (calldir generate --format base, or calldir compile).",
       transform: nonEmptyPath)
@@ -71,6 +75,8 @@ struct AppCommand: ParsableCommand {
       discussion: """
         An empty list ('' or ',,,') is a usage error, not a way to clear the choice: the next \
         sync would remove every region's entries. --all and --none say it on purpose.
+        Exit statuses: 0 done; 1 usage, input or output error (the container is left as it \
+        was).
         """)
     @Argument(help: "Comma-separated region codes, such as RU-495,RU-812.") var regions: String?
     @Flag(name: .long, help: "Choose every region the container publishes.") var all = false
@@ -115,7 +121,12 @@ struct AppCommand: ParsableCommand {
 
   struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Bring an enabled extension up to date (phase two, or incremental changes).")
+      abstract: "Bring an enabled extension up to date (phase two, or incremental changes).",
+      discussion: """
+        Exit statuses: 0 done (a plan that stops at the system's cap, error 5, is done: the top \
+        priorities are in and the rest is reported pending); 1 usage, input or output error \
+        (the container is left as it was); 3 a request failed (iOS code printed).
+        """)
     @OptionGroup var target: ExtensionTarget
     @Option(
       name: .long, parsing: .unconditional,
@@ -226,7 +237,8 @@ struct AppCommand: ParsableCommand {
 
   struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "The container's bases and choices, and the extension as the system sees it.")
+      abstract: "The container's bases and choices, and the extension as the system sees it.",
+      discussion: "Exit statuses: 0 done; 1 usage or input error.")
     @Argument(
       help: "The extension's bundle identifier (adds its state in the system).",
       transform: bundleIdentifier)

@@ -17,6 +17,8 @@ struct BenchCommand: ParsableCommand {
       several sizes and fits how cost grows; `calldir bench ab` compares this build with \
       another; `calldir bench two-phase` measures two-phase loading through the simulated \
       system; `calldir bench checks` lists every gate's checks.
+      Exit statuses: 0 done (and, with --gate, every check passed); 1 usage or input error; \
+      2 a --gate check failed (one line per failure on stderr).
       """,
     subcommands: [
       BenchStrategiesCommand.self, BenchSweepCommand.self, BenchABCommand.self,

@@ -12,6 +12,7 @@ struct ChartCommand: ParsableCommand {
       against the memory limit. A sweep's CSV (several entry counts) is drawn as each metric \
       against N on log-log axes instead, a two-phase CSV as a timeline per repeat, and a \
       compile scale's CSV (bench compile --entries A,B,…) as time and peak RSS against rows.
+      Exit statuses: 0 done; 1 usage, input or output error.
       """)
 
   @Argument(

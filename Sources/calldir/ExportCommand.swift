@@ -10,6 +10,10 @@ struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
     abstract: "Export a compiled container for other targets (Live Caller ID Lookup).",
+    discussion: """
+      Exit statuses: 0 done; 1 usage, input or output error (the folder's files are left as \
+      they were).
+      """,
     subcommands: [ExportLiveLookupCommand.self])
 }
 

@@ -14,6 +14,7 @@ struct GenerateCommand: ParsableCommand {
       file), text (the Russian guide's number U+D7FF name lines), 2gis (2GIS's binary records), \
       container (an App Group container for calldir host: the entries split into --regions \
       region bases, a seed set, a blocking list, and the manifest).
+      Exit statuses: 0 done; 1 usage or output error (what --out named is left as it was).
       """)
 
   @OptionGroup var dataset: DatasetOptions

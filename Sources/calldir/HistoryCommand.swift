@@ -44,6 +44,7 @@ struct HistoryAddCommand: ParsableCommand {
       footprint_bytes, heap_peak_bytes, instructions_per_entry, allocations_per_entry), the \
       median, range and repeats. A commit already recorded keeps its place; its figures are \
       replaced.
+      Exit statuses: 0 done; 1 usage, input or output error (the history is left as it was).
       """)
 
   @Argument(help: "The bench run's CSV.", completion: .file(extensions: ["csv"]))
@@ -102,8 +103,10 @@ struct HistoryChangesCommand: ParsableCommand {
     discussion: """
       Deterministic counts change in exact steps (over 0.1% between measured commits); noisy \
       figures are segmented by optimal partitioning on log values with a penalty calibrated on \
-      this machine's A/A histories (README, "CI history"). A change the data cannot pin to one \
+      this machine's A/A histories (the BenchHarness article "CI history"). A change the data cannot pin to one \
       commit is given as a range.
+      Exit statuses: 0 done (and, with --gate, no regression at the newest commit); 1 usage or \
+      input error; 2 --gate found a regression at the newest commit.
       """)
 
   @OptionGroup var database: HistoryDatabaseOption
@@ -148,7 +151,8 @@ struct HistoryChangesCommand: ParsableCommand {
 struct HistoryReportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "report",
-    abstract: "Write one self-contained HTML report: trends, change points, last commits.")
+    abstract: "Write one self-contained HTML report: trends, change points, last commits.",
+    discussion: "Exit statuses: 0 done; 1 usage, input or output error.")
 
   @OptionGroup var database: HistoryDatabaseOption
   @Option(
@@ -186,7 +190,9 @@ struct HistoryReportCommand: ParsableCommand {
 struct HistoryPruneCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "prune",
-    abstract: "Keep only the newest commits' figures (what a report shows), and compact the file.")
+    abstract: "Keep only the newest commits' figures (what a report shows), and compact the file.",
+    discussion:
+      "Exit statuses: 0 done; 1 usage, input or output error (the history is left as it was).")
 
   @OptionGroup var database: HistoryDatabaseOption
   @Option(

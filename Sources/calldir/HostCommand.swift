@@ -128,20 +128,26 @@ struct ExtensionTarget: ParsableArguments {
 }
 
 struct HostCommand: ParsableCommand {
+  /// The exit statuses of a command that makes a request of the simulated system.
+  static let requestExitStatuses = """
+    Exit statuses: 0 done; 1 usage or input error; 3 the request failed with an iOS Call \
+    Directory error (its code is printed: 2 loadingInterrupted, 3 entriesOutOfOrder, \
+    4 duplicateEntries, 5 maximumEntriesExceeded, 6 extensionDisabled, 7 currentlyLoading, \
+    8 unexpectedIncrementalRemoval). A failed request leaves the installed entries as they were.
+    """
+  /// The exit statuses of a command that only reads.
+  static let readExitStatuses = "Exit statuses: 0 done; 1 usage or input error."
+
   static let configuration = CommandConfiguration(
     commandName: "host",
     abstract: "The simulated iOS call directory service: Settings, reloads, lookups.",
-    discussion: """
-      Exit statuses: 0 done; 1 usage or input error; 3 the request failed with an iOS Call \
-      Directory error (its code is printed: 2 loadingInterrupted, 3 entriesOutOfOrder, \
-      4 duplicateEntries, 5 maximumEntriesExceeded, 6 extensionDisabled, 7 currentlyLoading, \
-      8 unexpectedIncrementalRemoval). A failed request leaves the installed entries as they were.
-      """,
+    discussion: requestExitStatuses,
     subcommands: [Enable.self, Disable.self, Reload.self, Lookup.self, Status.self])
 
   struct Enable: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Turn an extension on in Settings: a complete load follows; if it fails, back off.")
+      abstract: "Turn an extension on in Settings: a complete load follows; if it fails, back off.",
+      discussion: HostCommand.requestExitStatuses)
     @OptionGroup var target: ExtensionTarget
     @OptionGroup var options: HostOptions
 
@@ -155,7 +161,8 @@ struct HostCommand: ParsableCommand {
 
   struct Disable: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Turn an extension off: lookups ignore it, its entries are kept.")
+      abstract: "Turn an extension off: lookups ignore it, its entries are kept.",
+      discussion: HostCommand.requestExitStatuses)
     @Argument(help: "The extension's bundle identifier.", transform: bundleIdentifier)
     var bundleID: String
     @OptionGroup var options: HostOptions
@@ -168,7 +175,8 @@ struct HostCommand: ParsableCommand {
 
   struct Reload: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "reloadExtension(withIdentifier:): a new request to an enabled extension.")
+      abstract: "reloadExtension(withIdentifier:): a new request to an enabled extension.",
+      discussion: HostCommand.requestExitStatuses)
     @OptionGroup var target: ExtensionTarget
     @Flag(
       name: .long, help: "Ask for an incremental request (granted once a complete load succeeded).")
@@ -195,6 +203,7 @@ struct HostCommand: ParsableCommand {
         of +44 (0)20). \
         Without --country every number is international (CallKit digits or a + form); with it, \
         national forms too (8 495 123-45-67 with RU).
+        Exit statuses: 0 done (a number found or not); 1 usage or input error.
         """)
     @Argument(
       help:
@@ -239,7 +248,7 @@ struct HostCommand: ParsableCommand {
 
   struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Extensions, their state and entries.")
+      abstract: "Extensions, their state and entries.", discussion: HostCommand.readExitStatuses)
     @OptionGroup var options: HostOptions
 
     func run() throws {

@@ -46,6 +46,17 @@ struct HelpTextTests {
       calldir, command + ["--help"], environment: ["COLUMNS": "100", "PATH": "/usr/bin:/bin"])
   }
 
+  /// Scripts read exit statuses: every command's help says which it uses (issue 56, item 9: ten
+  /// did not).
+  @Test(arguments: commands)
+  func helpListsTheExitStatuses(command: [String]) throws {
+    let text = try Self.help(command).stdout.split(whereSeparator: \.isWhitespace)
+      .joined(separator: " ")
+    #expect(
+      text.contains("Exit statuses: 0 ") || text.contains("Exit status 0 "),
+      "calldir \(command.joined(separator: " ")) --help lists no exit statuses")
+  }
+
   @Test func everyCommandHasACopyAndEveryCopyACommand() throws {
     let names = Set(Self.commands.map { (["calldir"] + $0).joined(separator: "-") + ".txt" })
     let files = Set(try FileManager.default.contentsOfDirectory(atPath: Self.folder.path))

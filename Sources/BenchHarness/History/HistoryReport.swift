@@ -43,7 +43,7 @@ public enum HistoryReport {
     let last = commits.last.map { String($0.sha.prefix(12)) } ?? "–"
     page += "<p>\(commits.count) commits (\(first) … \(last)), \(series.count) series. "
     page += "Change points: exact steps for deterministic counts, optimal partitioning for noisy "
-    page += "figures (README, “CI history”).</p>\n"
+    page += "figures (the BenchHarness documentation, “CI history”).</p>\n"
     page += changesTable(changes)
     page += "<h2>Trends</h2>\n"
     for one in series {
