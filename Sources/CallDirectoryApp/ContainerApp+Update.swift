@@ -22,7 +22,8 @@ extension ContainerApp {
     public var unchanged: Int
     /// Bases whose bytes were current but whose role, priority or region the release changed.
     public var metadataChanged = 0
-    /// Bytes downloaded (patches and whole bases), resumed bytes included.
+    /// Bytes downloaded (the index, patches and whole bases), resumed bytes included; an index
+    /// the server said was current costs none.
     public var downloadedBytes: Int
   }
 
@@ -122,7 +123,14 @@ extension ContainerApp {
     {
       UpdatePlan.discardParts(in: downloads)
     }
-    let index = try await fetchIndex(from: source, into: downloads)
+    let indexFetch = try await fetchIndex(from: source, into: downloads)
+    let index = indexFetch.index
+    defer {
+      if succeeded {
+        IndexCache(container: container).record(
+          validator: indexFetch.validator, bytes: indexFetch.bytes)
+      }
+    }
     guard let latest = index.latest else {
       throw ContainerAppError("the release has no version yet")
     }
@@ -158,7 +166,7 @@ extension ContainerApp {
     try plan.prepare(downloads: downloads, container: container)
     var summary = UpdateSummary(
       version: latest.number, patched: 0, fetchedWhole: 0, unchanged: plan.unchanged,
-      metadataChanged: plan.metadataChanges.count, downloadedBytes: 0)
+      metadataChanged: plan.metadataChanges.count, downloadedBytes: indexFetch.fetchedByteCount)
     // Each changed base, made in the downloads folder before anything in the container changes:
     // every download first, then the patch chains applied on every core (each base's chain on one
     // thread), then staged together.
@@ -297,21 +305,48 @@ extension ContainerApp {
     return summary
   }
 
-  /// Fetches the index afresh (it is small, and changes) and reads it.
+  /// The index an update read, and how: what it cost and what names it for the next check.
+  struct FetchedIndex {
+    var index: ReleaseIndex
+    var bytes: [UInt8]
+    /// Bytes fetched: 0 when the server said the cached index is current.
+    var fetchedByteCount: Int
+    /// What names this index on its server (nil: the source names none).
+    var validator: String?
+  }
+
+  /// Fetches the index, or, when the container keeps the one a source last named and the
+  /// source says it is current, reads that one; then parses it.
   private func fetchIndex(from source: some ReleaseSource, into downloads: String) async throws
-    -> ReleaseIndex
+    -> FetchedIndex
   {
     let path = downloads + "/" + ReleaseIndex.fileName
     FolderCalls.removeFile(path)
     defer { FolderCalls.removeFile(path) }
+    let cached = IndexCache(container: container).read(
+      maximumByteCount: Self.maximumIndexByteCount)
     do {
-      try await source.fetch(
-        ReleaseIndex.fileName, to: path, expectedByteCount: Self.maximumIndexByteCount)
-      return try ReleaseIndex(
-        parsing: readWholeFile(path, maximumByteCount: Self.maximumIndexByteCount),
-        path: ReleaseIndex.fileName)
+      let outcome = try await source.fetchIfChanged(
+        ReleaseIndex.fileName, to: path, maximumByteCount: Self.maximumIndexByteCount,
+        validator: cached?.validator)
+      switch (outcome, cached) {
+      case (.unchanged, let cached?):
+        let index = try ReleaseIndex(parsing: cached.bytes, path: ReleaseIndex.fileName)
+        return FetchedIndex(
+          index: index, bytes: cached.bytes, fetchedByteCount: 0, validator: cached.validator)
+      case (.unchanged, nil):
+        throw ContainerAppError(
+          "the release source answered \(ReleaseIndex.fileName) as unchanged without being asked")
+      case (.fetched(let validator), _):
+        let bytes = try readWholeFile(path, maximumByteCount: Self.maximumIndexByteCount)
+        let index = try ReleaseIndex(parsing: bytes, path: ReleaseIndex.fileName)
+        return FetchedIndex(
+          index: index, bytes: bytes, fetchedByteCount: bytes.count, validator: validator)
+      }
     } catch let error as ReleaseError {
       throw ContainerAppError(release: error)
+    } catch let error as ContainerAppError {
+      throw error
     } catch {
       throw ContainerAppError("cannot read the release's \(ReleaseIndex.fileName): \(error)")
     }

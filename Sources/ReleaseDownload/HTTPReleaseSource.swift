@@ -47,6 +47,29 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
     async throws(ReleaseError)
   {
+    _ = try await transfer(path, to: destination, expectedByteCount: expectedByteCount)
+  }
+
+  /// Fetches `path` unless the server says it is still the file `validator` names: a GET with
+  /// `If-None-Match` (an `ETag` validator) or `If-Modified-Since` (a `Last-Modified` one), whose
+  /// 304 answer has no body. An index checked for updates costs a header, not its whole size
+  /// (428 KB after nine publishes of a 72-base container, issue 56, item 6).
+  /// - Throws: `ReleaseFormat.ReleaseError` as ``fetch(_:to:expectedByteCount:)`` does.
+  public func fetchIfChanged(
+    _ path: String, to destination: String, maximumByteCount: Int, validator: String?
+  ) async throws(ReleaseError) -> ConditionalFetch {
+    let outcome = try await transfer(
+      path, to: destination, expectedByteCount: maximumByteCount,
+      condition: validator.flatMap(HTTPValidator.init(stored:)))
+    if outcome.notModified { return .unchanged }
+    return .fetched(validator: outcome.validator?.stored)
+  }
+
+  /// One GET of `path` into `destination`, resumed from its bytes, under `condition`.
+  private func transfer(
+    _ path: String, to destination: String, expectedByteCount: Int?,
+    condition: HTTPValidator? = nil
+  ) async throws(ReleaseError) -> (notModified: Bool, validator: HTTPValidator?) {
     let url = base.appendingPathComponent(path)
     if !FileManager.default.fileExists(atPath: destination) {
       FileManager.default.createFile(atPath: destination, contents: nil)
@@ -56,7 +79,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     }
     defer { try? output.close() }
     let have = Int((try? output.seekToEnd()) ?? 0)
-    if let expectedByteCount, have >= expectedByteCount { return }
+    if let expectedByteCount, have >= expectedByteCount { return (false, nil) }
     if Task.isCancelled { throw Receiver.cancelled(url) }
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
     request.timeoutInterval = idleTimeout
@@ -64,7 +87,10 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     // The bytes as the index sized them: a compressed body decodes to what the server says,
     // and 1 MB of gzip took 1.18 GB before its size was refused (issue 52, item 11).
     request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-    let receiver = Receiver(output: output, offset: have, total: expectedByteCount, url: url)
+    condition?.apply(to: &request)
+    let receiver = Receiver(
+      output: output, offset: have, total: expectedByteCount, url: url,
+      acceptsNotModified: condition != nil)
     let task = owner.dataTask(with: request, receiver: receiver)
     let failure = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<ReleaseError?, Never>) in
@@ -74,6 +100,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
       receiver.cancel(task, because: Receiver.cancelled(url))
     }
     if let failure { throw failure }
+    return (receiver.notModified, receiver.validator)
   }
 }
 
@@ -96,7 +123,14 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   /// The whole fetch's deadline, cancelled when the transfer ends.
   private var deadline: (any DispatchSourceTimer)?
 
-  init(output: FileHandle, offset: Int, total: Int?, url: URL) {
+  /// Whether a 304 answers the request (it was conditional), and whether one did.
+  let acceptsNotModified: Bool
+  private(set) var notModified = false
+  /// What names the body received, for the next conditional request.
+  private(set) var validator: HTTPValidator?
+
+  init(output: FileHandle, offset: Int, total: Int?, url: URL, acceptsNotModified: Bool = false) {
+    self.acceptsNotModified = acceptsNotModified
     self.output = output
     self.offset = offset
     self.total = total
@@ -184,6 +218,10 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
       return
     }
     switch status {
+    case 304 where acceptsNotModified:
+      notModified = true
+      completionHandler(.allow)
+      return
     case 206:
       // The rest must start where the part ends: bytes from elsewhere would be spliced in.
       let range = http?.value(forHTTPHeaderField: "Content-Range")
@@ -198,6 +236,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         return
       }
     case 200:
+      validator = http.flatMap(HTTPValidator.init(response:))
       // The whole file again (the server ignored the range, as `python3 -m http.server` does,
       // or there was none): start over, with the whole declared size to fill.
       if offset > 0 {

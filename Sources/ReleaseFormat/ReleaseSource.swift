@@ -21,6 +21,13 @@ public protocol ReleaseSource {
   ///   (``ReleaseError/Kind/download`` when trying again may help).
   func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
     async throws(ReleaseError)
+
+  /// Fetches `path` (at most `maximumByteCount` bytes) into `destination` unless it is still
+  /// the file `validator` names. Implemented for every source below; HTTP asks the server.
+  /// - Throws: ``ReleaseError`` as ``fetch(_:to:expectedByteCount:)`` does.
+  func fetchIfChanged(
+    _ path: String, to destination: String, maximumByteCount: Int, validator: String?
+  ) async throws(ReleaseError) -> ConditionalFetch
 }
 
 /// A release folder on this machine (a mounted volume, or a folder a test made). Only regular
@@ -87,5 +94,27 @@ public struct FolderReleaseSource: ReleaseSource, Sendable {
     } catch {
       throw ReleaseError("cannot fetch \(source): \(error)")
     }
+  }
+}
+
+/// What a conditional fetch of the index found.
+public enum ConditionalFetch: Equatable, Sendable {
+  /// The file is the one `validator` names: nothing was fetched (HTTP 304).
+  case unchanged
+  /// The file was fetched; `validator` names it for the next fetch (an HTTP `ETag`, or
+  /// `Last-Modified` when there is none), nil when the source gives none.
+  case fetched(validator: String?)
+}
+
+extension ReleaseSource {
+  /// Fetches `path` unless it is still the file `validator` names. A source that cannot tell
+  /// (a folder, whose reads cost nothing) fetches it whole; HTTP asks with `If-None-Match` or
+  /// `If-Modified-Since`, and a 304 costs a header.
+  /// - Throws: ``ReleaseError`` as ``fetch(_:to:expectedByteCount:)`` does.
+  public func fetchIfChanged(
+    _ path: String, to destination: String, maximumByteCount: Int, validator: String?
+  ) async throws(ReleaseError) -> ConditionalFetch {
+    try await fetch(path, to: destination, expectedByteCount: maximumByteCount)
+    return .fetched(validator: nil)
   }
 }

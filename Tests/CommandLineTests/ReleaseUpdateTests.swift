@@ -164,6 +164,49 @@ struct ReleaseUpdateTests {
   /// /usr/bin/python3 enabled the tests on a machine whose PATH had none: issue 39, item 15).
   static let pythonInstalled = isInPath("python3")
 
+  /// An update check over HTTP asks "changed since?" with the index's ETag: a 304 costs a
+  /// header, not the index, and the bytes reported count the index when it is fetched (issue 56,
+  /// item 6: every check fetched it whole and reported 0 bytes).
+  @Test(.enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"))
+  func anUnchangedIndexCostsAHeader() throws {
+    let folder = try TemporaryFolder()
+    try twoVersions(folder)
+    let indexBytes = try Data(contentsOf: URL(fileURLWithPath: folder.path("R/index.json"))).count
+    let server = try Server(script: self.server, folder: folder.path("R"), options: [])
+    let first = try update(server.url, folder.path("app"))
+    #expect(first.status == 0, "\(first.stderr)")
+    let downloaded = first.stdout.split(separator: " ").firstIndex(of: "bytes").flatMap {
+      Int(first.stdout.split(separator: " ")[$0 - 1])
+    }
+    #expect((downloaded ?? 0) > indexBytes, "the index counts: \(first.stdout)")
+    #expect(FileManager.default.fileExists(atPath: folder.path("app/.release-index")))
+    let second = try update(server.url, folder.path("app"))
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout.contains("0 patched, 0 fetched whole"), "\(second.stdout)")
+    #expect(second.stdout.contains("; 0 bytes downloaded"), "\(second.stdout)")
+    // A new version: the ETag no longer matches, and the index is fetched and applied.
+    let compile = try runProcess(
+      calldir, ["compile", folder.path("d1.tsv"), "--out", folder.path("box")])
+    #expect(compile.status == 0, "\(compile.stderr)")
+    #expect(
+      try runProcess(calldir, ["publish", folder.path("box"), "--out", folder.path("R")]).status
+        == 0)
+    let third = try update(server.url, folder.path("app"))
+    #expect(third.status == 0 && third.stdout.contains("version 3"), "\(third.stdout)")
+    #expect(try bases(folder.path("app")) == bases(folder.path("box")))
+    let log = server.stop()
+    let indexRequests = log.split(separator: "\n").filter { $0.hasPrefix("GET index.json") }
+    #expect(
+      indexRequests.map { String($0.split(separator: " ").last ?? "") } == ["200", "304", "200"],
+      "\(log)")
+    // A source without validators keeps no cache.
+    let plain = try Server(
+      script: self.server, folder: folder.path("R"), options: ["--no-etag"])
+    #expect(try update(plain.url, folder.path("app")).status == 0)
+    _ = plain.stop()
+    #expect(!FileManager.default.fileExists(atPath: folder.path("app/.release-index")))
+  }
+
   @Test(.enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"))
   func aDroppedConnectionResumesWithRange() throws {
     let folder = try TemporaryFolder()

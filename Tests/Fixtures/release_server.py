@@ -3,7 +3,7 @@
 (python3 -m http.server has none) and injects the faults the tests name.
 
 usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range] [--corrupt]
-                         [--stall] [--missing] [--gzip] [--gzip-mib N] [--delay MS]
+                         [--stall] [--missing] [--gzip] [--gzip-mib N] [--delay MS] [--no-etag]
   --drop-after N  the first response of every file under patches/ or bases/ sends N bytes of
                   its body, then the connection is cut (later requests are served whole)
   --die-after N   the first response for a file under patches/ or bases/ sends N bytes of its
@@ -13,6 +13,7 @@ usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range]
   --stall         files under patches/ and bases/ get headers, then nothing, until the client
                   gives up
   --missing       files under patches/ and bases/ answer 404
+  --no-etag       no ETag (every file is then fetched whole, as from a server without validators)
   --delay MS      files under patches/ and bases/ get headers, then wait MS milliseconds before
                   the body (a slow server, for the race trials)
   --gzip          files under patches/ and bases/ are sent with Content-Encoding: gzip, a small
@@ -23,6 +24,7 @@ Prints "port N" on its first line once listening on 127.0.0.1 (only loopback), t
 until GET /__stop (or a signal). Each request is logged on stderr as "GET PATH RANGE STATUS".
 """
 import gzip
+import hashlib
 import os
 import signal
 import socket
@@ -93,6 +95,16 @@ class Handler(BaseHTTPRequestHandler):
             if start >= len(body):
                 return self.answer(416, b"")
         status = 206 if start else 200
+        # Each file's version named as a static server names it (RFC 9110, 8.8.3): a client that
+        # sends it back in If-None-Match is answered 304, without a body. --no-etag leaves it out.
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"' if "--no-etag" not in options else None
+        if etag and self.headers.get("If-None-Match") == etag and not ranged:
+            sys.stderr.write(f"GET {path} - 304\n")
+            sys.stderr.flush()
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
         encoding = None
         if faulty and "--gzip" in options:
             body, start, status, encoding = bomb(body), 0, 200, "gzip"
@@ -102,6 +114,8 @@ class Handler(BaseHTTPRequestHandler):
         sys.stderr.flush()
         self.send_response(status)
         self.send_header("Content-Length", str(len(body) - start))
+        if etag:
+            self.send_header("ETag", etag)
         if encoding:
             self.send_header("Content-Encoding", encoding)
         if status == 206:
