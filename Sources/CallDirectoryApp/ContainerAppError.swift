@@ -62,8 +62,16 @@ public struct ContainerAppError: Error, CustomStringConvertible, Equatable, Send
     }
   }
 
-  /// An error saying `description`.
-  init(
+  /// An error saying `description`, of `kind`: what the library throws, and what an app's test
+  /// doubles (a fake release source, a fake manager) throw to exercise the app's handling.
+  /// - Parameters:
+  ///   - description: the one line, naming the file, base or argument and the problem.
+  ///   - kind: what kind of failure it is (``Kind/failed`` unless given).
+  ///   - file: the file it concerns, when there is one.
+  ///   - base: the base it concerns (its manifest name), when there is one.
+  ///   - code: the HTTP status of a failed download, when a server answered.
+  ///   - underlying: the manager's own error, for ``Kind/system``.
+  public init(
     _ description: String, kind: Kind = .failed, file: String? = nil, base: String? = nil,
     code: Int? = nil, underlying: (any Error)? = nil
   ) {

@@ -61,6 +61,21 @@ public enum CallDirectoryError: Error, Equatable, Hashable, Sendable {
     }
   }
 
+  /// Whether the same request can succeed later, the extension and its data unchanged: a load
+  /// the system interrupted or is still running, and codes CallKit does not document but the
+  /// field reports (11; 102, "the system failed to load your extension", seen after an update
+  /// of iOS or of the app), which pass once the system settles. Not retryable: what the user
+  /// must do (turn the extension on), what the data must fix (order, duplicates, the cap, a
+  /// removal in a complete request), and another domain's error, the extension's own.
+  public var isRetryable: Bool {
+    switch self {
+    case .unknown, .loadingInterrupted, .currentlyLoading, .other: true
+    case .noExtensionFound, .extensionDisabled, .entriesOutOfOrder, .duplicateEntries,
+      .maximumEntriesExceeded, .unexpectedIncrementalRemoval, .foreign:
+      false
+    }
+  }
+
   /// Whether this is CallKit's code 5, the cap reached (not another domain's 5).
   public var isMaximumEntriesExceeded: Bool {
     if case .maximumEntriesExceeded = self { return true }

@@ -26,4 +26,23 @@ struct ErrorDomainTests {
     #expect(CallDirectoryError(code: 5).isMaximumEntriesExceeded)
     #expect(CallDirectoryError(code: 2).isLoadingInterrupted)
   }
+
+  /// Codes CallKit does not document, reported from the field (11, 102), are typed and
+  /// retryable, never a trap; what the user or the data must fix is not retryable (issue 56,
+  /// item 5).
+  @Test(arguments: [11, 102, 9, 65_535, -1])
+  func anUndocumentedCodeIsTypedAndRetryable(code: Int) {
+    let error = CallDirectoryError(
+      domain: Self.callKit, code: code, callDirectoryDomain: Self.callKit)
+    #expect(error == .other(code: code))
+    #expect(error.code == code)
+    #expect(error.isRetryable)
+    #expect(error.description == "call directory error (code \(code))")
+  }
+
+  @Test func onlyWhatTheSystemMaySettleIsRetryable() {
+    let retryable = (0...8).filter { CallDirectoryError(code: $0).isRetryable }
+    #expect(retryable == [0, 2, 7], "unknown, interrupted, currently loading")
+    #expect(!CallDirectoryError.foreign(code: 4).isRetryable)
+  }
 }
