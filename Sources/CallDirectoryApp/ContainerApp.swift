@@ -222,7 +222,9 @@ public struct ContainerApp: Sendable, Hashable {
     }
   }
 
-  /// Asks that the next complete load install the full set.
+  /// Asks that the next complete load install the full set. A low-level call: `sync` asks for
+  /// the full set itself when the extension holds only the seed set, so an app's update and
+  /// sync need nothing between them.
   /// - Throws: ``ContainerAppError`` for a container without manifest.
   public func requestFullSet(_ requested: Bool = true) throws(ContainerAppError) {
     try ContainerAppError.catching {

@@ -62,4 +62,34 @@ struct StoreAfterUpdatesTests {
     #expect(updated.labels == installed.labels, "no orphaned labels")
     #expect(updated.numbers == installed.numbers, "no orphaned numbers")
   }
+
+  /// One call where there were three (issue 56, item 4): a sync after an update installs what
+  /// the update brought, with no `requestFullSet()` between them, whether the extension holds
+  /// only the seed set (first launch) or the full set already.
+  @Test(arguments: [false, true])
+  func aSyncAloneInstallsWhatAnUpdateBrought(syncedBefore: Bool) async throws {
+    let fixture = try HostFixture()
+    try await fixture.app.stage(
+      file: fixture.writeBase("r-1", region(version: 1, removedEvery: nil)), name: "r",
+      role: .region, region: "R", priority: 50, version: 1)
+    try await fixture.app.choose(regions: ["R"])
+    _ = try fixture.app.enable(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    if syncedBefore {
+      _ = try await fixture.app.sync(
+        system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    }
+    try await fixture.app.stage(
+      file: fixture.writeBase("r-2", region(version: 2, removedEvery: 9)), name: "r",
+      role: .region, region: "R", priority: 50, version: 2)
+    let results = try await fixture.app.sync(
+      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    #expect(results.allSatisfy { $0.succeeded }, "\(results.map(\.detail))")
+    let fresh = try SimulatedSystem(hostDirectory: fixture.folder.path("fresh-host"))
+    _ = try fixture.app.enable(
+      system: fresh, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    let installed = try fresh.store.tables()
+    #expect(installed.identification.count == region(version: 2, removedEvery: 9).count)
+    #expect(try fixture.system.store.tables().identification == installed.identification)
+  }
 }

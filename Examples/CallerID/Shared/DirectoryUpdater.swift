@@ -55,13 +55,12 @@ struct DirectoryUpdater: Sendable {
   {
     let app = ContainerApp(container: container)
     try await app.update(from: HTTPReleaseSource(base: release), events: events)
-    try app.requestFullSet()
     return try await app.sync(manager: manager, bundleID: Self.extensionIdentifier, events: events)
   }
 
   /// Stages every base of a compiled container (`calldir compile --out DIR`, shipped in the
-  /// app's bundle) into the App Group container, chooses its regions (or keeps the user's), asks
-  /// for the full set, and syncs.
+  /// app's bundle) into the App Group container, chooses its regions (or keeps the user's), and
+  /// syncs (the sync asks for the full set itself).
   /// - Returns: how each reload ended.
   /// - Throws: ``CallDirectoryApp/ContainerAppError`` naming the base or step that failed; the
   ///   container is then as it was before that step.
@@ -76,7 +75,6 @@ struct DirectoryUpdater: Sendable {
         priority: base.priority, version: base.version)
     }
     if try app.manifest().chosenRegions.isEmpty { try await app.chooseAllRegions() }
-    try app.requestFullSet()
     return try await app.sync(manager: manager, bundleID: Self.extensionIdentifier, events: events)
   }
 
