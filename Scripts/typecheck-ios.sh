@@ -108,6 +108,8 @@ typecheck() { # platform-folder triple interface-triple
     done
     return $failed
   fi
+  # Dispatch first: CallDirectoryApp runs its blocking work on a queue of its own.
+  emit Dispatch Scripts/ios-stand-ins/Dispatch.swift
   for module in "${modules[@]}"; do
     mapfile -d '' files < <(sources "Sources/$module")
     emit "$module" "${files[@]}"
@@ -116,7 +118,6 @@ typecheck() { # platform-folder triple interface-triple
   # CallKit (Scripts/ios-stand-ins/Foundation.swift, Dispatch.swift, Scripts/CallKitStandIn.swift):
   # the release client, the CallKit adapter, and the example's extension and updater (no
   # SwiftUI), so the async API an app calls is checked for iOS 16's availability here.
-  emit Dispatch Scripts/ios-stand-ins/Dispatch.swift
   emit Foundation Scripts/ios-stand-ins/Foundation.swift
   emit CallKit Scripts/CallKitStandIn.swift
   mapfile -d '' files < <(sources Sources/ReleaseDownload)

@@ -21,6 +21,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   public static var permissionDenied: Errno { Errno(rawValue: 13) }
   public static var notDirectory: Errno { Errno(rawValue: 20) }
   public static var isDirectory: Errno { Errno(rawValue: 21) }
+  public static var canceled: Errno { Errno(rawValue: 89) }  // ECANCELED on Darwin
 }
 
 public struct FilePath: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {

@@ -76,8 +76,10 @@ public struct ContainerApp: Sendable, Hashable {
   /// middle holds no lock for long (iOS ends a suspended app that holds a file lock in a shared
   /// container: 0xDEAD10CC).
   ///
-  /// The task's cancellation is checked once the copy is verified, before the lock: a cancelled
-  /// stage leaves the container as it was.
+  /// The work runs on the library's own threads (``BlockingWork``), not Swift's cooperative
+  /// pool. The task's cancellation is read between chunks of the copy and the hash and between
+  /// the steps, the last time before the lock: a cancelled stage stops within a chunk and
+  /// leaves the container as it was.
   /// - Returns: the base's manifest entry.
   /// - Throws: ``ContainerAppError`` naming the file and the problem (``ContainerAppError/file``,
   ///   ``ContainerAppError/base``); the container is then as it was.
@@ -86,16 +88,20 @@ public struct ContainerApp: Sendable, Hashable {
     file: String, name: String, role: Manifest.Role, region: String? = nil, priority: Int,
     version: Int
   ) async throws(ContainerAppError) -> Manifest.Base {
-    try ContainerAppError.catching {
-      try stageNow(
-        file: file, name: name, role: role, region: region, priority: priority, version: version)
+    let app = self
+    return try await BlockingWork.run { signal throws(ContainerAppError) in
+      try ContainerAppError.catching {
+        try app.stageNow(
+          file: file, name: name, role: role, region: region, priority: priority,
+          version: version, signal: signal)
+      }
     }
   }
 
   /// ``stage(file:name:role:region:priority:version:)``'s work.
   private func stageNow(
     file: String, name: String, role: Manifest.Role, region: String?, priority: Int,
-    version: Int
+    version: Int, signal: StopSignal
   ) throws -> Manifest.Base {
     guard BaseNaming.isValidName(name) else {
       throw ContainerAppError("base name '\(name)' must be \(BaseNaming.nameRule)")
@@ -112,17 +118,19 @@ public struct ContainerApp: Sendable, Hashable {
     var prepared: StagedCopy?
     if unlocked {
       prepared = try Self.stagedCopy(
-        of: file, at: ContainerTransaction.stagingPath(in: container, name), role: role)
+        of: file, at: ContainerTransaction.stagingPath(in: container, name), role: role,
+        signal: signal)
     }
     defer { if let prepared { FolderCalls.removeFile(prepared.path) } }
-    try ContainerAppError.checkCancellation()
+    try signal.check()
     return try change(creating: true) { manifest, transaction in
       let copy: StagedCopy
       if let prepared {
         copy = prepared
       } else {
         copy = try Self.stagedCopy(
-          of: file, at: container + "/.stage-\(ProcessEnvironment.processID).cdb", role: role)
+          of: file, at: container + "/.stage-\(ProcessEnvironment.processID).cdb", role: role,
+          signal: signal)
       }
       defer { if prepared == nil { FolderCalls.removeFile(copy.path) } }
       let header = copy.header
@@ -154,11 +162,17 @@ public struct ContainerApp: Sendable, Hashable {
 
   /// Copies `file` to `path`, reads the copy whole to verify it and hashes it.
   /// - Throws: ``ContainerAppError`` naming `file`; the copy is removed then.
-  static func stagedCopy(of file: String, at path: String, role: Manifest.Role) throws
-    -> StagedCopy
-  {
-    try copy(from: file, to: path)
+  static func stagedCopy(
+    of file: String, at path: String, role: Manifest.Role, signal: StopSignal = StopSignal()
+  ) throws -> StagedCopy {
     do {
+      try ContainerFolder.copyFile(from: file, to: path) { signal.isStopped }
+    } catch {
+      try signal.check()
+      throw ContainerAppError(error.description)
+    }
+    do {
+      try signal.check()
       let header: BaseHeader
       do throws(BaseFormatError) {
         header = try BaseFile.verify(path: path)
@@ -170,22 +184,15 @@ public struct ContainerApp: Sendable, Hashable {
           "\(file): a blocking list must be a blocking base, this one is \(header.kind)",
           file: file)
       }
-      guard let sha256 = SHA256.hexDigest(ofFile: path) else {
+      try signal.check()
+      guard let sha256 = SHA256.hexDigest(ofFile: path, shouldStop: { signal.isStopped }) else {
+        try signal.check()
         throw ContainerAppError("cannot read back the copy of \(file)")
       }
       return StagedCopy(path: path, header: header, sha256: sha256)
     } catch {
       FolderCalls.removeFile(path)
       throw error
-    }
-  }
-
-  /// Copies `source` to `destination` atomically (temporary file, fsync, rename).
-  private static func copy(from source: String, to destination: String) throws {
-    do {
-      try ContainerFolder.copyFile(from: source, to: destination)
-    } catch {
-      throw ContainerAppError(error.description)
     }
   }
 

@@ -26,9 +26,13 @@ public enum ContainerFolder {
   }
 
   /// Copies the regular file `source` to `destination` atomically (temporary file, fsync,
-  /// rename, folder fsync), reading at most the size it had when opened.
-  /// - Throws: ``ContainerError`` naming the file that could not be read or written.
-  public static func copyFile(from source: String, to destination: String) throws(ContainerError) {
+  /// rename, folder fsync), reading at most the size it had when opened. `shouldStop` is asked
+  /// between chunks: true ends the copy, leaving nothing at `destination`.
+  /// - Throws: ``ContainerError`` naming the file that could not be read or written, or saying
+  ///   the copy was stopped.
+  public static func copyFile(
+    from source: String, to destination: String, shouldStop: () -> Bool = { false }
+  ) throws(ContainerError) {
     let writer: AtomicFileWriter
     do {
       writer = try AtomicFileWriter(path: destination)
@@ -37,10 +41,13 @@ public enum ContainerFolder {
     }
     var failure: BaseFormatError?
     do throws(Errno) {
-      try forEachChunk(ofFile: source) { chunk in
+      try forEachChunk(ofFile: source, shouldStop: shouldStop) { chunk in
         guard failure == nil else { return }
         do throws(BaseFormatError) { try writer.write(chunk) } catch { failure = error }
       }
+    } catch .canceled {
+      writer.discard()
+      throw ContainerError("the copy of \(source) was stopped")
     } catch .invalidArgument {
       throw ContainerError("\(source) is not a regular file")
     } catch {

@@ -25,13 +25,15 @@ func systemCall<T>(_ body: () throws -> T) throws(Errno) -> T {
 ///   `maximumByteCount`.
 func forEachChunk(
   ofFile path: String, chunkByteCount: Int = fileChunkByteCount, maximumByteCount: Int = .max,
-  _ body: (ByteView) -> Void
+  shouldStop: () -> Bool = { false }, _ body: (ByteView) -> Void
 ) throws(Errno) {
   let (descriptor, size) = try openRegularFile(path, maximumByteCount: maximumByteCount)
   defer { try? descriptor.close() }
   var buffer = [UInt8](repeating: 0, count: max(chunkByteCount, 1))
   var total = 0
   while true {
+    // Asked between chunks: a cancelled app stops within one chunk's read (issue 56, item 1).
+    if shouldStop() { throw Errno.canceled }
     let count = try systemCall {
       try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
     }

@@ -162,10 +162,13 @@ public struct SHA256: Sendable {
 
   /// The digest of a file, read through one 64 KiB buffer.
   /// - Returns: nil when the file cannot be opened or read.
-  public static func hexDigest(ofFile path: String) -> String? {
+  /// - Parameter shouldStop: asked between chunks; true ends the hash (nil is returned).
+  public static func hexDigest(ofFile path: String, shouldStop: () -> Bool = { false })
+    -> String?
+  {
     var hash = SHA256()
     do {
-      try forEachChunk(ofFile: path) { hash.update($0) }
+      try forEachChunk(ofFile: path, shouldStop: shouldStop) { hash.update($0) }
     } catch {
       return nil
     }
