@@ -72,7 +72,8 @@ check "the configs are keyword databases with a fixed bucket count" \
 # code: for icons of 1 KB, 8 KB and the largest accepted (just under 63 KiB), the bucket holds the largest value written plus 11
 # bytes, the members are ones the processor reads, SHARD_ID is in the output names, the
 # sharding function is sha256 or doubleMod of the other use case's count (which the smaller
-# count divides), and a fixed bucket count leaves every shard under a 0.9 load factor.
+# count divides), and a fixed bucket count leaves every shard under a 0.9 load factor, in bytes
+# and in slots (255 entries a bucket).
 for size in 1024 8192 63487; do  # 63487: IconFolder.maximumIconByteCount
   icons=$work/icons-$size
   mkdir -p "$icons"
@@ -126,6 +127,8 @@ for stem, config in configs.items():
                              or config.get("shardingFunction") is None,
         "counts divide": max(shards.values()) % min(shards.values()) == 0,
         f"load {load:.2f} <= 0.9": load <= 0.9,
+        # A bucket's slot count is one byte (HashBucket.maxSlotCount): 255 entries at most.
+        f"slots for {largest_shard:.0f} entries in {fixed} buckets": largest_shard <= 0.9 * 255 * fixed,
     }
     for name, passed in checks.items():
         if not passed: print(f"{stem}-config.json: {name} fails", file=sys.stderr); ok = False

@@ -96,6 +96,13 @@ extension ProcessingConfig {
       let load = projectedLoad(
         data, shardCount: max(shardCount, 1), bucketCount: buckets,
         bucketByteCount: max(bucketByteCount, needed))
+      let slots = slotLoad(
+        rows: data.rows, shardCount: max(shardCount, 1), bucketCount: buckets)
+      if buckets >= 1, slots > 0.9 {
+        problems.append(
+          "'bucketCount.fixedSize.bucketCount' \(buckets) has too few slots for \(Int(largestShard(rows: data.rows, shardCount: max(shardCount, 1)).rounded(.up))) entries in a shard: \(slotsPerBucket) a bucket, \(String(format: "%.2f", slots)) of them filled, over 0.9"
+        )
+      }
       if buckets < 1 || load > 0.9 {
         problems.append(
           "'bucketCount.fixedSize.bucketCount' \(buckets) is too few for \(Int(largestShard(rows: data.rows, shardCount: max(shardCount, 1)).rounded(.up))) entries in a shard: load factor \(String(format: "%.2f", load)), over 0.9"

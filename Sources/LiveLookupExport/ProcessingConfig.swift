@@ -86,6 +86,10 @@ public struct ProcessingConfig: Equatable, Sendable {
   static let entryOverhead = 10
   /// `hashFunctionCount`: two tables, the processor's suggestion; a bucket count is a multiple.
   static let tableCount = 2
+  /// The most entries a bucket holds: its slot count is one byte (`HashBucket.maxSlotCount`).
+  /// With one 63 KiB icon a bucket is 64 KiB, and 2,600 identities fit four buckets by bytes
+  /// but not by slots: the processor failed with "Failed to construct Cuckoo table".
+  static let slotsPerBucket = 255
   /// The load factor a fresh configuration is sized for: room for a fifth more data before
   /// ``reuseLoadFactors``' top.
   public static let targetLoadFactor = 0.75
@@ -108,6 +112,13 @@ public struct ProcessingConfig: Equatable, Sendable {
     let mean = Double(rows) / Double(max(shardCount, 1))
     guard shardCount > 1 else { return mean }
     return mean + 4 * (mean * (1 - 1 / Double(shardCount))).squareRoot()
+  }
+
+  /// The share of its buckets' slots the largest shard expected fills.
+  static func slotLoad(rows: Int, shardCount: Int, bucketCount: Int) -> Double {
+    guard bucketCount > 0 else { return .infinity }
+    return largestShard(rows: rows, shardCount: shardCount)
+      / Double(bucketCount * slotsPerBucket)
   }
 
   /// The load factor the processor would log for the largest shard expected.
@@ -139,7 +150,9 @@ public struct ProcessingConfig: Equatable, Sendable {
     let buckets =
       entries * perEntry
       / (Self.targetLoadFactor * Double(bucketByteCount) - Double(Self.bucketOverhead))
-    let whole = max(Self.tableCount, Int(buckets.rounded(.up)))
+    // Enough slots too, at the same load: large buckets hold few entries' worth of slots.
+    let slotted = entries / (Self.targetLoadFactor * Double(Self.slotsPerBucket))
+    let whole = max(Self.tableCount, Int(max(buckets, slotted).rounded(.up)))
     bucketCount = (whole + Self.tableCount - 1) / Self.tableCount * Self.tableCount
   }
 
@@ -161,6 +174,8 @@ public struct ProcessingConfig: Equatable, Sendable {
     let perShard = Self.entriesPerShard[stem] ?? 5_000
     return bucketByteCount == Self.bucketByteCount(largestValue: data.largestValue)
       && Self.largestShard(rows: data.rows, shardCount: shardCount) <= Double(perShard)
+      && Self.slotLoad(rows: data.rows, shardCount: shardCount, bucketCount: bucketCount)
+        <= Self.reuseLoadFactors.upperBound
       && Self.reuseLoadFactors.contains(
         Self.projectedLoad(
           data, shardCount: shardCount, bucketCount: bucketCount,

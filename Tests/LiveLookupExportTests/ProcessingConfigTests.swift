@@ -34,6 +34,27 @@ struct ProcessingConfigTests {
       planned.identity.bucketByteCount == 1_024
         || planned.identity.bucketByteCount % ProcessingConfig.plaintextByteCount == 0)
     #expect(ProcessingConfig.problems(inConfig: try planned.identity.json(), for: data).isEmpty)
+    // A bucket holds at most 255 entries, whatever its bytes: the 63 KiB icon's 64 KiB buckets
+    // were too few by slots when sized by bytes alone (PIRProcessDatabase: "Failed to construct
+    // Cuckoo table").
+    let perShard = Double(data.rows) / Double(planned.identity.shardCount)
+    #expect(Double(planned.identity.bucketCount * 255) * 0.9 >= perShard)
+  }
+
+  /// The slot count the processor refused is named by the check.
+  @Test func aTableShortOfSlotsIsRefused() throws {
+    let data = DataSize(rows: 20_001, valueBytes: 20_001 * 40 + 63_500, largestValue: 63_528)
+    let planned = ProcessingConfig.plan(
+      bundleID: "b", block: Self.blockRows, identity: data, sharding: .doubleMod)
+    #expect(ProcessingConfig.problems(inConfig: try planned.identity.json(), for: data).isEmpty)
+    var object = try Self.object(planned.identity)
+    object["cuckooTableArguments"] = [
+      "bucketCount": ["fixedSize": ["bucketCount": 4]], "hashFunctionCount": 2,
+      "maxEvictionCount": 100, "maxSerializedBucketSize": 65_536,
+    ]
+    let problems = ProcessingConfig.problems(
+      inConfig: try JSONSerialization.data(withJSONObject: object), for: data)
+    #expect(problems.contains { $0.contains("has too few slots") }, "\(problems)")
   }
 
   @Test func theLoadFactorIsWhatTheProcessorAimsFor() {
