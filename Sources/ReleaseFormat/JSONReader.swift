@@ -36,21 +36,35 @@ struct JSONReader {
   mutating func elements(
     depth: Int, _ body: (inout JSONReader) throws(ReleaseError) -> Void
   ) throws(ReleaseError) {
-    guard depth < Self.maximumDepth else { throw fail("nested too deep") }
-    guard next(is: UInt8(ascii: "[")) else { throw fail("expected an array") }
-    offset += 1
-    if next(is: UInt8(ascii: "]")) {
-      offset += 1
-      return
-    }
-    while true {
+    guard try open(UInt8(ascii: "["), UInt8(ascii: "]"), depth: depth, "an array") else { return }
+    repeat {
       try body(&self)
-      skipSpace()
-      guard offset < bytes.count else { throw fail("the array is not closed") }
-      offset += 1
-      if bytes[offset - 1] == UInt8(ascii: "]") { return }
-      guard bytes[offset - 1] == UInt8(ascii: ",") else { throw fail("expected , or ]") }
+    } while try !closes(UInt8(ascii: "]"), "the array")
+  }
+
+  /// Reads `opening` (after white space) at `depth`; returns false when `closing` follows at
+  /// once (an empty array or object, read whole).
+  private mutating func open(
+    _ opening: UInt8, _ closing: UInt8, depth: Int, _ what: String
+  ) throws(ReleaseError) -> Bool {
+    guard depth < Self.maximumDepth else { throw fail("nested too deep") }
+    guard next(is: opening) else { throw fail("expected \(what)") }
+    offset += 1
+    guard next(is: closing) else { return true }
+    offset += 1
+    return false
+  }
+
+  /// Reads the comma before the next element or member (false) or `closing` (true).
+  private mutating func closes(_ closing: UInt8, _ what: String) throws(ReleaseError) -> Bool {
+    skipSpace()
+    guard offset < bytes.count else { throw fail("\(what) is not closed") }
+    offset += 1
+    if bytes[offset - 1] == closing { return true }
+    guard bytes[offset - 1] == UInt8(ascii: ",") else {
+      throw fail("expected , or \(Character(Unicode.Scalar(closing)))")
     }
+    return false
   }
 
   /// Reads an object whose opening brace is next, handing `body` the reader at each member's
@@ -58,25 +72,14 @@ struct JSONReader {
   mutating func members(
     depth: Int, _ body: (inout JSONReader, String) throws(ReleaseError) -> Void
   ) throws(ReleaseError) {
-    guard depth < Self.maximumDepth else { throw fail("nested too deep") }
-    guard next(is: UInt8(ascii: "{")) else { throw fail("expected an object") }
-    offset += 1
-    if next(is: UInt8(ascii: "}")) {
-      offset += 1
-      return
-    }
-    while true {
+    guard try open(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth, "an object") else { return }
+    repeat {
       guard next(is: UInt8(ascii: "\"")) else { throw fail("expected a member name") }
       let key = try string()
       skipSpace()
       try expect(":")
       try body(&self, key)
-      skipSpace()
-      guard offset < bytes.count else { throw fail("the object is not closed") }
-      offset += 1
-      if bytes[offset - 1] == UInt8(ascii: "}") { return }
-      guard bytes[offset - 1] == UInt8(ascii: ",") else { throw fail("expected , or }") }
-    }
+    } while try !closes(UInt8(ascii: "}"), "the object")
   }
 
   /// Reads the rest: white space only, or fails.
