@@ -5,12 +5,19 @@ import Dispatch
 /// work on its own queues. Swift's cooperative pool has a thread per core, so an `async` call
 /// that blocks one for a 70 MB hash starves every other task of the app (issue 56, item 1).
 enum BlockingWork {
+  /// The queue and the key that marks it. Unchecked: Dispatch's queues and keys are safe from
+  /// any thread, but iOS 16's SDK predates their `Sendable` conformances.
+  private struct Shared: @unchecked Sendable {
+    let queue = DispatchQueue(
+      label: "calldir.app.blocking-work", qos: .utility, attributes: .concurrent)
+    let key = DispatchSpecificKey<Bool>()
+    init() { queue.setSpecific(key: key, value: true) }
+  }
+  private static let shared = Shared()
   /// The queue, at the utility QoS of a background refresh.
-  static let queue = DispatchQueue(
-    label: "calldir.app.blocking-work", qos: .utility, attributes: .concurrent)
+  static var queue: DispatchQueue { shared.queue }
   /// Set on ``queue``: `DispatchQueue.getSpecific(key:)` is true only in its work.
-  static let onQueueKey = DispatchSpecificKey<Bool>()
-  private static let marked: Void = queue.setSpecific(key: onQueueKey, value: true)
+  static var onQueueKey: DispatchSpecificKey<Bool> { shared.key }
 
   /// Runs `body` on ``queue`` and waits for it without holding a thread. The calling task's
   /// cancellation raises the ``StopSignal`` `body` is given, which its loops read between
@@ -18,7 +25,6 @@ enum BlockingWork {
   static func run<Result: Sendable>(
     _ body: @escaping @Sendable (StopSignal) throws(ContainerAppError) -> Result
   ) async throws(ContainerAppError) -> Result {
-    _ = marked
     let signal = StopSignal()
     if Task.isCancelled { signal.stop() }
     let outcome: Swift.Result<Result, ContainerAppError> = await withTaskCancellationHandler {
