@@ -60,7 +60,9 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   ) async throws(ReleaseError) -> ConditionalFetch {
     let outcome = try await transfer(
       path, to: destination, expectedByteCount: maximumByteCount,
-      condition: validator.flatMap(HTTPValidator.init(stored:)))
+      condition: validator.flatMap(HTTPValidator.init(stored:)).flatMap {
+        $0.url == base.appendingPathComponent(path).absoluteString ? $0 : nil
+      })
     if outcome.notModified { return .unchanged }
     return .fetched(validator: outcome.validator?.stored)
   }
@@ -236,7 +238,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         return
       }
     case 200:
-      validator = http.flatMap(HTTPValidator.init(response:))
+      validator = http.flatMap { HTTPValidator(response: $0, url: url) }
       // The whole file again (the server ignored the range, as `python3 -m http.server` does,
       // or there was none): start over, with the whole declared size to fill.
       if offset > 0 {

@@ -199,6 +199,13 @@ struct ReleaseUpdateTests {
     #expect(
       indexRequests.map { String($0.split(separator: " ").last ?? "") } == ["200", "304", "200"],
       "\(log)")
+    // Another server's tag says nothing of this one's file, even when it is the same tag: the
+    // first check against a new URL is unconditional.
+    let other = try Server(script: self.server, folder: folder.path("R"), options: [])
+    #expect(try update(other.url, folder.path("app")).status == 0)
+    let otherLog = other.stop()
+    #expect(otherLog.contains("GET index.json - 200"), "\(otherLog)")
+    #expect(!otherLog.contains("GET index.json - 304"), "\(otherLog)")
     // A source without validators keeps no cache.
     let plain = try Server(
       script: self.server, folder: folder.path("R"), options: ["--no-etag"])
