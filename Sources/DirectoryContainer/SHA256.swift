@@ -162,7 +162,9 @@ public struct SHA256: Sendable {
 
   /// The digest of a file, read through one 64 KiB buffer.
   /// - Returns: nil when the file cannot be opened or read.
-  /// - Parameter shouldStop: asked between chunks; true ends the hash (nil is returned).
+  /// - Parameters:
+  ///   - path: the file to hash.
+  ///   - shouldStop: asked between chunks; true ends the hash (nil is returned).
   public static func hexDigest(ofFile path: String, shouldStop: () -> Bool = { false })
     -> String?
   {
