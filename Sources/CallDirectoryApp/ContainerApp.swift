@@ -76,7 +76,7 @@ public struct ContainerApp: Sendable, Hashable {
   /// middle holds no lock for long (iOS ends a suspended app that holds a file lock in a shared
   /// container: 0xDEAD10CC).
   ///
-  /// The work runs on the library's own threads (``BlockingWork``), not Swift's cooperative
+  /// The work runs on the library's own threads (a Dispatch queue), not Swift's cooperative
   /// pool. The task's cancellation is read between chunks of the copy and the hash and between
   /// the steps, the last time before the lock: a cancelled stage stops within a chunk and
   /// leaves the container as it was.
