@@ -14,6 +14,10 @@ struct IndexCache {
   /// The file's name in the container.
   static let fileName = ".release-index"
 
+  /// The longest validator line kept, bytes: a tag or date and its URL. One longer is not
+  /// kept, so what is read back is bounded by the index's size plus this.
+  static let validatorByteLimit = 4_096
+
   let path: String
 
   init(container: String) { path = container + "/" + Self.fileName }
@@ -21,7 +25,8 @@ struct IndexCache {
   /// The validator and index kept; nil when there is none or it cannot be read.
   func read(maximumByteCount: Int) -> (validator: String, bytes: [UInt8])? {
     guard FolderCalls.exists(path),
-      let bytes = try? readWholeFile(path, maximumByteCount: maximumByteCount + 1_100),
+      let bytes = try? readWholeFile(
+        path, maximumByteCount: maximumByteCount + Self.validatorByteLimit),
       let newline = bytes.firstIndex(of: 0x0a), newline > 0
     else { return nil }
     let validator = String(decoding: bytes[..<newline], as: UTF8.self)
@@ -31,7 +36,9 @@ struct IndexCache {
   /// Keeps `bytes` as the index `validator` names; with no validator, keeps nothing. A cache
   /// that cannot be written is only a cache: the next update fetches the index whole.
   func record(validator: String?, bytes: [UInt8]) {
-    guard let validator, !validator.utf8.contains(0x0a) else {
+    guard let validator, !validator.utf8.contains(0x0a),
+      validator.utf8.count < Self.validatorByteLimit
+    else {
       if FolderCalls.exists(path) { FolderCalls.removeFile(path) }
       return
     }

@@ -21,18 +21,23 @@ struct StoreAfterUpdatesTests {
     }
   }
 
-  @Test func updatesThatRemoveAndRelabelLeaveNoOrphanedRows() async throws {
-    let fixture = try HostFixture()
-    let blocking = regionEntries(first: 86_130_000_000, count: 500, label: "spam")
-    try await fixture.app.stage(
-      file: fixture.writeBase("spam1", kind: .blocking, blocking), name: "spam", role: .blocking,
-      priority: 90, version: 1)
+  /// Stages the region's first version, chooses it and turns the extension on (phase one).
+  func stageFirstRegionAndEnable(_ fixture: HostFixture) async throws {
     try await fixture.app.stage(
       file: fixture.writeBase("r-1", region(version: 1, removedEvery: nil)), name: "r",
       role: .region, region: "R", priority: 50, version: 1)
     try await fixture.app.choose(regions: ["R"])
     _ = try fixture.app.enable(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+  }
+
+  @Test func updatesThatRemoveAndRelabelLeaveNoOrphanedRows() async throws {
+    let fixture = try HostFixture()
+    let blocking = regionEntries(first: 86_130_000_000, count: 500, label: "spam")
+    try await fixture.app.stage(
+      file: fixture.writeBase("spam1", kind: .blocking, blocking), name: "spam", role: .blocking,
+      priority: 90, version: 1)
+    try await stageFirstRegionAndEnable(fixture)
     _ = try await fixture.app.sync(
       system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
     for (version, removedEvery) in [(2, 20), (3, 7)] {
@@ -69,12 +74,7 @@ struct StoreAfterUpdatesTests {
   @Test(arguments: [false, true])
   func aSyncAloneInstallsWhatAnUpdateBrought(syncedBefore: Bool) async throws {
     let fixture = try HostFixture()
-    try await fixture.app.stage(
-      file: fixture.writeBase("r-1", region(version: 1, removedEvery: nil)), name: "r",
-      role: .region, region: "R", priority: 50, version: 1)
-    try await fixture.app.choose(regions: ["R"])
-    _ = try fixture.app.enable(
-      system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
+    try await stageFirstRegionAndEnable(fixture)
     if syncedBefore {
       _ = try await fixture.app.sync(
         system: fixture.system, bundleID: fixture.bundleID, executable: fixture.extensionPath)
