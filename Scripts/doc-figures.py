@@ -280,6 +280,24 @@ def past_the_cap():
     return lines
 
 
+def fr_telemarketing():
+    rows = rows_of("two-phase-fr-telemarketing.csv",
+                   lambda row: row["run"] == "load" and row["status"] == "ok")
+    install = [row for row in rows if row["phase"] != "incremental"]
+    update = [row for row in rows if row["phase"] == "incremental"]
+    chunks = [row for row in install if row["phase"] == "chunk"]
+    installed = max(int(row["installed_entries"]) for row in install)
+    requests = max(int(row["requests"]) for row in install if row["repeat"] == install[0]["repeat"])
+    alls = column(install, "time_to_all_s")
+    return ["| installed | requests | time to all s median (min–max) | chunk ingest median "
+            "| footprint max, install / update | iPhone 13: enabled / all |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: |",
+            f"| {installed:,} | {requests} | {median(alls):.3f} ({min(alls):.3f}–{max(alls):.3f}) "
+            f"| {rate(median(r['host_ingest_per_s'] for r in chunks))} "
+            f"| {size(max(column(install, 'footprint_peak_bytes')))} / {size(max(column(update, 'footprint_peak_bytes')))} "
+            f"| {median(column(install, 'device_to_enabled_s')):.3f} s / {median(column(install, 'device_to_all_s')):.1f} s |"]
+
+
 # --- updates (Results/update.csv) --------------------------------------------------------------
 
 def update():
@@ -429,7 +447,7 @@ def compile_scale():
 GENERATORS = {
     "readme": readme, "reference-run": reference_run, "sweep": sweep, "scaling": scaling,
     "two-phase-sweep": two_phase_sweep, "two-phase-directory-4m": two_phase_directory_4m,
-    "past-the-cap": past_the_cap, "update": update, "compile-vs-sort": compile_vs_sort,
+    "past-the-cap": past_the_cap, "fr-telemarketing": fr_telemarketing, "update": update, "compile-vs-sort": compile_vs_sort,
     "compile-scale": compile_scale,
 }
 

@@ -1,4 +1,5 @@
 import CallDirectoryHost
+import Datasets
 import Foundation
 import ProcessSpawning
 
@@ -35,9 +36,7 @@ public struct PatternBench {
   /// The methods, in table order.
   public static let methods = ["calldir", "saracroche"]
   /// The plan's prefixes (ARCEP's telemarketing blocks), national digits after +33.
-  public static let frenchPrefixes = [
-    "162", "163", "270", "271", "377", "378", "424", "425", "568", "569", "948", "949",
-  ]
+  public static let frenchPrefixes = NumberPlan.frenchTelemarketingPrefixes.map { String($0) }
 
   public var prefixes = PatternBench.frenchPrefixes
   /// `#` digits after each prefix (1 to 6): 6 (a million numbers each, the plan); fewer for a

@@ -27,6 +27,8 @@ public struct TwoPhaseBench {
   public var device: DeviceProfile?
   /// Split the set by number range across this many extensions (nil: one).
   public var extensions: Int?
+  /// Entries each request past the cap adds (nil: the app's default).
+  public var chunkEntries: Int?
   /// Hears where the bench is: the repeats done of ``BenchConfiguration/repeats`` and the step
   /// under way ("run 2 of 3: the full set"), at each step's start and once at the end.
   public var progress: (_ repeatsDone: Int, _ step: String) -> Void = { _, _ in }

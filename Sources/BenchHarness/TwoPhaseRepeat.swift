@@ -66,6 +66,9 @@ final class TwoPhaseRepeat {
           ($1, TwoPhaseBench.bundleID + ".\($0 + 1)")
         }
       } ?? [(app, TwoPhaseBench.bundleID)]
+    if let chunkEntries = bench.chunkEntries {
+      for target in targets { try target.app.setChunk(chunkEntries) }
+    }
 
   }
 

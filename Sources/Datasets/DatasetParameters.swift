@@ -1,4 +1,5 @@
 import BaseFormat
+import DirectoryContainer
 
 /// Everything that decides a generated dataset. Equal parameters give byte-identical files.
 public struct DatasetParameters: Codable, Hashable, Sendable {
@@ -14,6 +15,10 @@ public struct DatasetParameters: Codable, Hashable, Sendable {
   public var duplicateShare: Double
   /// Seed of the generator.
   public var seed: UInt64
+  /// Number patterns blocked beside the generated lists (`compile --block-patterns`), one pattern
+  /// a line as a pattern file writes them (`+33 1 62 ## ## ##`); empty for none. Only a two-phase
+  /// container (`bench two-phase`, `generate --format container`) holds them.
+  public var patterns: [String] = []
 
   /// Creates parameters.
   public init(
@@ -52,7 +57,19 @@ public struct DatasetParameters: Codable, Hashable, Sendable {
     guard duplicateShare >= 0, duplicateShare <= 1 else {
       throw DatasetError("duplicateShare must be between 0 and 1, got \(duplicateShare)")
     }
+    guard patterns.count <= Self.maximumPatterns else {
+      throw DatasetError(
+        "patterns holds \(patterns.count) lines, over the \(Self.maximumPatterns) a profile takes")
+    }
+    for (index, pattern) in patterns.enumerated()
+    where pattern.isEmpty || pattern.contains(where: { $0.isNewline || $0 == "\t" }) {
+      throw DatasetError("patterns[\(index)] must be one non-empty line without tabs")
+    }
   }
+
+  /// The most pattern lines a profile holds: national plans are a dozen lines (France's twelve
+  /// telemarketing prefixes); a compiler input, not a profile, is the place for more.
+  public static let maximumPatterns = 1_000
 
   /// A stable text form of the parameters, used as the cache key.
   public var cacheKey: String {
@@ -60,6 +77,14 @@ public struct DatasetParameters: Codable, Hashable, Sendable {
     let share = Int((duplicateShare * 10_000).rounded())
     return
       "v\(DatasetGenerator.version)-\(kind)-\(entries)-\(plans)-\(labels.rawValue)-d\(share)-s\(seed)"
+      + (patterns.isEmpty ? "" : "-p\(patternsDigest)")
+  }
+
+  /// The pattern lines' SHA-256, first 16 hex digits: a cache key stable across runs.
+  var patternsDigest: String {
+    var digest = SHA256()
+    digest.update(utf8: patterns.joined(separator: "\n"))
+    return String(digest.hexDigest().prefix(16))
   }
 }
 

@@ -11,7 +11,7 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
   public var parameters: DatasetParameters
 
   private enum CodingKeys: String, CodingKey {
-    case name, description, entries, kind, plans, labels, duplicateShare, seed
+    case name, description, entries, kind, plans, labels, duplicateShare, seed, patterns
   }
 
   /// Creates a profile.
@@ -32,6 +32,7 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
       labels: try container.decodeIfPresent(LabelProfile.self, forKey: .labels) ?? .cyrillic,
       duplicateShare: try container.decodeIfPresent(Double.self, forKey: .duplicateShare) ?? 0,
       seed: try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1)
+    parameters.patterns = try container.decodeIfPresent([String].self, forKey: .patterns) ?? []
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -44,6 +45,7 @@ public struct DatasetProfile: Codable, Equatable, Sendable {
     try container.encode(parameters.labels, forKey: .labels)
     try container.encode(parameters.duplicateShare, forKey: .duplicateShare)
     try container.encode(parameters.seed, forKey: .seed)
+    if !parameters.patterns.isEmpty { try container.encode(parameters.patterns, forKey: .patterns) }
   }
 
   /// The folder of the repository's profiles: `Datasets/` in the working directory, else the one

@@ -3,7 +3,7 @@ import ByteCoding
 /// A country's numbering plan, reduced to what the generator needs: realistic prefixes and the
 /// length of the national number, producing CallKit numbers (country code + national number).
 public struct NumberPlan: Sendable {
-  /// ISO code of the plan (`RU`, `CN`, `US`).
+  /// ISO code of the plan (`RU`, `CN`, `US`, `FR`).
   public let name: String
   /// The country calling code.
   public let countryCode: Int64
@@ -42,18 +42,19 @@ public struct NumberPlan: Sendable {
     return (countryCode * power10(nationalDigits) + national, chosen.prefix)
   }
 
-  /// The plan named `name` (`RU`, `CN`, `US`), or nil.
+  /// The plan named `name` (`RU`, `CN`, `US`, `FR`), or nil.
   public static func named(_ name: String) -> NumberPlan? {
     switch name.uppercased() {
     case "RU": russia
     case "CN": china
     case "US", "CA", "NANP": northAmerica
+    case "FR": france
     default: nil
     }
   }
 
   /// Names accepted by ``named(_:)``.
-  public static let knownNames = ["RU", "CN", "US"]
+  public static let knownNames = ["RU", "CN", "US", "FR"]
 
   /// Russia, +7: Moscow 495/499, St Petersburg 812, Novosibirsk 383 and other real area codes,
   /// and 9xx mobiles; 10-digit national numbers.
@@ -86,6 +87,20 @@ public struct NumberPlan: Sendable {
     }
     return NumberPlan(name: "CN", countryCode: 86, prefixes: prefixes)
   }()
+
+  /// The twelve blocks ARCEP reserves for telemarketing since 2023 (0162, 0163, 0270, 0271, 0377,
+  /// 0378, 0424, 0425, 0568, 0569, 0948, 0949), as national digits after +33 without the trunk 0;
+  /// six subscriber digits follow each.
+  public static let frenchTelemarketingPrefixes: [Int64] = [
+    162, 163, 270, 271, 377, 378, 424, 425, 568, 569, 948, 949,
+  ]
+
+  /// France, +33: 9-digit national numbers. Mobiles 6 and 7, and the telemarketing blocks
+  /// weighted so that about half the numbers drawn fall inside them, as in a community list of
+  /// reported telemarketers (the `fr-telemarketing` profile's explicit list overlaps its patterns).
+  public static let france = NumberPlan(
+    name: "FR", countryCode: 33,
+    prefixes: [(6, 8, 6), (7, 8, 6)] + frenchTelemarketingPrefixes.map { ($0, 6, 1) })
 
   /// The United States and Canada, +1 (NANP): NPA NXX XXXX with real area codes.
   public static let northAmerica: NumberPlan = {

@@ -9,7 +9,8 @@ import Foundation
 /// the seed set; a blocking list as `spam` rows), then compiled by `calldir compile` with its
 /// defaults (compact bases), or fixed-width ones for comparison. A version 2 of one region (a
 /// tenth of its numbers gone, as many new, a tenth relabelled) is compiled the same way for the
-/// incremental phase.
+/// incremental phase. A profile's patterns (`fr-telemarketing`) go in with `--block-patterns`, and
+/// its blocking list is then drawn from its own plans, overlapping them.
 public struct TwoPhaseDataset {
   public let parameters: DatasetParameters
   public let regions: Int
@@ -134,8 +135,11 @@ public struct TwoPhaseDataset {
     )
     try? FileManager.default.removeItem(atPath: root)
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    // Beside patterns, the blocking list is drawn from the profile's own plans, so that it
+    // overlaps the patterns' ranges as a reported-numbers list does (each number given once).
     var blockingParameters = DatasetParameters(
-      entries: blockingEntries, kind: "blocking", plans: ["CN"], labels: .spam,
+      entries: blockingEntries, kind: "blocking",
+      plans: parameters.patterns.isEmpty ? ["CN"] : parameters.plans, labels: .spam,
       seed: parameters.seed ^ 0xB10C)
     blockingParameters.duplicateShare = 0
     let blocking = try DatasetGenerator(parameters: blockingParameters)
@@ -151,7 +155,16 @@ public struct TwoPhaseDataset {
       }
       for number in blocking.numbers { emit(number, "spam", "", 0, "spam") }
     }
-    try compile(dump, into: container, seedSize: seedEntries, version: 1)
+    var patternFiles: [String] = []
+    if !parameters.patterns.isEmpty {
+      let patternFile = root + "/patterns.tsv"
+      let lines = parameters.patterns.map { $0 + "\t" + Self.patternCategory + "\n" }
+      try Data(("pattern\tcategory\n" + lines.joined()).utf8).write(
+        to: URL(fileURLWithPath: patternFile))
+      patternFiles.append(patternFile)
+    }
+    try compile(
+      dump, into: container, seedSize: seedEntries, version: 1, blockPatterns: patternFiles)
     // Version 2 of the first region, compiled alone.
     let updateDump = root + "/update.tsv"
     try writeDump(updateDump) { emit in
@@ -176,6 +189,9 @@ public struct TwoPhaseDataset {
     return try files(seedNumber: numbers[0])
   }
 
+  /// The category of the profile's patterns in the container (`patterns.tsv`).
+  public static let patternCategory = "telemarketing"
+
   /// Writes a raw dump: `number, label, region, rank, category` rows after a header.
   private func writeDump(
     _ path: String, _ rows: ((Int64, String, String, Int, String) -> Void) -> Void
@@ -198,8 +214,12 @@ public struct TwoPhaseDataset {
   }
 
   /// Runs the compiler on a dump, as `calldir compile` does, with this dataset's base format.
-  private func compile(_ dump: String, into container: String, seedSize: Int, version: Int) throws {
+  private func compile(
+    _ dump: String, into container: String, seedSize: Int, version: Int,
+    blockPatterns: [String] = []
+  ) throws {
     var options = CompileOptions(inputs: [(dump, .tsv)], output: container)
+    options.blockPatternFiles = blockPatterns
     // International numbers: the country only matters for national forms, which the dump has none of.
     options.country = "RU"
     options.seedSize = seedSize

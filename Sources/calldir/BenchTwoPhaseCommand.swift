@@ -83,6 +83,14 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
   var extensions: Int?
 
   @Option(
+    name: .long, parsing: .unconditional,
+    help: """
+      Entries each request past the cap adds (default 1000000, as chao600 reloads; 1999999 \
+      fills every request to the system's cap, the fewest requests).
+      """, transform: wholeNumber(in: 1...(SystemLimits.maximumAllowedEntries - 1)))
+  var chunkEntries: Int?
+
+  @Option(
     name: .long,
     help: """
       Project every request onto a device (Datasets/devices: \
@@ -159,6 +167,7 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
       bench.capScope = capScope
       bench.device = deviceProfile
       bench.extensions = extensions
+      bench.chunkEntries = chunkEntries
       let before = place * configuration.repeats
       bench.progress = { done, step in
         display.update(

@@ -24,7 +24,8 @@ struct DatasetOptions: ParsableArguments {
   @Option(name: .long, help: "identification or blocking (overrides the profile).")
   var kind: String?
 
-  @Option(name: .long, help: "Comma-separated number plans: RU, CN, US (overrides the profile).")
+  @Option(
+    name: .long, help: "Comma-separated number plans: RU, CN, US, FR (overrides the profile).")
   var plans: String?
 
   @Option(name: .long, help: "Labels: cyrillic, latin, chinese or spam (overrides the profile).")

@@ -18,7 +18,7 @@ struct DatasetTests {
   }
 
   @Test func numbersAreDistinctAscendingAndFollowTheirPlans() throws {
-    for plan in ["RU", "CN", "US"] {
+    for plan in ["RU", "CN", "US", "FR"] {
       let generator = try DatasetGenerator(
         parameters: DatasetParameters(entries: 10_000, plans: [plan], seed: 11))
       let numbers = generator.numbers
@@ -29,6 +29,7 @@ struct DatasetTests {
         switch plan {
         case "RU": #expect(digits.hasPrefix("7") && digits.count == 11, "\(digits)")
         case "CN": #expect(digits.hasPrefix("86") && (12...13).contains(digits.count), "\(digits)")
+        case "FR": #expect(digits.hasPrefix("33") && digits.count == 11, "\(digits)")
         default: #expect(digits.hasPrefix("1") && digits.count == 11, "\(digits)")
         }
       }
@@ -115,5 +116,28 @@ struct DatasetTests {
     }
     #expect(try DatasetProfile.load("regional-2m").parameters.entries == 1_999_999)
     #expect(throws: DatasetError.self) { try DatasetProfile.load("no-such-profile") }
+  }
+}
+
+@Suite("The FR plan overlaps the telemarketing blocks")
+struct FrenchPlanTests {
+  @Test func aboutHalfItsNumbersFallInsideTheTelemarketingBlocks() throws {
+    let numbers = try DatasetGenerator(
+      parameters: DatasetParameters(entries: 20_000, plans: ["FR"], seed: 33)
+    ).numbers
+    let blocks = Set(NumberPlan.frenchTelemarketingPrefixes)
+    // +33 then the 9 national digits: a block is the first three of them.
+    let inside = numbers.filter { blocks.contains(($0 - 33_000_000_000) / 1_000_000) }.count
+    #expect((8_000...12_000).contains(inside), "\(inside) of 20,000 inside the blocks")
+  }
+
+  @Test func theProfileNamesTheTwelvePrefixes() throws {
+    let profile = try DatasetProfile.load("fr-telemarketing")
+    #expect(profile.parameters.patterns.count == 12)
+    let prefixes = profile.parameters.patterns.map {
+      Int64($0.filter(\.isNumber).dropFirst(2).prefix(3))
+    }
+    #expect(prefixes == NumberPlan.frenchTelemarketingPrefixes.map { Optional($0) })
+    #expect(profile.parameters.cacheKey.contains("-p"), "the patterns key the cache")
   }
 }

@@ -41,6 +41,32 @@ enum EmbeddedProfiles {
       "seed": 4000000
     }
     """##,
+    "fr-telemarketing": ##"""
+    {
+      "name": "fr-telemarketing",
+      "description": "France's telemarketing plan (ARCEP, since 2023): twelve block patterns of 1,000,000 numbers each (+33 1 62 ## ## ## …), 12,000,000 numbers from twelve lines, beside 100,000 explicit FR numbers identified by name and a blocking list drawn from the same plan; about half of both lists fall inside the patterns, so the loader merges them and gives each number once.",
+      "entries": 100000,
+      "kind": "identification",
+      "plans": ["FR"],
+      "labels": "latin",
+      "duplicateShare": 0.02,
+      "seed": 33,
+      "patterns": [
+        "+33 1 62 ## ## ##",
+        "+33 1 63 ## ## ##",
+        "+33 2 70 ## ## ##",
+        "+33 2 71 ## ## ##",
+        "+33 3 77 ## ## ##",
+        "+33 3 78 ## ## ##",
+        "+33 4 24 ## ## ##",
+        "+33 4 25 ## ## ##",
+        "+33 5 68 ## ## ##",
+        "+33 5 69 ## ## ##",
+        "+33 9 48 ## ## ##",
+        "+33 9 49 ## ## ##"
+      ]
+    }
+    """##,
     "regional-2m": ##"""
     {
       "name": "regional-2m",
