@@ -22,11 +22,18 @@ protocol BlockSource: AnyObject {
   /// Releases the bytes at the end (a mapping), and says how many payload bytes were left
   /// unread and the file offset the blocks ended at.
   func endOfBlocks() -> (unread: Int, fileOffset: Int)
-  /// The file, for errors.
-  var blockSourcePath: String { get }
 }
 
 extension BlockSource {
+  /// The next entry: the current block's, else the next block's first (``nextBlock()``). Both
+  /// readers' `next()`.
+  /// - Throws: ``BaseFormatError`` for a corrupt or truncated block, or trailing bytes.
+  @inline(__always)
+  func nextEntryOfBlocks() throws(BaseFormatError) -> BaseEntry? {
+    if decoder.blockEntriesLeft > 0 { return try decoder.nextEntry() }
+    return try nextBlock()
+  }
+
   /// Verifies the next block and returns its first entry; nil after the last, once the end is
   /// verified.
   /// - Throws: ``BaseFormatError`` for a corrupt or truncated block, or trailing bytes.
@@ -55,7 +62,7 @@ extension BlockSource {
     let end = endOfBlocks()
     guard end.unread == 0 else {
       throw BaseFormatError(
-        path: blockSourcePath, offset: end.fileOffset,
+        path: decoder.path, offset: end.fileOffset,
         problem: .trailingBytes(count: end.unread))
     }
     try decoder.verifyEnd(atFileOffset: end.fileOffset)

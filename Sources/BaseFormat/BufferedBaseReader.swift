@@ -62,14 +62,9 @@ public final class BufferedBaseReader: BaseReader, BlockSource {
   }
 
   @inline(__always)
-  public func next() throws(BaseFormatError) -> BaseEntry? {
-    if decoder.blockEntriesLeft > 0 { return try decoder.nextEntry() }
-    return try nextBlock()
-  }
+  public func next() throws(BaseFormatError) -> BaseEntry? { try nextEntryOfBlocks() }
 
   // MARK: The block loop's bytes (BlockLoop.swift)
-
-  var blockSourcePath: String { path }
 
   func window() -> (bytes: ByteView, reachesPayloadEnd: Bool, fileOffset: Int) {
     (

@@ -31,6 +31,7 @@ public final class MappedBaseReader: BaseReader, BlockSource {
   private let pageByteCount: Int
   // The reader is used from one thread; dynamic exclusivity checks on these per-entry fields
   // cost a fifth of the loop's time, so they are off.
+  // Safe: a reader is used by one thread, and its methods never re-enter it.
   /// The current window, mapped from file offset `mappingStart` to `mappingEnd`.
   @exclusivity(unchecked) private var mapping: MappedRegion?
   @exclusivity(unchecked) private var mappingStart = 0
@@ -77,14 +78,9 @@ public final class MappedBaseReader: BaseReader, BlockSource {
   }
 
   @inline(__always)
-  public func next() throws(BaseFormatError) -> BaseEntry? {
-    if decoder.blockEntriesLeft > 0 { return try decoder.nextEntry() }
-    return try nextBlock()
-  }
+  public func next() throws(BaseFormatError) -> BaseEntry? { try nextEntryOfBlocks() }
 
   // MARK: The block loop's bytes (BlockLoop.swift)
-
-  var blockSourcePath: String { path }
 
   func window() throws(BaseFormatError) -> (
     bytes: ByteView, reachesPayloadEnd: Bool, fileOffset: Int

@@ -2,6 +2,8 @@ import Datasets
 import Foundation
 import ProcessMetrics
 import ProcessSpawning
+import SystemCalls
+import SystemPackage
 
 /// `calldir bench compile`: `calldir compile` of a profile's raw dump beside `sort -u` of the same
 /// file by its first column (what a compiler at the speed of sort would cost), and
@@ -161,13 +163,14 @@ public struct CompileBench {
         )
       default: (configuration.calldir, ["normalize", "--country", "RU"])
       }
-    let input = open(tool == "normalize" ? numbers : "/dev/null", O_RDONLY)
+    let input = Self.openDescriptor(tool == "normalize" ? numbers : "/dev/null", .readOnly)
     // A compile's report (its sort runs, merge passes and temporary space) is kept; the other
     // tools' output is not.
     let reportPath = configuration.workDirectory + "/compile-report.txt"
     let output =
       tool.hasPrefix("compile")
-      ? open(reportPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) : open("/dev/null", O_WRONLY)
+      ? Self.openDescriptor(reportPath, .writeOnly, options: [.create, .truncate])
+      : Self.openDescriptor("/dev/null", .writeOnly)
     defer {
       close(input)
       close(output)
@@ -273,7 +276,7 @@ public struct CompileBench {
     if let output {
       try column.flush(to: output)
       try output.close()
-      guard rename(temporary, path) == 0 else { throw BenchError("cannot write \(path)") }
+      guard FolderCalls.move(temporary, to: path) else { throw BenchError("cannot write \(path)") }
     }
     return max(column.rows, 0)
   }
@@ -366,5 +369,17 @@ public struct CompileBench {
   /// compile's median wall time over sort -u's, measured in the same run.
   static func compileToSortRatio(_ runs: [Run]) -> Double {
     median(runs, "compile") { $0.wallSeconds } / median(runs, "sort -u") { $0.wallSeconds }
+  }
+}
+
+extension CompileBench {
+  /// A descriptor for a tool's standard input or output (swift-system's `open`, in the
+  /// system-call room), or -1 when `path` cannot be opened (the child then gets none).
+  static func openDescriptor(
+    _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = []
+  ) -> Int32 {
+    (try? FileDescriptor.open(
+      path, mode, options: options, permissions: [.ownerReadWrite, .groupRead, .otherRead]))?
+      .rawValue ?? -1
   }
 }

@@ -331,7 +331,12 @@ public struct UpdateBench: Sendable {
   }
 }
 
+// Safe: written by the lane's one thread, read by the caller after the join.
 /// One lane of tool processes run one after another; what it measured, read after the lane ends.
+///
+/// `@unchecked Sendable`: `footprint` and `failure` are written by the lane's one thread and read
+/// by the caller only after `JoinableThread.forkJoin` has joined it (the join orders the writes
+/// before the reads); nothing reads them while the lane runs.
 private final class ToolLane: @unchecked Sendable {
   let commands: [(String, [String])]
   var footprint = 0

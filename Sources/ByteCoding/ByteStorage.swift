@@ -6,8 +6,11 @@
 /// thread's instructions (callgrind). Here the bytes sit at a fixed address until they grow, so
 /// a view costs two loads.
 ///
-/// A view from ``view`` is valid until the next call that changes the storage (``append(_:)``,
-/// ``removeFirst(_:)``, ``removeAll()``), as with an array's `withUnsafeBytes`.
+/// Its bytes are lent only inside ``withView(_:)``: while a view is lent, a change to the storage
+/// (``append(_:)``, ``append(upTo:_:)``, ``removeFirst(_:)``, ``removeAll()``, ``reserve(_:)``)
+/// is a precondition failure, since growing frees the bytes the view points at. So appending the
+/// storage's own bytes, or a table inserting while its keys are walked, traps instead of reading
+/// freed memory. A view must not outlive the closure it was handed to.
 public final class ByteStorage {
   // Touched only by this class's own short methods, one at a time: the dynamic exclusivity
   // checks on each read (a view per probe) cost more than the reference counts they replaced.
@@ -25,13 +28,27 @@ public final class ByteStorage {
 
   deinit { base.deallocate() }
 
-  /// The bytes held (valid until the storage changes).
-  @inlinable public var view: ByteView {
-    ByteView(UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: count))
+  /// Views lent and not yet returned (``withView(_:)`` calls under way).
+  @exclusivity(unchecked) @usableFromInline var lentViews = 0
+
+  /// Calls `body` with the bytes held; the storage cannot change until it returns.
+  /// - Parameter body: reads the bytes; the view must not escape it.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws.
+  @inlinable public func withView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
+    lentViews += 1
+    defer { lentViews -= 1 }
+    return try body(ByteView(UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: count)))
+  }
+
+  /// Traps when a view is lent: a change now would move or overwrite the bytes it shows.
+  @inline(__always) func checkNotLent() {
+    precondition(lentViews == 0, "a ByteStorage changed while a view of its bytes was lent")
   }
 
   /// Makes room for `total` bytes in all, growing by doubling.
   public func reserve(_ total: Int) {
+    checkNotLent()
     guard total > capacity else { return }
     var grown = capacity
     while grown < total { grown *= 2 }
@@ -41,8 +58,10 @@ public final class ByteStorage {
     (base, capacity) = (moved, grown)
   }
 
-  /// Appends the bytes `bytes` shows (which must not be this storage's own).
+  /// Appends the bytes `bytes` shows. Its own bytes can only be shown inside ``withView(_:)``,
+  /// where appending traps: growing would free them before the copy.
   public func append(_ bytes: ByteView) {
+    checkNotLent()
     guard bytes.count > 0 else { return }
     reserve(count + bytes.count)
     bytes.withUnsafeBytes { (base + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
@@ -52,6 +71,7 @@ public final class ByteStorage {
   /// Appends `byteCount` bytes filled by `fill`, which is handed their room and returns how many
   /// it wrote (at most `byteCount`; a negative count writes none). Returns what `fill` returned.
   public func append(upTo byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+    checkNotLent()
     reserve(count + byteCount)
     let written = fill(UnsafeMutableRawBufferPointer(start: base + count, count: byteCount))
     count += min(max(written, 0), byteCount)
@@ -60,6 +80,7 @@ public final class ByteStorage {
 
   /// Drops the first `prefix` bytes, moving the rest to the front.
   public func removeFirst(_ prefix: Int) {
+    checkNotLent()
     precondition(prefix >= 0 && prefix <= count, "removing more bytes than held")
     guard prefix > 0 else { return }
     base.copyMemory(from: base + prefix, byteCount: count - prefix)
@@ -67,5 +88,8 @@ public final class ByteStorage {
   }
 
   /// Drops every byte, keeping the room.
-  public func removeAll() { count = 0 }
+  public func removeAll() {
+    checkNotLent()
+    count = 0
+  }
 }

@@ -15,6 +15,8 @@ public final class ByteStringTable {
   /// Every key's bytes, one after another (a ``ByteStorage``: an array here was retained and
   /// released around each probe's comparison).
   private let keyBytes = ByteStorage()
+  // Safe: the table's own short methods touch these one at a time; `forEachKey` lends the keys, and
+  // an insert meanwhile traps (ByteStorage).
   /// Per entry: where its key starts in ``keyBytes``, its length, its full hash, its value.
   @exclusivity(unchecked) private var keyStarts: [Int] = []
   @exclusivity(unchecked) private var keyLengths: [Int] = []
@@ -88,11 +90,14 @@ public final class ByteStringTable {
     return entry
   }
 
-  /// Every key with its value, in insertion order.
+  /// Every key with its value, in insertion order. The keys are lent to `body`: an insert into
+  /// this table from `body` is a precondition failure (it could move them).
   public func forEachKey(_ body: (ByteView, Int) throws -> Void) rethrows {
-    for entry in 0..<count {
-      let start = keyStarts[entry]
-      try body(keyBytes.view.rebased(start..<(start + keyLengths[entry])), entryValues[entry])
+    try keyBytes.withView { keys in
+      for entry in 0..<count {
+        let start = keyStarts[entry]
+        try body(keys.rebased(start..<(start + keyLengths[entry])), entryValues[entry])
+      }
     }
   }
 
@@ -103,7 +108,7 @@ public final class ByteStringTable {
       if !isRemoved(value) { kept.insert(key, value: value) }
     }
     keyBytes.removeAll()
-    keyBytes.append(kept.keyBytes.view)
+    kept.keyBytes.withView { keyBytes.append($0) }
     keyStarts = kept.keyStarts
     keyLengths = kept.keyLengths
     hashes = kept.hashes
@@ -114,7 +119,7 @@ public final class ByteStringTable {
   private func matches(_ entry: Int, _ key: ByteView) -> Bool {
     guard keyLengths[entry] == key.count else { return false }
     let start = keyStarts[entry]
-    return key.equals(keyBytes.view.rebased(start..<(start + key.count)))
+    return keyBytes.withView { key.equals($0.rebased(start..<(start + key.count))) }
   }
 
   private func place(_ entry: Int, hash: UInt64) {

@@ -194,11 +194,31 @@ extension ByteView {
 }
 
 extension Array where Element == UInt8 {
+  /// Calls `body` with a bounds-checked view of the array's bytes: the safe way into them for
+  /// code without a room (the view must not escape `body`; the array cannot change meanwhile).
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws.
+  @inlinable
+  public func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
+    try withUnsafeBytes { try body(ByteView($0)) }
+  }
+
   /// Appends the bytes a view shows in one copy (the generic `append(contentsOf:)` went through
   /// the view's iterator, a byte at a time: 160 instructions a label in a compile).
   @inlinable
   public mutating func append(contentsOf view: ByteView) {
     _ = view.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+  }
+}
+
+extension ArraySlice where Element == UInt8 {
+  /// Calls `body` with a bounds-checked view of the slice's bytes, indexed from 0 (see
+  /// `Array.withByteView(_:)`).
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws.
+  @inlinable
+  public func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
+    try withUnsafeBytes { try body(ByteView($0)) }
   }
 }
 

@@ -5,6 +5,8 @@ import Dispatch
 /// work on its own queues. Swift's cooperative pool has a thread per core, so an `async` call
 /// that blocks one for a 70 MB hash starves every other task of the app (issue 56, item 1).
 enum BlockingWork {
+  // Safe: Dispatch's queues and keys are thread-safe; only their `Sendable` annotations are missing
+  // from iOS 16's SDK.
   /// The queue and the key that marks it. Unchecked: Dispatch's queues and keys are safe from
   /// any thread, but iOS 16's SDK predates their `Sendable` conformances.
   private struct Shared: @unchecked Sendable {
@@ -44,6 +46,8 @@ enum BlockingWork {
   }
 }
 
+// Safe: its one state is a Dispatch work item's cancel flag, which Dispatch reads and writes
+// atomically.
 /// Raised when the task waiting for blocking work is cancelled. Its flag is a Dispatch work
 /// item's cancellation, which Dispatch reads and writes atomically from any thread: no lock and
 /// no Foundation in the app's module.

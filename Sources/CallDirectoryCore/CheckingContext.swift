@@ -60,6 +60,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   // A context serves one request on one thread (as CallKit's does); dynamic exclusivity checks
   // on these per-entry fields cost a fifth of a load's time, so they are off.
 
+  // Safe: a request's context is used by the one thread that serves the request.
   /// Identification entries accepted so far.
   @exclusivity(unchecked) public private(set) var identificationCount = 0
   /// Blocking entries accepted so far.
@@ -73,6 +74,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   /// How the request ended.
   @exclusivity(unchecked) public private(set) var outcome: RequestOutcome = .pending
 
+  // Safe: a request's context is used by the one thread that serves the request.
   /// False once the request failed, completed or was cancelled: one flag for the per-entry
   /// check instead of comparing ``outcome`` and ``failure``, which are enums with payloads.
   @exclusivity(unchecked) private var acceptsEntries = true

@@ -16,9 +16,14 @@ final class ExtensionLock {
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path =
       folder + "/" + FileSafeName.encode(bundleID, keeping: [UInt8(ascii: ".")]) + ".lock"
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw HostError.input("cannot create \(path): \(SystemErrorText.last)")
+    let descriptor: Int32
+    do {
+      descriptor = try FileDescriptor.open(
+        path, .readWrite, options: [.create, .closeOnExec],
+        permissions: [.ownerReadWrite, .groupRead, .otherRead]
+      ).rawValue
+    } catch {
+      throw HostError.input("cannot create \(path): \(error)")
     }
     // Not waiting: a second load at once is error 7, as on iOS.
     guard

@@ -1,6 +1,7 @@
 import DirectoryContainer
 import SystemCalls
 
+// Safe: its result is written by its own thread and read only after `join()`.
 /// Checks bases' SHA-256 on a second thread while the loader streams them: the issue allows
 /// verifying "before or while streaming", and on two cores this takes the hashing (a quarter of
 /// the extension's time in phase two) off the request's path. The loader joins it before it

@@ -4,6 +4,8 @@
   import CallKit
   import Foundation
 
+  // Safe: it holds only CallKit's manager, which CallKit calls from any thread; the SDK does not
+  // mark it `Sendable`.
   /// `CXCallDirectoryManager` through `CallDirectoryCore.CallDirectoryManaging`, so the app's
   /// sync (`ContainerApp.sync(manager:bundleID:maximumRequests:events:)`) drives the real system
   /// as it drives the simulated one.

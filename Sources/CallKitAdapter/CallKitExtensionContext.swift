@@ -58,6 +58,7 @@
     }
   }
 
+  // Safe: `body` is immutable, set before CallKit gets the handler, and called once by it.
   /// A completion handler carried into CallKit's `@Sendable` one (see `completeRequest`).
   private final class ExpiryHandler: @unchecked Sendable {
     let body: (_ expired: Bool) -> Void

@@ -1,6 +1,8 @@
 import Foundation
 import SystemCalls
 
+// Safe: the batches and flags are touched only under `condition`'s lock; `dropped` is read after
+// the join.
 /// The compiler's last pass on two cores: one thread merges the sorted runs and drops the
 /// duplicates (``Compiler``'s `forEachChosen`), the calling thread writes the bases, the two
 /// handing records over in batches. On one thread the merge and the writing took a compile's
@@ -22,6 +24,8 @@ final class ChosenRecordPipeline: @unchecked Sendable {
   private var producerDone = false
   private var consumerStopped = false
   private var producerError: (any Error)?
+  /// The records the producer dropped as duplicates (read after it is joined).
+  private var dropped = 0
 
   /// Stops the producer when the consumer has given up (its own error is the one reported).
   private struct Stopped: Error {}
@@ -43,8 +47,9 @@ final class ChosenRecordPipeline: @unchecked Sendable {
     _ merged: MergedRuns, policy: DuplicatePolicy, body: (SortRecordView) throws -> Void
   ) throws -> Int {
     let pipeline = ChosenRecordPipeline()
-    var dropper = DuplicateDropper(policy: policy)
-    let producer = JoinableThread { pipeline.producerMain(merged, &dropper) }
+    // The merge's runs are read by the producer thread alone until the join below.
+    let source = JoinedHandoff(merged)
+    let producer = JoinableThread { pipeline.producerMain(source.value, policy: policy) }
     producer.start()
     do {
       try pipeline.consume(body)
@@ -55,10 +60,13 @@ final class ChosenRecordPipeline: @unchecked Sendable {
     }
     producer.join()
     if let error = pipeline.producerError { throw error }
-    return dropper.dropped
+    return pipeline.dropped
   }
 
-  private func producerMain(_ merged: MergedRuns, _ dropper: inout DuplicateDropper) {
+  private func producerMain(_ merged: MergedRuns, policy: DuplicatePolicy) {
+    var dropper = DuplicateDropper(policy: policy)
+    // Written by the producer before it finishes, read by `run` after the join.
+    defer { dropped = dropper.dropped }
     do {
       var batch = try takeSpare()
       while try merged.next({ record in

@@ -35,6 +35,8 @@ extension Compiler {
     // its writer and the last names for each record was a tenth of the writing thread (perf).
     var lastRegion: [UInt8] = []
     var lastCategory: [UInt8] = []
+    // Safe: `writers` holds every output for the whole merge, so an unretained one never outlives
+    // its object.
     var lastOutput: Unmanaged<OutputBase>?
     // The chosen identification entries' tags, in number order as the records come.
     let tags = try options.tagsFile.map { path throws(CompileError) in

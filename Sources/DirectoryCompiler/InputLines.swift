@@ -20,6 +20,7 @@ public final class InputLines {
   /// released around each line's borrow, with the row's other reference counts a quarter of
   /// the reading phase's instructions).
   private let buffer = ByteStorage(capacity: 1 << 16)
+  // Safe: a line source is read by one thread, and its methods never re-enter it.
   @exclusivity(unchecked) private var start = 0
   @exclusivity(unchecked) private var atEnd = false
   /// LF, or CR for a file whose lines end in CR alone.
@@ -67,13 +68,16 @@ public final class InputLines {
     self.file = file
     gzbuffer(file, 256 * 1024)
     fill()
-    let read = buffer.view
-    if read.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-    if read.firstIndex(of: UInt8(ascii: "\n"), from: start) == nil,
-      read.firstIndex(of: UInt8(ascii: "\r"), from: start) != nil
-    {
-      lineEnd = UInt8(ascii: "\r")
+    let (byteOrderMark, onlyCarriageReturns) = buffer.withView { read in
+      let skipped = read.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      return (
+        skipped,
+        read.firstIndex(of: UInt8(ascii: "\n"), from: skipped) == nil
+          && read.firstIndex(of: UInt8(ascii: "\r"), from: skipped) != nil
+      )
     }
+    start = byteOrderMark
+    if onlyCarriageReturns { lineEnd = UInt8(ascii: "\r") }
   }
 
   /// Opens the lines of `byteRange` of the plain (not gzip) regular file at `path`: one part of
@@ -91,7 +95,9 @@ public final class InputLines {
     file = nil
     plain = (descriptor, byteRange.lowerBound, byteRange.upperBound)
     fill()
-    if byteRange.lowerBound == 0, buffer.view.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    if byteRange.lowerBound == 0, buffer.withView({ $0.starts(with: [0xEF, 0xBB, 0xBF]) }) {
+      start = 3
+    }
   }
 
   deinit {
@@ -105,7 +111,7 @@ public final class InputLines {
       buffer.removeAll()
       start = 0
       fill()
-      if let newline = buffer.view.firstIndex(of: lineEnd, from: 0) {
+      if let newline = buffer.withView({ $0.firstIndex(of: lineEnd, from: 0) }) {
         start = newline + 1
         return
       }
@@ -189,38 +195,41 @@ public final class InputLines {
   public func next(_ body: (ByteView) throws -> Void) rethrows -> Bool {
     lastLineWasTooLong = false
     while true {
-      // The line found where it lies in the buffer and handed on, no copy and no borrow.
-      let bytes = buffer.view
-      if let newline = bytes.firstIndex(of: lineEnd, from: start) {
-        // A CR before an LF belongs to the line end.
-        var end = newline
-        if lineEnd == UInt8(ascii: "\n"), newline > start, bytes[newline - 1] == UInt8(ascii: "\r")
-        {
-          end -= 1
+      // The line found where it lies in the buffer and handed on, no copy and no borrow: true
+      // when a line was handed on, false at the end, nil to read on.
+      let handed: Bool? = try buffer.withView { bytes in
+        if let newline = bytes.firstIndex(of: lineEnd, from: start) {
+          // A CR before an LF belongs to the line end.
+          var end = newline
+          if lineEnd == UInt8(ascii: "\n"), newline > start,
+            bytes[newline - 1] == UInt8(ascii: "\r")
+          {
+            end -= 1
+          }
+          lineNumber += 1
+          if end - start > maximumLineByteCount {
+            lastLineWasTooLong = true
+            end = start
+          }
+          try body(bytes.rebased(start..<end))
+          start = newline + 1
+          return true
         }
-        lineNumber += 1
-        if end - start > maximumLineByteCount {
-          lastLineWasTooLong = true
-          end = start
-        }
-        try body(bytes.rebased(start..<end))
-        start = newline + 1
-        return true
-      }
-      if buffer.count - start > maximumLineByteCount {
-        skipRestOfLine()
-        lineNumber += 1
-        lastLineWasTooLong = true
-        try body(.empty)
-        return true
-      }
-      if atEnd {
-        guard start < buffer.count else { return false }
+        guard atEnd, bytes.count - start <= maximumLineByteCount else { return nil }
+        guard start < bytes.count else { return false }
         var end = bytes.count
         if lineEnd == UInt8(ascii: "\n") && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         lineNumber += 1
         try body(bytes.rebased(start..<end))
         start = bytes.count
+        return true
+      }
+      if let handed { return handed }
+      if buffer.count - start > maximumLineByteCount {
+        skipRestOfLine()
+        lineNumber += 1
+        lastLineWasTooLong = true
+        try body(.empty)
         return true
       }
       fill()

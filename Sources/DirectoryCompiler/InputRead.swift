@@ -36,6 +36,7 @@ struct InputRead {
     _ reader: RowReader, into ingest: RowIngest, country: String, blocksAll: Bool
   ) throws {
     ingest.fileDefaults = (country, blocksAll)
+    // Safe: the caller holds `ingest` for the whole loop (`withExtendedLifetime`).
     let target = Unmanaged.passUnretained(ingest)
     // `ingest` outlives the loop: the caller holds it.
     try withExtendedLifetime(ingest) {
@@ -68,11 +69,15 @@ struct InputRead {
     let outcomes = ranges.indices.map { _ in PartOutcome() }
     let blocksAll = columns.blockingList
     let country = country
-    func read(_ index: Int) {
+    // Each thread reads its own range into its own ingest and outcome (index `k` alone), and
+    // the caller reads them only after the join.
+    let shared = JoinedHandoff((self, ingests, header))
+    JoinableThread.forkJoin(ranges.count) { index in
+      let (split, ingests, header) = shared.value
       let ingest = ingests[index]
       ingest.start(ordinal: firstOrdinal + UInt64(index))
       do {
-        let reader = try reader((ranges[index], index == 0 ? nil : header), into: ingest)
+        let reader = try split.reader((ranges[index], index == 0 ? nil : header), into: ingest)
         try Self.readAll(reader, into: ingest, country: country, blocksAll: blocksAll)
         // The part's last records sorted and written here, on its own thread, not one part
         // after another before the merge.
@@ -82,12 +87,12 @@ struct InputRead {
         outcomes[index].error = error
       }
     }
-    JoinableThread.forkJoin(ranges.count, read)
     if let error = outcomes.compactMap(\.error).first { throw error }
     return outcomes.map(\.lines)
   }
 }
 
+// Safe: written by its part's thread alone, read after the join.
 /// What one part's thread found: written by that thread alone, read after it is joined.
 private final class PartOutcome: @unchecked Sendable {
   var lines = 0

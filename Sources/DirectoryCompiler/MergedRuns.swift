@@ -92,6 +92,7 @@ final class MergedRuns {
     }
   }
 
+  // Safe: one merge runs on one thread and never re-enters itself.
   @exclusivity(unchecked) private var runs: [Run] = []
   /// (number, input order, run): the run holding the smallest record is the heap's minimum.
   private struct Key: Comparable {

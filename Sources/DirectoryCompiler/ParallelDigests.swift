@@ -8,23 +8,24 @@ import SystemCalls
 enum ParallelDigests {
   /// Each file's hex digest, in order (nil for one that cannot be read), on `threads` threads.
   static func hexDigests(ofFiles paths: [String], threads: Int) -> [String?] {
-    let results = DigestSlots(count: paths.count)
+    // A slot object per file: threads write distinct objects, never one array's elements.
+    let slots = paths.map { _ in DigestSlot() }
     let workers = max(1, min(threads, paths.count))
-    func hash(worker: Int) {
+    let hash: @Sendable (Int) -> Void = { worker in
       // Files are taken in turn, largest first would need their sizes; bases are many and
       // of similar size, so striding balances well enough.
       for index in stride(from: worker, to: paths.count, by: workers) {
-        results.digests[index] = SHA256.hexDigest(ofFile: paths[index])
+        slots[index].digest = SHA256.hexDigest(ofFile: paths[index])
       }
     }
-    JoinableThread.forkJoin(workers) { hash(worker: $0) }
-    return results.digests
+    JoinableThread.forkJoin(workers, hash)
+    return slots.map(\.digest)
   }
 }
 
-/// Each file's digest, written by the one thread that hashes it, read after every thread is
-/// joined.
-private final class DigestSlots: @unchecked Sendable {
-  var digests: [String?]
-  init(count: Int) { digests = [String?](repeating: nil, count: count) }
+// Safe: written by the one thread that hashes its file, read after the join.
+/// One file's digest, written by the one thread that hashes it, read after every thread is
+/// joined (the join orders the write before the read).
+private final class DigestSlot: @unchecked Sendable {
+  var digest: String?
 }

@@ -11,6 +11,7 @@ final class RowIngest {
   let sorter: ExternalSorter
   // Touched only by this class's own methods on its one thread, never overlapping: the
   // dynamic exclusivity checks on each row's access were 3% of a compile (perf).
+  // Safe: an ingest is used by its part's one thread, and its methods never overlap.
   @exclusivity(unchecked) private(set) var normalizers: NormalizerCache
   /// Rows handed over (accepted or rejected after reading) and accepted.
   @exclusivity(unchecked) private(set) var linesRead = 0
@@ -61,6 +62,8 @@ final class RowIngest {
     rejections[reason] = entry
   }
 
+  // Safe: an ingest is used by its part's one thread; the unretained normalizer is kept alive by
+  // `fileNormalizerBox`, set in the same assignment.
   /// The file being read: the country of its numbers written without one, and whether the
   /// whole input is a blocking list.
   @exclusivity(unchecked) var fileDefaults: (country: String, blocksAll: Bool) = ("", false) {
@@ -86,6 +89,7 @@ final class RowIngest {
           let box = NormalizerBox(try normalizers.normalizer(fileDefaults.country))
           (fileNormalizerBox, fileNormalizer) = (box, .passUnretained(box))
         }
+        // Safe: `fileNormalizerBox` holds the box for as long as `fileNormalizer` points at it.
         let read = fileNormalizer.unsafelyUnwrapped._withUnsafeGuaranteedRef { box in
           Result { () throws(NormalizationError) in try box.normalizer.normalize(utf8: row.number) }
         }

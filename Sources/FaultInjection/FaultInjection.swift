@@ -26,7 +26,8 @@ public enum FaultInjection: DurableStepObserving {
   /// Installs the hook as the durable steps' observer when the environment arms it. Call it
   /// first thing in `main`, before any other thread runs.
   public static func install() {
-    if armedAt != nil { DurableStep.observer = FaultInjection.armed }
+    // Safe: set before any other thread exists (the observer's contract), read after.
+    if armedAt != nil { unsafe DurableStep.observer = FaultInjection.armed }
   }
 
   public func beforeStep(_ what: () -> String, canFail: Bool) -> Int32? {
@@ -40,6 +41,7 @@ public enum FaultInjection: DurableStepObserving {
   /// The exit status of a process the hook ended (EX_TEMPFAIL from sysexits.h).
   public static let exitStatus: Int32 = 75
 
+  // Safe: the durable steps are taken on one thread (the writers are single-threaded).
   /// Durable steps taken so far. Writers are single-threaded; nothing else touches this.
   nonisolated(unsafe) private static var stepsTaken = 0
   private static let armedAt: Int? = {
@@ -59,11 +61,13 @@ public enum FaultInjection: DurableStepObserving {
   /// it with when armed with an error (and it can fail).
   private static func step(_ what: () -> String, canFail: Bool) -> Int32? {
     guard let armedAt else { return nil }
-    stepsTaken += 1
-    guard stepsTaken == armedAt else { return nil }
+    // Safe: the durable steps a tool takes are taken on one thread (the writers are
+    // single-threaded), so the count is never touched by two at once.
+    let taken = unsafe stepsTaken + 1
+    unsafe stepsTaken = taken
+    guard taken == armedAt else { return nil }
     if let injectedError { return canFail ? injectedError : nil }
-    let line = "calldir: fault injected before durable step \(stepsTaken): \(what())\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
+    StandardError.write("calldir: fault injected before durable step \(taken): \(what())\n")
     _exit(exitStatus)
   }
 }

@@ -34,7 +34,7 @@ public struct MemoryStatus: Equatable, Sendable {
 
   /// Parses the text of a `/proc/PID/status` file. Fields it lacks stay 0 (a zombie has none).
   public init(parsing text: [UInt8]) {
-    self = text.withUnsafeBytes { MemoryStatus(parsing: ByteView($0)) }
+    self = text.withByteView { MemoryStatus(parsing: $0) }
   }
 
   /// Parses the text of a `/proc/PID/status` file where it was read.
@@ -84,7 +84,7 @@ public struct MemoryStatus: Equatable, Sendable {
     }
   }
 
-  private static func matches(_ bytes: ByteView, _ name: StaticString) -> Bool {
-    name.withUTF8Buffer { bytes.elementsEqual($0) }
+  private static func matches(_ bytes: ByteView, _ name: String) -> Bool {
+    bytes.elementsEqual(name.utf8)
   }
 }

@@ -54,7 +54,7 @@ import SystemCalls
       // /proc regenerates the file's text on every read from offset 0.
       let count = PositionalRead.read(descriptor, into: &buffer, at: 0)
       guard count > 0 else { return nil }
-      return buffer.withUnsafeBytes { MemoryStatus(parsing: ByteView($0).rebased(0..<count)) }
+      return buffer.withByteView { MemoryStatus(parsing: $0.rebased(0..<count)) }
     }
 
     /// This process's status right now, or nil where `/proc` is unavailable.

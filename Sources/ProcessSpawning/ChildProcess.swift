@@ -41,8 +41,9 @@ public enum ChildProcess {
     }
   }
 
-  /// Descriptors to hand the child and work to do between samples.
-  public struct IO: @unchecked Sendable {
+  /// Descriptors to hand the child and work to do between samples. Not `Sendable`: `onTick`
+  /// holds the caller's own state and runs on the caller's thread, between samples.
+  public struct IO {
     /// Child descriptor → parent descriptor, duplicated into the child at spawn.
     public var descriptors: [Int32: Int32]
     /// Wait on this descriptor between samples (woken as soon as it is readable) instead of
@@ -54,8 +55,10 @@ public enum ChildProcess {
     public var capturesReport: Bool
 
     /// Bench's IO: the report pipe on descriptor 3 and nothing else.
-    public static let report = IO(
-      descriptors: [:], wakeDescriptor: nil, onTick: nil, capturesReport: true)
+    public static var report: IO {
+      IO(
+        descriptors: [:], wakeDescriptor: nil, onTick: nil, capturesReport: true)
+    }
 
     public init(
       descriptors: [Int32: Int32], wakeDescriptor: Int32?, onTick: (() -> String?)?,

@@ -106,6 +106,8 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   }
 }
 
+// Safe: URLSession's serial delegate queue writes the counters; `failure` and the continuation are
+// touched only under `lock`.
 /// Streams a response's body into the part file, checking its status and size.
 final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   let output: FileHandle

@@ -61,6 +61,7 @@ extension PatchApplier {
   }
 }
 
+// Safe: written by its thread alone, read after the join.
 /// One thread's chains and what failed among them: written by that thread alone and read after
 /// it is joined (the join orders its writes before the read), so it needs no lock.
 private final class LaneWork: @unchecked Sendable {

@@ -6,8 +6,12 @@
 
 /// Work run on a second thread, then joined: a plain `pthread`, because the extension links no
 /// Foundation and needs no concurrency runtime's thread pool for one task.
+///
+/// `@unchecked Sendable` because the pthread handle and the two flags are mutable: they are
+/// written by ``start()`` and ``join()`` on the one thread that owns the object, and the new
+/// thread reads only the `@Sendable` work (handed over by `pthread_create`, which orders it).
 public final class JoinableThread: @unchecked Sendable {
-  private let work: () -> Void
+  private let work: @Sendable () -> Void
   #if canImport(Glibc)
     private var thread = pthread_t()
   #else
@@ -20,7 +24,7 @@ public final class JoinableThread: @unchecked Sendable {
   /// its own (or on this one, after, when no thread can be made), and returns once every one
   /// has returned. The fork-join the compiler's parts and digests and an update's patch chains
   /// share; what each call writes is read after this returns (the joins order it).
-  public static func forkJoin(_ count: Int, _ body: @escaping (Int) -> Void) {
+  public static func forkJoin(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     guard count > 0 else { return }
     let others = (1..<count).map { index in JoinableThread { body(index) } }
     for thread in others { thread.start() }
@@ -29,7 +33,7 @@ public final class JoinableThread: @unchecked Sendable {
   }
 
   /// Work to run once, on a thread ``start()`` makes or on ``join()``'s caller.
-  public init(_ work: @escaping () -> Void) { self.work = work }
+  public init(_ work: @escaping @Sendable () -> Void) { self.work = work }
 
   /// Starts the work on a new thread. When no thread can be made, it runs on ``join()`` instead.
   public func start() {
@@ -64,4 +68,16 @@ public final class JoinableThread: @unchecked Sendable {
     }
     finished = true
   }
+}
+
+/// A value handed to the threads of a fork-join (``JoinableThread``) that the compiler cannot
+/// check as `Sendable`: classes each thread uses only its own part of (its index's ingest, its
+/// slot), or a producer's whole state that its caller reads only after the join. The join orders
+/// every write the threads made before the caller's reads. The one escape hatch of fork-join
+/// work: each use says, where it wraps the value, why no two threads touch the same part.
+public struct JoinedHandoff<Value>: @unchecked Sendable {
+  /// The value handed over.
+  public let value: Value
+  /// Wraps `value` for the threads of one fork-join.
+  public init(_ value: Value) { self.value = value }
 }

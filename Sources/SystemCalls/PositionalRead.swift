@@ -1,4 +1,5 @@
 import ByteCoding
+import SystemPackage
 
 #if canImport(Glibc)
   import Glibc
@@ -7,7 +8,9 @@ import ByteCoding
 #endif
 
 /// `pread(2)` on a raw descriptor into a caller's buffer, for a reader that polls one small
-/// file without allocating (`/proc/PID/status` at kilohertz rates).
+/// file without allocating (`/proc/PID/status` at kilohertz rates). The reads go through
+/// swift-system's `read(fromAbsoluteOffset:into:retryOnInterrupt:)`, which retries a read a
+/// signal interrupted (EINTR) instead of reporting it as a failure.
 public enum PositionalRead {
   /// Opens `path` read-only (close-on-exec) for polling: the descriptor, or nil when it cannot
   /// be opened.
@@ -32,8 +35,10 @@ public enum PositionalRead {
     precondition(
       start >= 0 && count >= 0 && start <= buffer.count - count, "read outside the buffer")
     guard count > 0 else { return 0 }
-    return buffer.withUnsafeMutableBytes {
-      pread(descriptor, $0.baseAddress! + start, count, off_t(offset))
+    return buffer.withUnsafeMutableBytes { bytes in
+      readRetrying(
+        descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[start..<(start + count)]),
+        at: offset)
     }
   }
 
@@ -43,8 +48,21 @@ public enum PositionalRead {
     _ descriptor: Int32, appendingTo storage: ByteStorage, byteCount: Int, at offset: Int
   ) -> Int {
     guard byteCount > 0 else { return 0 }
-    return storage.append(upTo: byteCount) {
-      pread(descriptor, $0.baseAddress!, $0.count, off_t(offset))
+    return storage.append(upTo: byteCount) { readRetrying(descriptor, into: $0, at: offset) }
+  }
+
+  /// One positional read, retried on EINTR: the count, or -1 with `errno` set to the failure.
+  private static func readRetrying(
+    _ descriptor: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int
+  ) -> Int {
+    do {
+      return try FileDescriptor(rawValue: descriptor).read(
+        fromAbsoluteOffset: Int64(offset), into: bytes, retryOnInterrupt: true)
+    } catch let error as Errno {
+      errno = error.rawValue
+      return -1
+    } catch {
+      return -1
     }
   }
 }

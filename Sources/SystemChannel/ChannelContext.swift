@@ -79,14 +79,21 @@ public final class ChannelContext: CallDirectoryExtensionContext {
     guard accepting else { return }
     begin(.addIdentification)
     payload.appendLittleEndian(phoneNumber)
-    var label = label
-    label.withUTF8 { bytes in
-      // CallKit takes any label; the wire carries up to 64 KiB, longer ones are cut at a
-      // character boundary.
-      var count = min(bytes.count, Int(UInt16.max))
-      while count < bytes.count && count > 0 && (bytes[count] & 0xC0) == 0x80 { count -= 1 }
-      payload.appendLittleEndian(UInt16(count))
-      payload.append(contentsOf: bytes[..<count])
+    // CallKit takes any label; the wire carries up to 64 KiB, longer ones are cut at a
+    // character boundary.
+    let bytes = label.utf8
+    var count = min(bytes.count, Int(UInt16.max))
+    while count < bytes.count && count > 0
+      && (bytes[bytes.index(bytes.startIndex, offsetBy: count)] & 0xC0) == 0x80
+    {
+      count -= 1
+    }
+    payload.appendLittleEndian(UInt16(count))
+    if count == bytes.count {
+      // The whole label (every label in practice): one copy from the string's storage.
+      payload.append(contentsOf: bytes)
+    } else {
+      payload.append(contentsOf: bytes.prefix(count))
     }
   }
 

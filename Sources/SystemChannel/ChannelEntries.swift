@@ -33,8 +33,8 @@ extension ChannelFrame {
   ///   left after the last one; whatever `body` throws.
   public func forEachEntry(_ body: (ChannelEntry) throws -> Bool) throws {
     guard carriesEntries else { return }
-    try payload.withUnsafeBytes { raw in
-      var reader = LittleEndianReader(ByteView(raw))
+    try payload.withByteView { view in
+      var reader = LittleEndianReader(view)
       do {
         for _ in 0..<count {
           let number = try reader.read(Int64.self)

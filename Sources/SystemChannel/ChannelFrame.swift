@@ -53,9 +53,9 @@ public struct ChannelAck: Equatable, Sendable {
   /// Decodes the five bytes on the wire.
   /// - Throws: `ByteCoding.ByteCodingError` when fewer arrived.
   public init(decoding bytes: [UInt8]) throws(ByteCodingError) {
-    let decoded = bytes.withUnsafeBytes { raw in
+    let decoded = bytes.withByteView { view in
       Result { () throws(ByteCodingError) in
-        var reader = LittleEndianReader(ByteView(raw))
+        var reader = LittleEndianReader(view)
         return (try reader.read(UInt8.self) != 0, try reader.read(Int32.self))
       }
     }

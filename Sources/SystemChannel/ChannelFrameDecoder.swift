@@ -1,5 +1,6 @@
 import ByteCoding
 import CallDirectoryCore
+import SystemCalls
 import SystemPackage
 
 /// The system's side of the channel: collects bytes as they arrive (from a non-blocking pipe, in
@@ -28,7 +29,7 @@ public struct ChannelFrameDecoder {
     while malformed == nil {
       let count: Int
       do {
-        count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+        count = try DescriptorIO.readSome(descriptor, into: &chunk)
       } catch {
         return  // EAGAIN (nothing more now) or the pipe is gone
       }
@@ -45,8 +46,8 @@ public struct ChannelFrameDecoder {
   /// The next whole frame, or nil until more bytes arrive (or after a malformed one).
   public mutating func nextFrame() -> ChannelFrame? {
     guard malformed == nil else { return nil }
-    let header: (kind: UInt8, count: Int, length: Int)? = buffer.withUnsafeBytes { raw in
-      var reader = LittleEndianReader(ByteView(raw), offset: start)
+    let header: (kind: UInt8, count: Int, length: Int)? = buffer.withByteView { view in
+      var reader = LittleEndianReader(view, offset: start)
       guard let kind = try? reader.read(UInt8.self), let count = try? reader.read(UInt32.self),
         let length = try? reader.read(UInt32.self)
       else { return nil }

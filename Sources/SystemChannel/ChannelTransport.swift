@@ -1,3 +1,4 @@
+import SystemCalls
 import SystemPackage
 
 /// How the extension's context reaches the system: one frame out, the system's answer back.

@@ -1,4 +1,5 @@
 import CallDirectoryCore
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -18,7 +19,7 @@ enum PlantedWork {
 
   /// The steps asked for, or nil when unset or not a whole number from 1 to ``maximumSteps``.
   static var steps: Int? {
-    guard let text = getenv(environmentVariable).map({ String(cString: $0) }),
+    guard let text = ProcessEnvironment.value(environmentVariable),
       let steps = Int(text), (1...maximumSteps).contains(steps)
     else { return nil }
     return steps

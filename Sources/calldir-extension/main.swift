@@ -25,8 +25,7 @@ import SystemChannel
 #endif
 
 func printError(_ message: String) {
-  let line = "calldir-extension: " + message + "\n"
-  _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+  StandardError.write("calldir-extension: " + message + "\n")
 }
 
 /// The system's request: load the container into the channel, complete or cancel.

@@ -18,8 +18,7 @@ import SystemCalls
 #endif
 
 func printError(_ message: String) {
-  let line = "calldir-patch: " + message + "\n"
-  _ = line.withCString { write(2, $0, strlen($0)) }
+  StandardError.write("calldir-patch: " + message + "\n")
 }
 
 StandardStreams.prepare()

@@ -7,6 +7,7 @@ import SystemCalls
 /// shell reports a process those signals ended. What a SIGKILL leaves, the next run of the same
 /// command removes (``watch(_:)``).
 enum Interruption {
+  // Safe: every access holds `lock`.
   /// The folders a command writes scratch into, shared with the signal handlers' queue.
   private final class Folders: @unchecked Sendable {
     // @unchecked: every access holds `lock`.

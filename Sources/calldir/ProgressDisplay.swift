@@ -151,6 +151,7 @@ final class ProgressDisplay {
   }
 }
 
+// Safe: every call holds `lock`.
 /// A ``ProgressDisplay`` shared with `@Sendable` callbacks (an update's events arrive from its
 /// task): each call holds a lock for the few microseconds it writes, never across the work.
 final class SendableProgress: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import SystemPackage
 
-/// Whole reads and writes on a pipe. swift-system's `FileDescriptor` retries interrupted calls;
+/// Whole reads and writes on a pipe, in the system-call room (they lend an array's bytes to
+/// `read(2)` and `write(2)`). swift-system's `FileDescriptor` retries interrupted calls;
 /// these add the loop over short transfers and turn a vanished peer into a count or `false`.
 public enum DescriptorIO {
   /// Writes every byte; false when the other end is gone.
@@ -20,5 +21,20 @@ public enum DescriptorIO {
       offset += count
     }
     return offset
+  }
+
+  /// Reads what `descriptor` has now into `bytes` (from its start): the count read, 0 at end of
+  /// file. Interrupted reads are retried (swift-system's `FileDescriptor`).
+  /// - Throws: `Errno`, such as `EAGAIN` when a non-blocking descriptor has nothing now.
+  public static func readSome(_ descriptor: FileDescriptor, into bytes: inout [UInt8]) throws(Errno)
+    -> Int
+  {
+    do {
+      return try bytes.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+    } catch let error as Errno {
+      throw error
+    } catch {
+      throw Errno.ioError
+    }
   }
 }
