@@ -427,10 +427,10 @@ def compile_scale():
     runs = largest["runs"] * factor
     # ExternalSorter.maximumFanIn, read from the code: every run at once up to it, in passes of
     # it past it.
-    source = open(os.path.join(ROOT, "Sources/DirectoryCompiler/ExternalSorter.swift"), encoding="utf-8").read()
+    source = open(os.path.join(ROOT, "Sources/DirectoryCompiler/ExternalSorter+MergePasses.swift"), encoding="utf-8").read()
     found = re.search(r"static let maximumFanIn = ([\d_]+)", source)
     if not found:
-        fail("ExternalSorter.swift no longer sets maximumFanIn")
+        fail("ExternalSorter+MergePasses.swift no longer sets maximumFanIn")
     fan_in = int(found.group(1).replace("_", ""))
     groups = math.ceil(runs / fan_in)
     passes = 0 if runs <= fan_in else (1 if groups <= fan_in else 2)
