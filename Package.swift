@@ -39,7 +39,7 @@ import PackageDescription
 //   CallDirectoryCore ← CallKitAdapter
 //   ByteCoding ← PhoneNormalization
 //   ByteCoding, PrivacyInfo ← SystemCalls
-//   ByteCoding, CallDirectoryCore ← SystemChannel
+//   ByteCoding, CallDirectoryCore, SystemCalls ← SystemChannel
 //   ByteCoding, SystemCalls ← BaseFormat
 //   SystemCalls ← FaultInjection
 //   ByteCoding, SystemCalls ← ProcessMetrics

@@ -35,13 +35,38 @@ extension BaseFile {
   /// - Returns: its header.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
   public static func verify(path: String) throws(BaseFormatError) -> BaseHeader {
+    // Never stopped, so always a header.
+    try verify(path: path, shouldStop: { false })!
+  }
+
+  /// The entries (or ranges) ``verify(path:shouldStop:)`` reads between two asks of its
+  /// `shouldStop`: about a millisecond of reading.
+  public static let stopCheckEntries = 1 << 16
+
+  /// ``verify(path:)``, asking `shouldStop` every ``stopCheckEntries`` entries: true ends the
+  /// read early.
+  /// - Parameters:
+  ///   - path: the base.
+  ///   - shouldStop: whether to stop (an app's expiring background time).
+  /// - Returns: its header; nil when stopped before the end (nothing is known of the rest).
+  /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
+  public static func verify(path: String, shouldStop: () -> Bool) throws(BaseFormatError)
+    -> BaseHeader?
+  {
+    var untilCheck = stopCheckEntries
+    func stops() -> Bool {
+      untilCheck -= 1
+      guard untilCheck == 0 else { return false }
+      untilCheck = stopCheckEntries
+      return shouldStop()
+    }
     if try BaseHeader.read(path: path).isRules {
       let reader = try RuleBaseReader(path: path, validatesLabels: true)
-      while try reader.nextRange() != nil {}
+      while try reader.nextRange() != nil { if stops() { return nil } }
       return reader.header
     }
     let reader = try MappedBaseReader(path: path, validatesLabels: true)
-    while try reader.next() != nil {}
+    while try reader.next() != nil { if stops() { return nil } }
     return reader.header
   }
 }

@@ -25,15 +25,6 @@ protocol BlockSource: AnyObject {
 }
 
 extension BlockSource {
-  /// The next entry: the current block's, else the next block's first (``nextBlock()``). Both
-  /// readers' `next()`.
-  /// - Throws: ``BaseFormatError`` for a corrupt or truncated block, or trailing bytes.
-  @inline(__always)
-  func nextEntryOfBlocks() throws(BaseFormatError) -> BaseEntry? {
-    if decoder.blockEntriesLeft > 0 { return try decoder.nextEntry() }
-    return try nextBlock()
-  }
-
   /// Verifies the next block and returns its first entry; nil after the last, once the end is
   /// verified.
   /// - Throws: ``BaseFormatError`` for a corrupt or truncated block, or trailing bytes.

@@ -62,7 +62,13 @@ public final class BufferedBaseReader: BaseReader, BlockSource {
   }
 
   @inline(__always)
-  public func next() throws(BaseFormatError) -> BaseEntry? { try nextEntryOfBlocks() }
+  public func next() throws(BaseFormatError) -> BaseEntry? {
+    // Not shared through `BlockSource` (issue 57 asked): through the protocol's `decoder`
+    // property an unoptimized build copies the decoder in and out per entry, which took the
+    // debug extension past 5,000 instructions an entry (InstructionCounterTests).
+    if decoder.blockEntriesLeft > 0 { return try decoder.nextEntry() }
+    return try nextBlock()
+  }
 
   // MARK: The block loop's bytes (BlockLoop.swift)
 

@@ -41,9 +41,12 @@ extension ContainerApp {
   /// and the update refused with the figures. A new container chooses every region, as a compile
   /// does; an existing one keeps the user's choice.
   ///
-  /// The task's cancellation is checked between files (a download under way stops at once,
-  /// keeping what arrived) and before the transaction: a cancelled update leaves the container
-  /// as it was, and the next one resumes its downloads.
+  /// The patching, the staging (copy, verify, hash) and the commit's wait for the writers' lock
+  /// run on the library's own threads, never blocking Swift's cooperative pool. The task's
+  /// cancellation is heard between files (a download under way stops at once, keeping what
+  /// arrived), inside each patch's apply and each staged copy (every 65,536 entries or 64 KiB,
+  /// about a millisecond of work), and before the transaction: a cancelled update leaves the
+  /// container as it was, and the next one resumes its downloads.
   /// - Parameters:
   ///   - source: where the release folder's files come from (a web server, a folder).
   ///   - allowShrink: accept a version that keeps under half the published entries.
@@ -100,7 +103,10 @@ extension ContainerApp {
     manifest?.bases.filter { $0.state != .retired }.map(\.version).max()
   }
 
-  /// ``update(from:allowShrink:allowDowngrade:events:)``'s work.
+  /// ``update(from:allowShrink:allowDowngrade:events:)``'s work, phase by phase: plan, fetch,
+  /// patch, stage, commit (ContainerApp+UpdatePhases.swift). The patching, the staging and the
+  /// commit's wait for the writers' lock run on the library's own threads (`BlockingWork`),
+  /// never on Swift's cooperative pool.
   private func updateNow(
     from source: some ReleaseSource, allowShrink: Bool, allowDowngrade: Bool,
     events: @Sendable (SyncEvent) -> Void
@@ -116,191 +122,34 @@ extension ContainerApp {
       own.finish(succeeded: succeeded)
       if !succeeded && !containerWasThere { FolderCalls.removeFolder(container) }
     }
-    // A volume without room even for the index (a download that filled the disk left its part):
-    // the parts waiting go first, or every later update would fail before it began.
-    if let available = FolderCalls.availableByteCount(onVolumeOf: downloads),
-      available < UpdatePlan.spareByteCount
-    {
-      UpdatePlan.discardParts(in: downloads)
-    }
-    let indexFetch = try await fetchIndex(from: source, into: downloads)
-    let index = indexFetch.index
+    let planned = try await planUpdate(
+      from: source, downloads: downloads, allowShrink: allowShrink,
+      allowDowngrade: allowDowngrade)
     defer {
       if succeeded {
         IndexCache(container: container).record(
-          validator: indexFetch.validator, bytes: indexFetch.bytes)
+          validator: planned.index.validator, bytes: planned.index.bytes)
       }
     }
-    guard let latest = index.latest else {
-      throw ContainerAppError("the release has no version yet")
-    }
-    let current: Manifest?
-    do {
-      current =
-        FolderCalls.exists(container + "/" + Manifest.fileName)
-        ? try Manifest.read(container: container) : nil
-    } catch {
-      throw ContainerAppError("\(container): \(error)")
-    }
-    if !allowDowngrade, let held = Self.heldVersion(current), latest.number < held {
-      throw ContainerAppError(
-        "refusing to update: the release's newest version \(latest.number) is older than version \(held), which \(container) holds (a stale mirror or a replayed index?); nothing was changed (going back must be allowed on purpose)",
-        kind: .downgrade)
-    }
-    let plannedGeneration = current?.generation
-    let plan = UpdatePlan(index: index, latest: latest, current: current)
-    if let contradiction = plan.contradictions.first {
-      throw ContainerAppError(
-        "the release contradicts itself: \(contradiction); nothing was changed",
-        base: contradiction.prefix { $0 != ":" }.description)
-    }
-    if !allowShrink, let current {
-      if let why = ShrinkRule.refusal(
-        oldEntries: ShrinkRule.publishedEntries(current), newEntries: latest.publishedEntries)
-      {
-        throw ContainerAppError(
-          "refusing to update: version \(latest.number) \(why) of those \(container) publishes; nothing was changed (a shrink must be allowed on purpose)",
-          kind: .shrink)
-      }
-    }
-    try plan.prepare(downloads: downloads, container: container)
     var summary = UpdateSummary(
-      version: latest.number, patched: 0, fetchedWhole: 0, unchanged: plan.unchanged,
-      metadataChanged: plan.metadataChanges.count, downloadedBytes: indexFetch.fetchedByteCount)
+      version: planned.latest.number, patched: 0, fetchedWhole: 0,
+      unchanged: planned.plan.unchanged, metadataChanged: planned.plan.metadataChanges.count,
+      downloadedBytes: planned.index.fetchedByteCount)
     // Each changed base, made in the downloads folder before anything in the container changes:
-    // every download first, then the patch chains applied on every core (each base's chain on one
-    // thread), then staged together.
-    var made: [(base: ReleaseIndex.Base, path: String)] = []
-    var chains: [(base: ReleaseIndex.Base, chain: PatchChain)] = []
-    // Bytes of every file the plan fetches (declared sizes, from the index: summed checked).
-    var downloadTotal = 0
-    for bytes in plan.downloads.values {
-      let (sum, overflowed) = downloadTotal.addingReportingOverflow(max(0, bytes))
-      downloadTotal = overflowed ? Int.max : sum
-    }
-    var downloaded = 0
-    func fetched(_ bytes: Int) {
-      downloaded = min(downloadTotal, downloaded &+ max(0, bytes))
-      events(
-        .updateProgress(UpdateProgress(phase: .downloading, done: downloaded, total: downloadTotal))
-      )
-    }
-    if downloadTotal > 0 { fetched(0) }
-    for step in plan.steps {
-      if let held = step.held, !step.chain.isEmpty {
-        var patches: [String] = []
-        for patch in step.chain {
-          try ContainerAppError.checkCancellation()
-          patches.append(
-            try await fetchVerified(
-              patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
-              into: downloads, summary: &summary))
-          fetched(patch.byteCount)
-        }
-        let outputs = step.chain.indices.map { downloads + "/made-\(step.base.name)-\($0).cdb" }
-        chains.append(
-          (
-            step.base,
-            PatchChain(patches: patches, oldPath: container + "/" + held.file, outputs: outputs)
-          ))
-      } else {
-        let base = step.base
-        try ContainerAppError.checkCancellation()
-        let path = try await fetchVerified(
-          base.file, sha256: base.sha256, byteCount: base.byteCount, from: source, into: downloads,
-          summary: &summary)
-        fetched(base.byteCount)
-        events(.baseFetched(name: base.name, bytes: base.byteCount))
-        made.append((base, path))
-        summary.fetchedWhole += 1
-      }
-    }
-    if !chains.isEmpty {
-      try ContainerAppError.checkCancellation()
-      events(.updateProgress(UpdateProgress(phase: .patching, done: 0, total: chains.count)))
-      do {
-        try PatchApplier.apply(chains.map(\.chain))
-      } catch {
-        throw ContainerAppError(error.description)
-      }
-      events(
-        .updateProgress(UpdateProgress(phase: .patching, done: chains.count, total: chains.count)))
-      for (base, chain) in chains {
-        let count = chain.patches.count
-        events(.basePatched(name: base.name, patches: count))
-        made.append((base, chain.madePath))
-        summary.patched += 1
-      }
-      // Staged in the release's order, as one at a time would have.
-      let order = Dictionary(
-        latest.bases.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-      made.sort { order[$0.base.name, default: 0] < order[$1.base.name, default: 0] }
-    }
-    let published = Set(latest.bases.map(\.name))
-    if made.isEmpty && plan.metadataChanges.isEmpty
-      && current?.bases.allSatisfy({ published.contains($0.name) || $0.state == .retired }) == true
-    {
+    // every download first, then the patch chains applied on every core, then staged together.
+    let fetched = try await fetchChanges(
+      planned, from: source, into: downloads, summary: &summary, events: events)
+    let made = try await applyPatches(
+      fetched.chains, madeWhole: fetched.made, planned: planned, summary: &summary,
+      events: events)
+    if made.isEmpty && planned.changesNothingElse {
       succeeded = true
       return summary
     }
-    // Each made base copied into the container, verified whole and hashed before the writers'
-    // lock is taken: the lock covers the renames and the manifest's only (0xDEAD10CC).
-    var staged: [(base: ReleaseIndex.Base, role: Manifest.Role, copy: StagedCopy)] = []
+    let staged = try await stage(made, events: events)
     defer { for item in staged { FolderCalls.removeFile(item.copy.path) } }
-    for (place, (base, path)) in made.enumerated() {
-      events(.updateProgress(UpdateProgress(phase: .staging, done: place, total: made.count)))
-      guard let role = Manifest.Role(rawValue: base.role) else {
-        throw ContainerAppError(
-          "the release's base \(base.name) has an unknown role '\(base.role)'")
-      }
-      let copy = try Self.stagedCopy(
-        of: path, at: ContainerTransaction.stagingPath(in: container, base.name), role: role)
-      staged.append((base, role, copy))
-      guard copy.sha256 == base.sha256 else {
-        throw ContainerAppError("\(base.name): staged bytes are not the release's", base: base.name)
-      }
-    }
-    if !made.isEmpty {
-      events(.updateProgress(UpdateProgress(phase: .staging, done: made.count, total: made.count)))
-    }
     try ContainerAppError.checkCancellation()
-    try change(creating: true) { manifest, transaction in
-      // Planned against another manifest: bases judged unchanged may have been replaced.
-      guard transaction.current?.generation == plannedGeneration else {
-        throw ContainerAppError(
-          "\(container) changed while the update fetched its files (generation \(plannedGeneration ?? 0) became \(transaction.current?.generation ?? 0)); nothing was changed",
-          kind: .conflict)
-      }
-      // A new container chooses every region, as a compile does; an existing one keeps the
-      // user's choice (issue 39, item 2: an update wrote none, so only the seed set installed).
-      let previous = transaction.current
-      for (base, role, copy) in staged {
-        try place(base, role: role, copy, version: latest.number, in: &manifest, transaction)
-      }
-      for base in plan.metadataChanges {
-        guard let role = Manifest.Role(rawValue: base.role) else {
-          throw ContainerAppError(
-            "the release's base \(base.name) has an unknown role '\(base.role)'", base: base.name)
-        }
-        guard let held = manifest.bases.firstIndex(where: { $0.name == base.name }) else {
-          continue
-        }
-        manifest.bases[held].role = role
-        manifest.bases[held].priority = base.priority
-        manifest.bases[held].region = base.region
-        manifest.bases[held].version = latest.number
-      }
-      // Bases the release no longer has: the system may still hold them, so they retire (the
-      // next load removes their entries); one never installed simply goes.
-      manifest.bases = manifest.bases.compactMap { base in
-        guard !published.contains(base.name) else { return base }
-        guard base.installedFile != nil else { return nil }
-        var retired = base
-        retired.state = .retired
-        return retired
-      }
-      manifest.chooseRegions(after: previous)
-    }
+    try await commit(staged, planned)
     succeeded = true
     return summary
   }
@@ -317,7 +166,7 @@ extension ContainerApp {
 
   /// Fetches the index, or, when the container keeps the one a source last named and the
   /// source says it is current, reads that one; then parses it.
-  private func fetchIndex(from source: some ReleaseSource, into downloads: String) async throws
+  func fetchIndex(from source: some ReleaseSource, into downloads: String) async throws
     -> FetchedIndex
   {
     let path = downloads + "/" + ReleaseIndex.fileName
@@ -355,7 +204,7 @@ extension ContainerApp {
   /// Fetches `file` into the downloads folder (resuming a part fetched before) and checks its
   /// size and SHA-256; a file that fails the check is deleted, so the next try starts over.
   /// - Returns: the verified file's path.
-  private func fetchVerified(
+  func fetchVerified(
     _ file: String, sha256: String, byteCount: Int, from source: some ReleaseSource,
     into downloads: String, summary: inout UpdateSummary
   ) async throws -> String {
@@ -364,6 +213,7 @@ extension ContainerApp {
     let part = done + ".part"
     var before = (try? FolderCalls.byteCount(of: part)) ?? 0
     var after = 0
+    var checks = false
     // A resumed part that does not check out (its first bytes were not this file's) is fetched
     // once more from its start before the update gives up.
     for attempt in 0..<2 {
@@ -374,12 +224,13 @@ extension ContainerApp {
       }
       after = (try? FolderCalls.byteCount(of: part)) ?? 0
       summary.downloadedBytes += max(0, after - before)
-      let checks = after == byteCount && SHA256.hexDigest(ofFile: part) == sha256
+      // Hashed once per attempt (it was twice: the check, then the guard below).
+      checks = after == byteCount && SHA256.hexDigest(ofFile: part) == sha256
       guard !checks, attempt == 0, before > 0 else { break }
       FolderCalls.removeFile(part)
       before = 0
     }
-    guard after == byteCount, SHA256.hexDigest(ofFile: part) == sha256 else {
+    guard checks else {
       FolderCalls.removeFile(part)
       throw ContainerAppError(
         "\(file): \(after == byteCount ? "its SHA-256 is not the index's" : "\(after) bytes, not the index's \(byteCount)") (refused; fetched again next time)",
@@ -389,30 +240,6 @@ extension ContainerApp {
       throw ContainerAppError("cannot keep \(part): \(SystemErrorText.text(error))")
     }
     return done
-  }
-
-  /// Adopts a made base's verified copy into the container and records it, as
-  /// ``stage(file:name:role:region:priority:version:)`` does.
-  private func place(
-    _ base: ReleaseIndex.Base, role: Manifest.Role, _ copy: StagedCopy, version: Int,
-    in manifest: inout Manifest, _ transaction: ContainerTransaction
-  ) throws {
-    let adopted: ContainerTransaction.AdoptedFile
-    do throws(ContainerError) {
-      adopted = try transaction.adopt(copy.path, name: base.name, sha256: copy.sha256)
-    } catch {
-      throw ContainerAppError(error.description)
-    }
-    let header = copy.header
-    let previous = manifest.bases.firstIndex { $0.name == base.name }
-    let installed = previous.flatMap { manifest.bases[$0].installedFile }
-    let entry = Manifest.Base(
-      name: base.name, role: role, kind: header.kind, region: base.region, priority: base.priority,
-      version: version, entries: header.entryCount, sha256: adopted.sha256,
-      state: installed == adopted.file ? .installed : .ready, file: adopted.file,
-      installedFile: installed, byteCount: adopted.byteCount,
-      installedSHA256: previous.flatMap { manifest.bases[$0].expectedInstalledSHA256 })
-    if let previous { manifest.bases[previous] = entry } else { manifest.bases.append(entry) }
   }
 }
 

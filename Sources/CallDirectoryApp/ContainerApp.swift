@@ -165,30 +165,29 @@ public struct ContainerApp: Sendable, Hashable {
   static func stagedCopy(
     of file: String, at path: String, role: Manifest.Role, signal: StopSignal = StopSignal()
   ) throws -> StagedCopy {
+    let sha256: String
     do {
-      try ContainerFolder.copyFile(from: file, to: path) { signal.isStopped }
+      // Hashed as it is written: the copy is then read once more, to verify it, not twice.
+      sha256 = try ContainerFolder.copyFile(from: file, to: path) { signal.isStopped }
     } catch {
       try signal.check()
       throw ContainerAppError(error.description)
     }
     do {
       try signal.check()
-      let header: BaseHeader
+      let verified: BaseHeader?
       do throws(BaseFormatError) {
-        header = try BaseFile.verify(path: path)
+        verified = try BaseFile.verify(path: path, shouldStop: { signal.isStopped })
       } catch {
         throw ContainerAppError("\(file): \(error.problemDescription)", file: file)
       }
+      guard let header = verified else { throw ContainerAppError.cancelled }
       if role == .blocking && header.kind != .blocking {
         throw ContainerAppError(
           "\(file): a blocking list must be a blocking base, this one is \(header.kind)",
           file: file)
       }
       try signal.check()
-      guard let sha256 = SHA256.hexDigest(ofFile: path, shouldStop: { signal.isStopped }) else {
-        try signal.check()
-        throw ContainerAppError("cannot read back the copy of \(file)")
-      }
       return StagedCopy(path: path, header: header, sha256: sha256)
     } catch {
       FolderCalls.removeFile(path)

@@ -195,9 +195,13 @@ public final class InputLines {
   public func next(_ body: (ByteView) throws -> Void) rethrows -> Bool {
     lastLineWasTooLong = false
     while true {
-      // The line found where it lies in the buffer and handed on, no copy and no borrow: true
-      // when a line was handed on, false at the end, nil to read on.
-      let handed: Bool? = try buffer.withView { bytes in
+      // The line found where it lies in the buffer, then handed on, no copy and no borrow (nil:
+      // read on). The closure reads copies of the fields, never `self`: touching the class's
+      // fields from inside it cost dynamic exclusivity checks per line (cachegrind).
+      let (start, lineEnd, atEnd, maximum) = (
+        self.start, self.lineEnd, self.atEnd, maximumLineByteCount
+      )
+      let found: (line: Range<Int>, next: Int, tooLong: Bool)? = buffer.withView { bytes in
         if let newline = bytes.firstIndex(of: lineEnd, from: start) {
           // A CR before an LF belongs to the line end.
           var end = newline
@@ -206,25 +210,21 @@ public final class InputLines {
           {
             end -= 1
           }
-          lineNumber += 1
-          if end - start > maximumLineByteCount {
-            lastLineWasTooLong = true
-            end = start
-          }
-          try body(bytes.rebased(start..<end))
-          start = newline + 1
-          return true
+          return end - start > maximum
+            ? (start..<start, newline + 1, true) : (start..<end, newline + 1, false)
         }
-        guard atEnd, bytes.count - start <= maximumLineByteCount else { return nil }
-        guard start < bytes.count else { return false }
+        guard atEnd, bytes.count - start <= maximum, start < bytes.count else { return nil }
         var end = bytes.count
         if lineEnd == UInt8(ascii: "\n") && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return (start..<end, bytes.count, false)
+      }
+      if let found {
         lineNumber += 1
-        try body(bytes.rebased(start..<end))
-        start = bytes.count
+        lastLineWasTooLong = found.tooLong
+        try buffer.withView { try body($0.rebased(found.line)) }
+        self.start = found.next
         return true
       }
-      if let handed { return handed }
       if buffer.count - start > maximumLineByteCount {
         skipRestOfLine()
         lineNumber += 1
@@ -232,6 +232,7 @@ public final class InputLines {
         try body(.empty)
         return true
       }
+      if atEnd { return false }
       fill()
     }
   }

@@ -26,13 +26,16 @@ public enum ContainerFolder {
   }
 
   /// Copies the regular file `source` to `destination` atomically (temporary file, fsync,
-  /// rename, folder fsync), reading at most the size it had when opened. `shouldStop` is asked
-  /// between chunks: true ends the copy, leaving nothing at `destination`.
+  /// rename, folder fsync), reading at most the size it had when opened, and hashes the bytes as
+  /// they are written (so staging reads a base once, not once more to hash it). `shouldStop` is
+  /// asked between chunks: true ends the copy, leaving nothing at `destination`.
+  /// - Returns: the SHA-256 of the bytes written, in hex.
   /// - Throws: ``ContainerError`` naming the file that could not be read or written, or saying
   ///   the copy was stopped.
+  @discardableResult
   public static func copyFile(
     from source: String, to destination: String, shouldStop: () -> Bool = { false }
-  ) throws(ContainerError) {
+  ) throws(ContainerError) -> String {
     let writer: AtomicFileWriter
     do {
       writer = try AtomicFileWriter(path: destination)
@@ -40,9 +43,11 @@ public enum ContainerFolder {
       throw ContainerError(error.description)
     }
     var failure: BaseFormatError?
+    var digest = SHA256()
     do throws(Errno) {
       try forEachChunk(ofFile: source, shouldStop: shouldStop) { chunk in
         guard failure == nil else { return }
+        digest.update(chunk)
         do throws(BaseFormatError) { try writer.write(chunk) } catch { failure = error }
       }
     } catch .canceled {
@@ -59,6 +64,7 @@ public enum ContainerFolder {
     } catch {
       throw ContainerError(error.description)
     }
+    return digest.hexDigest()
   }
 
   /// Creates `folder` and the folders above it that are missing (`mkdir -p`).

@@ -35,10 +35,18 @@ public enum PatchApplier {
   /// - Returns: the patch's header (its `toSHA256` is the made base's).
   /// - Throws: ``ReleaseError`` when the patch is not for this base, is damaged or cut short, or
   ///   does not make the base it names; nothing is left at `outputPath` then.
+  /// - Parameters:
+  ///   - patchPath: the patch.
+  ///   - oldPath: the base it applies to.
+  ///   - outputPath: where the made base is written.
+  ///   - shouldStop: asked every ``stopCheckEntries`` entries and before the made base is
+  ///     hashed; true stops the apply with a ``ReleaseError/Kind/cancelled`` error, leaving
+  ///     nothing at `outputPath`.
   @discardableResult
-  public static func apply(patch patchPath: String, to oldPath: String, output outputPath: String)
-    throws(ReleaseError) -> PatchHeader
-  {
+  public static func apply(
+    patch patchPath: String, to oldPath: String, output outputPath: String,
+    shouldStop: () -> Bool = { false }
+  ) throws(ReleaseError) -> PatchHeader {
     let header = try header(ofPatch: patchPath)
     // The old base is not hashed first: the made base's SHA-256 is checked below, and a patch
     // applied to any other base cannot make it. Only a failure looks at the old base's hash,
@@ -56,11 +64,21 @@ public enum PatchApplier {
       return otherwise
     }
     do {
-      try write(header: header, patchPath: patchPath, oldPath: oldPath, outputPath: outputPath)
+      try write(
+        header: header, patchPath: patchPath, oldPath: oldPath, outputPath: outputPath,
+        shouldStop: shouldStop)
+    } catch  where error.kind == .cancelled {
+      FolderCalls.removeFile(outputPath)
+      throw error
     } catch {
       throw refusal(error)
     }
-    guard let made = SHA256.hexDigest(ofFile: outputPath), made == header.toSHA256 else {
+    let made = SHA256.hexDigest(ofFile: outputPath, shouldStop: shouldStop)
+    if made == nil, shouldStop() {
+      FolderCalls.removeFile(outputPath)
+      throw Self.stopped(patchPath)
+    }
+    guard let made, made == header.toSHA256 else {
       throw refusal(
         ReleaseError(
           "\(patchPath) did not make the base it names (SHA-256 \(header.toSHA256.prefix(16))…)"))
@@ -68,8 +86,19 @@ public enum PatchApplier {
     return header
   }
 
+  /// How many entries an apply writes between two asks of its `shouldStop`: about a
+  /// millisecond of work, so a stop is heard well within the 100 ms an app's expiring background
+  /// time allows.
+  public static let stopCheckEntries = 1 << 16
+
+  /// The error of an apply that was told to stop.
+  static func stopped(_ patchPath: String) -> ReleaseError {
+    ReleaseError("applying \(patchPath) was stopped", kind: .cancelled)
+  }
+
   private static func write(
-    header: PatchHeader, patchPath: String, oldPath: String, outputPath: String
+    header: PatchHeader, patchPath: String, oldPath: String, outputPath: String,
+    shouldStop: () -> Bool
   ) throws(ReleaseError) {
     do {
       let patch = try FileDescriptor.open(FilePath(patchPath), .readOnly, options: [.closeOnExec])
@@ -130,7 +159,12 @@ public enum PatchApplier {
         oldEntry = try old.next()
         return entry
       }
+      var nextStopCheck = stopCheckEntries
       while let operation = try decoder.next() {
+        if written >= nextStopCheck {
+          nextStopCheck = written + stopCheckEntries
+          if shouldStop() { throw stopped(patchPath) }
+        }
         switch operation.kind {
         case .add:
           let number = try decoder.addedNumber(operation)
@@ -162,6 +196,10 @@ public enum PatchApplier {
         try append(entry.number, entry.label, to: writer)
         written += 1
         oldEntry = try old.next()
+        if written >= nextStopCheck {
+          nextStopCheck = written + stopCheckEntries
+          if shouldStop() { throw stopped(patchPath) }
+        }
       }
       for (index, stream) in streams.enumerated() where try !stream.isAtEnd() {
         throw ReleaseError("\(patchPath): bytes past its \(PatchHeader.streamNames[index])")

@@ -32,14 +32,21 @@ extension PatchApplier {
   /// Applies every chain, each on one thread (its steps in order), the chains spread over up to
   /// `threads` threads: the largest first, each to the thread with the least work so far (by the
   /// old bases' bytes), so the split is the same on every run. Memory is one apply's per thread.
+  /// - Parameters:
+  ///   - chains: the chains to apply.
+  ///   - threads: the most threads used.
+  ///   - shouldStop: asked by every thread between patches and within each apply (see
+  ///     ``apply(patch:to:output:shouldStop:)``); true stops them all with a
+  ///     ``ReleaseError/Kind/cancelled`` error.
   /// - Throws: the first failing chain's ``ReleaseError`` (in the order given), once every
   ///   thread has stopped; a chain that failed leaves nothing at its failing step's output, and
   ///   the other chains' outputs stay for the caller to keep or remove.
-  public static func apply(_ chains: [PatchChain], threads: Int = defaultThreadCount)
-    throws(ReleaseError)
-  {
+  public static func apply(
+    _ chains: [PatchChain], threads: Int = defaultThreadCount,
+    shouldStop: @escaping @Sendable () -> Bool = { false }
+  ) throws(ReleaseError) {
     let lanes = lanes(for: chains, threads: max(1, threads)).map(LaneWork.init)
-    JoinableThread.forkJoin(lanes.count) { lanes[$0].run(chains) }
+    JoinableThread.forkJoin(lanes.count) { lanes[$0].run(chains, shouldStop: shouldStop) }
     let failures = lanes.flatMap(\.failures).sorted { $0.index < $1.index }
     if let failure = failures.first { throw failure.error }
   }
@@ -70,13 +77,14 @@ private final class LaneWork: @unchecked Sendable {
 
   init(_ chainIndices: [Int]) { self.chainIndices = chainIndices }
 
-  func run(_ chains: [PatchChain]) {
+  func run(_ chains: [PatchChain], shouldStop: () -> Bool) {
     for index in chainIndices {
       let chain = chains[index]
       var input = chain.oldPath
       do throws(ReleaseError) {
         for (patch, output) in zip(chain.patches, chain.outputs) {
-          try PatchApplier.apply(patch: patch, to: input, output: output)
+          if shouldStop() { throw PatchApplier.stopped(patch) }
+          try PatchApplier.apply(patch: patch, to: input, output: output, shouldStop: shouldStop)
           input = output
         }
       } catch {

@@ -24,6 +24,10 @@ public enum StandardStreams {
     signal(SIGPIPE, SIG_IGN)
   }
 
+  /// Writes out what stdout holds now (a log line printed before a progress line on stderr is
+  /// drawn again), ignoring a failure: ``finishStandardOutput()`` reports it at the end.
+  public static func flushStandardOutput() { _ = fflush(stdout) }
+
   /// Flushes stdout; false when it could not be written (a closed pipe, a full disk), so the
   /// caller exits with an error instead of claiming success.
   public static func finishStandardOutput() -> Bool {

@@ -31,8 +31,10 @@ struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Add or update a base in the container.",
       discussion: """
+        SIGINT or SIGTERM stops the copy, the verification or the hash within a chunk (64 KiB \
+        or 65,536 entries) and leaves the container as it was.
         Exit statuses: 0 done; 1 usage, input or output error (the container is left as it \
-        was).
+        was); 130 or 143 stopped by SIGINT or SIGTERM (the container is left as it was).
         """)
     @Argument(
       help: "A base file (calldir generate --format base, or calldir compile).",
@@ -60,9 +62,22 @@ struct AppCommand: ParsableCommand {
       guard let parsedRole = Manifest.Role(rawValue: role) else {
         throw ValidationError("--role must be seed, region or blocking, got '\(role)'")
       }
-      let base = try await ContainerApp(container: container).stage(
-        file: file, name: name, role: parsedRole, region: region, priority: priority,
-        version: version)
+      let (file, name, region, priority, version) = (file, name, region, priority, version)
+      let app = ContainerApp(container: container)
+      // In a task of its own that SIGINT and SIGTERM cancel: the stage stops within a chunk.
+      let work = Task {
+        try await app.stage(
+          file: file, name: name, role: parsedRole, region: region, priority: priority,
+          version: version)
+      }
+      Interruption.cancelOnSignal { work.cancel() }
+      let base: Manifest.Base
+      do {
+        base = try await work.value
+      } catch {
+        Interruption.exitIfInterrupted(saying: "the stage stopped and the container is as it was")
+        throw error
+      }
       print(
         "\(base.name) v\(base.version): \(base.entries) \(base.kind) entries, \(base.state), sha256 \(base.sha256.prefix(16))…"
       )

@@ -77,9 +77,11 @@ extension AppCommand {
       // every other event is a line of the log on stdout, as before.
       let display = SendableProgress(progressOptions.display(command: "app update"))
       defer { display.finish() }
+      // --quiet: the summary line only (a 72-base update logged 73 lines).
+      let quiet = progressOptions.quiet
       let progress: @Sendable (SyncEvent) -> Void = { event in
         guard case .updateProgress(let step) = event else {
-          display.clearingLine { print(event) }
+          if !quiet { display.clearingLine { print(event) } }
           return
         }
         display.update(

@@ -45,6 +45,8 @@ final class ProgressDisplay {
   private var phase = ""
   private var phaseStart: ContinuousClock.Instant
   private var drewLine = false
+  /// The progress line last drawn on the terminal ("" before the first).
+  private var lastLine = ""
   private var detail: String?
   /// `done` when the phase began: the rate is the phase's own (a bench's later phase starts
   /// with runs already done).
@@ -99,7 +101,8 @@ final class ProgressDisplay {
       if let left { line += " · \(Self.duration(left)) left" }
       // One row, never wrapped: "\r" returns to the start of the last row only, so a line
       // wider than the terminal left its first rows behind at every redraw (issue 52, item 13).
-      StandardError.write(("\r\u{1B}[K" + Self.fitted(line, columns: TerminalWidth.columns())))
+      lastLine = Self.fitted(line, columns: TerminalWidth.columns())
+      StandardError.write("\r\u{1B}[K" + lastLine)
       drewLine = true
     case .json:
       var object: [String: Any] = [
@@ -116,6 +119,14 @@ final class ProgressDisplay {
       }
     case .silent: break
     }
+  }
+
+  /// Draws the last progress line again (on a terminal, after a log line cleared it), so a
+  /// command that logs as it goes keeps its progress in view between two updates.
+  func redraw() {
+    guard output == .terminal, !lastLine.isEmpty, !drewLine else { return }
+    StandardError.write("\r\u{1B}[K" + lastLine)
+    drewLine = true
   }
 
   /// Clears the terminal's progress line before the summary is printed.
@@ -166,11 +177,13 @@ final class SendableProgress: @unchecked Sendable {
   }
 
   /// Runs `body` (a line printed) with the progress line cleared first, so the two do not mix
-  /// on a terminal; the next update redraws it.
+  /// on a terminal, and draws the progress line again after it.
   func clearingLine(_ body: () -> Void) {
     lock.withLock {
       display.finish()
       body()
+      StandardStreams.flushStandardOutput()
+      display.redraw()
     }
   }
 

@@ -87,10 +87,20 @@ struct ReleaseUpdateTests {
     try twoVersions(folder)
     let index = try String(contentsOfFile: folder.path("R/index.json"), encoding: .utf8)
     #expect(index.contains("\"version\":2") && index.contains("\"patches\":[{"))
+    try FileManager.default.copyItem(atPath: folder.path("app"), toPath: folder.path("quiet"))
     let run = try update(folder.path("R"), folder.path("app"))
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("version 2: 2 patched, 0 fetched whole"), "\(run.stdout)")
+    #expect(run.stdout.split(separator: "\n").count == 3, "a line per base patched, the summary")
     #expect(try bases(folder.path("app")) == bases(folder.path("box")), "byte for byte the release")
+    // --quiet: the summary alone, the same bases.
+    let quiet = try runProcess(
+      calldir,
+      ["app", "update", "--from", folder.path("R"), "--container", folder.path("quiet"), "--quiet"])
+    #expect(quiet.status == 0, "\(quiet.stderr)")
+    #expect(quiet.stdout.split(separator: "\n") == [run.stdout.split(separator: "\n").last!])
+    #expect(quiet.stderr.isEmpty)
+    #expect(try bases(folder.path("quiet")) == bases(folder.path("box")))
     let again = try update(folder.path("R"), folder.path("app"))
     #expect(again.stdout.contains("0 patched, 0 fetched whole"), "\(again.stdout)")
     #expect(!FileManager.default.fileExists(atPath: folder.path("app/.downloads")))

@@ -82,4 +82,48 @@ struct PatchChainTests {
     #expect(!FileManager.default.fileExists(atPath: chains[1].outputs[1]))
     #expect(!FileManager.default.fileExists(atPath: chains[2].outputs[0]))
   }
+
+  /// A stop asked for mid-apply (an app's background time expiring) is heard inside a base's
+  /// apply, not only between patches: the apply ends with a cancellation, its output gone, and
+  /// the same apply unasked makes the published base.
+  @Test func aStopIsHeardInsideAnApplyAndLeavesNoOutput() throws {
+    let folder = try TemporaryFolder()
+    // One base large enough for several stop checks (65,536 entries each).
+    let size = PatchApplier.stopCheckEntries * 3
+    let paths = [folder.path("old.cdb"), folder.path("new.cdb")]
+    for (version, path) in paths.enumerated() {
+      let writer = try BaseWriter(
+        path: path, kind: .blocking, compact: true, dictionaryChoice: .firstLabels)
+      for entry in 0..<size where entry % 1_000 != version {
+        try writer.append(Int64(74_950_000_000 + entry), label: "")
+      }
+      try writer.finish()
+    }
+    let patch = folder.path("p.cdp")
+    try PatchMaker.make(from: paths[0], to: paths[1], patch: patch)
+    let output = folder.path("made.cdb")
+    var asked = 0
+    #expect {
+      try PatchApplier.apply(patch: patch, to: paths[0], output: output) {
+        asked += 1
+        return asked == 2
+      }
+    } throws: { error in
+      (error as? ReleaseError)?.kind == .cancelled
+    }
+    #expect(asked == 2, "asked twice: at 65,536 and at 131,072 entries written")
+    #expect(!FileManager.default.fileExists(atPath: output))
+    // A chain told to stop before it starts makes nothing either.
+    let chain = PatchChain(patches: [patch], oldPath: paths[0], outputs: [output])
+    #expect {
+      try PatchApplier.apply([chain], threads: 1, shouldStop: { true })
+    } throws: { error in
+      (error as? ReleaseError)?.kind == .cancelled
+    }
+    #expect(!FileManager.default.fileExists(atPath: output))
+    try PatchApplier.apply(patch: patch, to: paths[0], output: output)
+    #expect(
+      FileManager.default.contents(atPath: output) == FileManager.default.contents(atPath: paths[1])
+    )
+  }
 }
