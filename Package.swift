@@ -322,7 +322,7 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: [
         "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
-        "CallDirectoryHost", "SystemCalls", "FaultInjection",
+        "CallDirectoryHost", "SystemCalls", "FaultInjection", "ReleaseDownload", "ReleaseFormat",
       ],
       exclude: ["Help"]),
     .testTarget(

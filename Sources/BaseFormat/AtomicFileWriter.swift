@@ -137,6 +137,14 @@ public final class AtomicFileWriter {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Writes what was appended so far out to the disk (see `DurableStep.writeOut(_:)`), so that
+  /// the sync at ``commit()`` has little left to do.
+  /// - Throws: ``BaseFormatError`` when the buffered bytes cannot be written.
+  public func writeOut() throws(BaseFormatError) {
+    try flush()
+    if let descriptor, passThrough == nil { DurableStep.writeOut(descriptor) }
+  }
+
   /// Overwrites bytes already written (used to fill in a header at the end).
   public func overwrite(at offset: Int, with bytes: [UInt8]) throws(BaseFormatError) {
     try flush()

@@ -25,6 +25,10 @@ public enum ContainerFolder {
     }
   }
 
+  /// The bytes a copy writes between two write-outs to the disk: 8 MiB, tens of milliseconds
+  /// of a phone's flash.
+  static let writeOutByteCount = 8 << 20
+
   /// Copies the regular file `source` to `destination` atomically (temporary file, fsync,
   /// rename, folder fsync), reading at most the size it had when opened, and hashes the bytes as
   /// they are written (so staging reads a base once, not once more to hash it). `shouldStop` is
@@ -44,11 +48,21 @@ public enum ContainerFolder {
     }
     var failure: BaseFormatError?
     var digest = SHA256()
+    var sinceWriteOut = 0
     do throws(Errno) {
       try forEachChunk(ofFile: source, shouldStop: shouldStop) { chunk in
         guard failure == nil else { return }
         digest.update(chunk)
-        do throws(BaseFormatError) { try writer.write(chunk) } catch { failure = error }
+        sinceWriteOut += chunk.count
+        do throws(BaseFormatError) {
+          try writer.write(chunk)
+          // Written out a slice at a time: the commit's fsync is then short, and a stop asked
+          // for while it runs waits for one slice at most.
+          if sinceWriteOut >= Self.writeOutByteCount {
+            sinceWriteOut = 0
+            try writer.writeOut()
+          }
+        } catch { failure = error }
       }
     } catch .canceled {
       writer.discard()

@@ -22,7 +22,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   /// Seconds a whole fetch may take.
   public let totalTimeout: TimeInterval
   /// The one session every fetch of this source uses (make one source per update).
-  private let owner = SessionOwner()
+  private let owner: SessionOwner
 
   /// The longest timeout kept: 30 days. URLSession's and Dispatch's timers trap on values they
   /// cannot schedule (`inf` and `1e308` died with SIGILL inside FoundationNetworking).
@@ -30,10 +30,25 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
 
   /// A source for the folder at `base`. A timeout over ``maximumTimeout`` (infinity included)
   /// is that maximum; one that is not a positive number (NaN, 0, negative) is the default's.
-  public init(base: URL, idleTimeout: TimeInterval = 30, totalTimeout: TimeInterval = 600) {
+  /// - Parameters:
+  ///   - base: the release folder's URL.
+  ///   - idleTimeout: seconds without a byte before a fetch gives up.
+  ///   - totalTimeout: seconds a whole fetch may take.
+  ///   - configuration: the session's configuration, when the app wants its own (cellular
+  ///     access, a proxy, extra headers); nil: an ephemeral one with no cache, cookies or
+  ///     credentials kept. One session serves every fetch of this source, so make one source
+  ///     per update. A background configuration (`background(withIdentifier:)`) runs these
+  ///     fetches, which are data tasks streamed into their part files, only while the app is
+  ///     not suspended: iOS carries on no data task of a suspended app. What arrived stays in
+  ///     the part, and the next update resumes it (the Background refresh article).
+  public init(
+    base: URL, idleTimeout: TimeInterval = 30, totalTimeout: TimeInterval = 600,
+    configuration: URLSessionConfiguration? = nil
+  ) {
     func clamped(_ seconds: TimeInterval, _ fallback: TimeInterval) -> TimeInterval {
       seconds > 0 ? min(seconds, Self.maximumTimeout) : fallback
     }
+    owner = SessionOwner(configuration: configuration)
     self.base = base
     self.idleTimeout = clamped(idleTimeout, 30)
     self.totalTimeout = clamped(totalTimeout, 600)

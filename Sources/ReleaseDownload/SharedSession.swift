@@ -16,17 +16,24 @@ final class SharedSession: NSObject, URLSessionDataDelegate, @unchecked Sendable
   /// The session; its delegate (this object) is held by it until `invalidate()`.
   private(set) var session: URLSession!
 
-  override init() {
+  /// A session with `configuration`, or (nil) the default one.
+  init(configuration: URLSessionConfiguration? = nil) {
     super.init()
-    // No cache, cookies or credentials kept: every response is read once, as it streams to its
-    // file. An ephemeral session still caches responses in memory, which grew with the files
-    // of a long patch chain.
+    session = URLSession(
+      configuration: configuration ?? Self.defaultConfiguration(), delegate: self,
+      delegateQueue: nil)
+  }
+
+  /// No cache, cookies or credentials kept: every response is read once, as it streams to its
+  /// file. An ephemeral session still caches responses in memory, which grew with the files of
+  /// a long patch chain.
+  static func defaultConfiguration() -> URLSessionConfiguration {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.httpCookieStorage = nil
     configuration.urlCredentialStorage = nil
-    session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    return configuration
   }
 
   /// Makes a task whose events go to `receiver` until it completes.
@@ -66,7 +73,10 @@ final class SharedSession: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
 /// Holds a source's shared session and invalidates it when the last copy of the source is gone.
 final class SessionOwner: Sendable {
-  let shared = SharedSession()
+  let shared: SharedSession
+  init(configuration: URLSessionConfiguration?) {
+    shared = SharedSession(configuration: configuration)
+  }
   deinit { shared.invalidate() }
 
   /// A task on the shared session.

@@ -20,6 +20,14 @@ public enum DurableStep {
     guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
   }
 
+  /// Writes a file's data out to the disk now (`fsync`), mid-write: not a durable step of its own
+  /// (no hook, and errors are left to the final ``sync(_:path:)``), but it keeps the final sync
+  /// of a large file short, so a writer asked to stop waits for one slice, not for the whole
+  /// file (a 75 MB staged copy's one fsync took up to 190 ms).
+  public static func writeOut(_ descriptor: FileDescriptor) {
+    _ = fsync(descriptor.rawValue)
+  }
+
   /// Renames `source` over `destination` in one step.
   /// - Throws: `Errno` from `rename`.
   public static func rename(_ source: String, over destination: String) throws(Errno) {

@@ -21,7 +21,8 @@ usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range]
   --gzip-mib N    with --gzip: the bomb decodes to N MiB more than the file (1024: the issue's
                   1 GiB from about 1 MB on the wire)
 Prints "port N" on its first line once listening on 127.0.0.1 (only loopback), then serves
-until GET /__stop (or a signal). Each request is logged on stderr as "GET PATH RANGE STATUS".
+until GET /__stop (or a signal). Each request is logged on stderr as "GET PATH RANGE STATUS",
+followed by " client=NAME" when it carries an X-Calldir-Client header.
 """
 import gzip
 import hashlib
@@ -110,7 +111,11 @@ class Handler(BaseHTTPRequestHandler):
             body, start, status, encoding = bomb(body), 0, 200, "gzip"
         if ranged and "--wrong-range" in options:
             start, status = 0, 206
-        sys.stderr.write(f"GET {path} {ranged or '-'} {status}\n")
+        # A client that names itself (X-Calldir-Client: a session configuration's extra header)
+        # is logged with it, so a test sees the configuration an app passed reach the server.
+        client = self.headers.get("X-Calldir-Client")
+        named = f" client={client}" if client else ""
+        sys.stderr.write(f"GET {path} {ranged or '-'} {status}{named}\n")
         sys.stderr.flush()
         self.send_response(status)
         self.send_header("Content-Length", str(len(body) - start))

@@ -23,7 +23,11 @@ struct ContentView: View {
         }
         Section {
           if let step = model.step {
-            ProgressView { Text(step) }
+            if let fraction = model.fraction {
+              ProgressView(value: fraction) { Text(step) }
+            } else {
+              ProgressView { Text(step) }
+            }
             Button("Cancel", role: .cancel) { model.cancel() }
           } else {
             Button("Update") { model.update() }

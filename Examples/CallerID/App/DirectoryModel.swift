@@ -17,6 +17,9 @@ final class DirectoryModel: ObservableObject {
   @Published var status: DirectoryStatus?
   /// The current step, while an update runs.
   @Published var step: String?
+  /// The current phase's share done (0 to 1), while it reports one: bytes while downloading,
+  /// bases while patching and staging.
+  @Published var fraction: Double?
   @Published var message: String?
 
   /// Where a `calldir publish` release folder is served (its `index.json`, `bases/` and
@@ -60,15 +63,23 @@ final class DirectoryModel: ObservableObject {
     let background = UIApplication.shared.beginBackgroundTask(withName: "Directory update") {
       [weak self] in self?.running?.cancel()
     }
+    // The events arrive on the library's threads. One consumer on the main actor reads them in
+    // order; the update's end finishes the stream and waits for that consumer before the step
+    // is cleared, so no late event can bring back a finished update's spinner.
+    let (stream, continuation) = AsyncStream.makeStream(of: SyncEvent.self)
+    let consumer = Task { @MainActor [weak self] in
+      for await event in stream {
+        guard let self else { return }
+        if case .updateProgress(let progress) = event {
+          step = "\(progress.phase)"
+          fraction = progress.total > 0 ? Double(progress.done) / Double(progress.total) : nil
+        } else {
+          step = "\(event)"
+        }
+      }
+    }
     running = Task {
-      defer {
-        UIApplication.shared.endBackgroundTask(background)
-        running = nil
-        step = nil
-      }
-      let events: @Sendable (SyncEvent) -> Void = { event in
-        Task { @MainActor [weak self] in self?.step = "\(event)" }
-      }
+      let events: @Sendable (SyncEvent) -> Void = { event in continuation.yield(event) }
       do throws(ContainerAppError) {
         let outcomes: [CallKitDirectoryManager.ReloadOutcome]
         if let release = Self.releaseURL {
@@ -80,7 +91,15 @@ final class DirectoryModel: ObservableObject {
       } catch {
         message = DirectoryUpdater.userMessage(for: error)
       }
+      // Every event shown before the spinner goes (the catch above takes every error, so this
+      // always runs): no event can arrive after it.
+      continuation.finish()
+      await consumer.value
+      step = nil
+      fraction = nil
       await refresh()
+      UIApplication.shared.endBackgroundTask(background)
+      running = nil
     }
   }
 
