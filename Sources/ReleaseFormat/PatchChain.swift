@@ -25,7 +25,7 @@ public struct PatchChain: Sendable, Equatable {
 }
 
 extension PatchApplier {
-  /// The threads ``apply(_:threads:)`` uses by default: the cores online (a patch's apply is
+  /// The threads ``apply(_:threads:shouldStop:)`` uses by default: the cores online (a patch's apply is
   /// compute-bound: decoding, re-encoding and hashing a base), at least 1.
   public static var defaultThreadCount: Int { ProcessEnvironment.onlineCoreCount }
 
