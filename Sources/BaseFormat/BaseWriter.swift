@@ -12,10 +12,8 @@ public final class BaseWriter {
   /// The kind of base being written.
   public let kind: BaseKind
   private let file: AtomicFileWriter
-  // Touched only by this class's own methods, which never overlap (no callbacks into it while
+  // Safe: touched only by this class's own methods, which never overlap (no callbacks into it while
   // it works): the dynamic exclusivity checks on each access were a tenth of a compile.
-  // Safe: these fields are touched only by this class's own methods, which never call out while
-  // they work, so no two accesses overlap.
   @exclusivity(unchecked) private var blockChecksums = StreamChecksum()
   @exclusivity(unchecked) private var blockCount = 0
   @exclusivity(unchecked) private var entryCount = 0

@@ -29,9 +29,8 @@ public final class MappedBaseReader: BaseReader, BlockSource {
   /// Where the blocks end (the file's end, or a compact base's dictionary section).
   private let payloadEnd: Int
   private let pageByteCount: Int
-  // The reader is used from one thread; dynamic exclusivity checks on these per-entry fields
+  // Safe: the reader is used from one thread; dynamic exclusivity checks on these per-entry fields
   // cost a fifth of the loop's time, so they are off.
-  // Safe: a reader is used by one thread, and its methods never re-enter it.
   /// The current window, mapped from file offset `mappingStart` to `mappingEnd`.
   @exclusivity(unchecked) private var mapping: MappedRegion?
   @exclusivity(unchecked) private var mappingStart = 0

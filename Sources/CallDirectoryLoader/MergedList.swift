@@ -35,9 +35,8 @@ public final class MergedList {
     }
   }
 
-  // One merge runs on one thread; dynamic exclusivity checks on these took a seventh of the
+  // Safe: one merge runs on one thread; dynamic exclusivity checks on these took a seventh of the
   // extension's time in phase two, so they are off.
-  // Safe: one merge runs on one thread and never re-enters itself.
   @exclusivity(unchecked) private var sources: [Source]
   @exclusivity(unchecked) private var heap: Heap<Key>
   /// Sources not yet opened, by lowest number, with `nextPending` the first of them.

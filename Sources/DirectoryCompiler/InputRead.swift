@@ -38,7 +38,6 @@ struct InputRead {
     ingest.fileDefaults = (country, blocksAll)
     // Safe: the caller holds `ingest` for the whole loop (`withExtendedLifetime`).
     let target = Unmanaged.passUnretained(ingest)
-    // `ingest` outlives the loop: the caller holds it.
     try withExtendedLifetime(ingest) {
       while try reader.next({ row in try target._withUnsafeGuaranteedRef { try $0.ingest(row) } }) {
       }

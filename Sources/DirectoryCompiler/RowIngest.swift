@@ -9,9 +9,8 @@ import PhoneNormalization
 /// reports what it would on one.
 final class RowIngest {
   let sorter: ExternalSorter
-  // Touched only by this class's own methods on its one thread, never overlapping: the
+  // Safe: touched only by this class's own methods on its one thread, never overlapping: the
   // dynamic exclusivity checks on each row's access were 3% of a compile (perf).
-  // Safe: an ingest is used by its part's one thread, and its methods never overlap.
   @exclusivity(unchecked) private(set) var normalizers: NormalizerCache
   /// Rows handed over (accepted or rejected after reading) and accepted.
   @exclusivity(unchecked) private(set) var linesRead = 0

@@ -9,9 +9,8 @@ final class RowReader {
   let format: InputFormat
   private let lines: InputLines?
   private let base: MappedBaseReader?
-  // The per-row fields below are touched only by this class's own methods on its one thread,
+  // Safe: the per-row fields below are touched only by this class's own methods on its one thread,
   // never overlapping: their dynamic exclusivity checks were 2% of a compile (callgrind).
-  // Safe: a row reader is used by one thread, and its methods never overlap.
   @exclusivity(unchecked) private var columns: ResolvedColumns?
   private let selection: ColumnSelection
   /// The quoting of TSV and CSV lines; nil for the format's own (none for TSV, RFC 4180 for CSV).
@@ -103,11 +102,9 @@ final class RowReader {
       return true
     }
     guard let lines else { return false }
-    // The line source and this reader, unretained in the line's closure (`self` holds both for
-    // the whole call): captured as classes, each was retained and released per line where the
+    // Safe: the line source and this reader, unretained in the line's closure (`self` holds both
+    // for the whole call): captured as classes, each was retained and released per line where the
     // closure was specialized into the reading loop (callgrind).
-    // Safe: `self` holds `lines` and itself for the whole call, so neither unretained reference
-    // outlives its object.
     let source = Unmanaged.passUnretained(lines)
     let reader = Unmanaged.passUnretained(self)
     while true {

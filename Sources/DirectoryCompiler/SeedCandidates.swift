@@ -13,9 +13,8 @@ import Foundation
 final class SeedCandidates {
   private let path: String
   private let handle: FileHandle
-  // Touched only by this class's own methods on one thread: its dynamic exclusivity checks on
+  // Safe: touched only by this class's own methods on one thread: its dynamic exclusivity checks on
   // each candidate were half a percent of a compile (callgrind).
-  // Safe: used by the one merging thread, its methods never overlapping.
   @exclusivity(unchecked) private var buffer: [UInt8] = []
   private static let bufferByteCount = 1 << 20
 
