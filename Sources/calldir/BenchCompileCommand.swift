@@ -26,7 +26,7 @@ struct BenchCompileCommand: ParsableCommand {
       Exit statuses: 0 done (and, with --gate, compile within 2.5× the CPU time of sort -u and \
       normalize at 2,000,000 numbers per CPU second or more: CPU time, which a busy machine \
       does not stretch; over a list of sizes, the compile's peak RSS within N^0.02 and its CPU \
-      time within N^1.05); 1 usage or input error; 2 a --gate check failed.
+      time, each size's fastest run, within N^1.1); 1 usage or input error; 2 a --gate check failed.
       """)
 
   @OptionGroup var dataset: DatasetOptions

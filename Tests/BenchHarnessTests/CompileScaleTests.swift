@@ -49,10 +49,38 @@ struct CompileScaleTests {
       points: [1_000_000, 2_000_000].map {
         point($0, seconds: { $0 * $0 / 1e12 }, rss: { _ in Double(1 << 28) })
       })
-    #expect(quadratic.evaluate().failures == ["compile's CPU time grows as N^2.000 (bar N^1.05)"])
+    #expect(quadratic.evaluate().failures == ["compile's CPU time grows as N^2.000 (bar N^1.10)"])
     // One size has no slope: refused, not passed.
     let single = CompileScale(points: [point(4_000_000, seconds: { $0 / 1e6 }, rss: { $0 })])
     #expect(!single.evaluate().passed)
+  }
+
+  @Test func theCPUGateReadsEachSizesFastestRunSoOneLoadedRunDoesNotFailIt() throws {
+    // Three repeats a size, linear at 1.5 M rows a CPU second; at 40 M two of them shared the
+    // machine (+40%): the medians fit N^1.146, the fastest runs N^1.000.
+    func repeats(_ rows: Int, loaded: Set<Int>) -> CompileScale.Point {
+      let linear = Double(rows) / 1.5e6
+      let runs = (1...3).map { index in
+        CompileBench.Run(
+          tool: "compile", repeatIndex: index, wallSeconds: linear,
+          cpuSeconds: loaded.contains(index) ? linear * 1.4 : linear,
+          maxResidentBytes: 240 << 20, rows: rows)
+      }
+      return CompileScale.Point(entries: rows, runs: runs)
+    }
+    let loadedRuns = CompileScale(points: [
+      repeats(4_000_000, loaded: []), repeats(40_000_000, loaded: [1, 3]),
+    ])
+    let medianExponent = try #require(loadedRuns.exponent("compile") { $0.cpuSeconds })
+    #expect(abs(medianExponent - 1.146) < 0.001)
+    #expect(abs(try #require(loadedRuns.compileExponents.cpu) - 1) < 1e-9)
+    #expect(loadedRuns.evaluate().passed, "\(loadedRuns.evaluate().failures)")
+    // Every run at 40 M slower by the same 40% is the code, not the machine: it fails.
+    let slowerEverywhere = CompileScale(points: [
+      repeats(4_000_000, loaded: []), repeats(40_000_000, loaded: [1, 2, 3]),
+    ])
+    #expect(
+      slowerEverywhere.evaluate().failures == ["compile's CPU time grows as N^1.146 (bar N^1.10)"])
   }
 
   @Test func theCSVReadsBackAsTheSamePoints() throws {

@@ -113,7 +113,7 @@ public enum GateChecks {
         gate: "bench compile --entries A,B,…",
         reads: "fitted exponents of the compile's peak RSS and CPU time in N",
         fails:
-          "peak RSS over N^\(CompileScale.flatMemoryExponent), CPU time over N^\(CompileScale.linearTimeExponent) (medians at each size)",
+          "peak RSS over N^\(CompileScale.flatMemoryExponent), CPU time over N^\(CompileScale.linearTimeExponent) (peak RSS: medians at each size; CPU time: each size's fastest run)",
         why:
           "exponents, not times: memory flat because the sort holds half of `--memory` at any size, time linear with the merge's log₂(runs) inside it"
       ),
