@@ -10,9 +10,21 @@ public protocol BaseReader: AnyObject {
   /// - Throws: ``BaseFormatError`` naming the byte offset of a corrupt record, a truncated file or
   ///   a checksum mismatch.
   func next() throws(BaseFormatError) -> BaseEntry?
+
+  /// Consumes the numbers that continue `number`, the entry ``next()`` last returned, as one
+  /// run: consecutive, with its label, up to `limit`. Returns the run's last number: `number`
+  /// itself when none follows, or when the reader keeps no runs (a list base hands its numbers
+  /// one at a time). The next ``next()`` continues after it.
+  ///
+  /// A rule base's reader answers from the range it is expanding, in O(1): a merge then moves
+  /// through 120 M numbers of unchanged ranges in as many steps as there are ranges.
+  func extendRun(from number: Int64, through limit: Int64) -> Int64
 }
 
 extension BaseReader {
+  /// A list base keeps no runs: each entry is its own.
+  public func extendRun(from number: Int64, through limit: Int64) -> Int64 { number }
+
   /// Calls `body` with every entry, then verifies the checksum.
   /// - Throws: the reader's ``BaseFormatError``; rethrows nothing else.
   @inlinable

@@ -61,6 +61,18 @@ public final class RuleBaseReader: BaseReader {
     return BaseEntry(number: range.first, label: currentLabel)
   }
 
+  /// The rest of the range being expanded, up to `limit`, consumed at once (a merge's run).
+  public func extendRun(from number: Int64, through limit: Int64) -> Int64 {
+    // `number` is the entry just handed on when the next one is its successor in this range.
+    guard number &+ 1 == nextNumber, nextNumber <= currentLast, limit > number else {
+      return number
+    }
+    // Both inside the header's range (at most 10^15): no overflow.
+    let last = min(limit, currentLast)
+    nextNumber = last + 1
+    return last
+  }
+
   /// The next whole range (inspection, lookups), or nil after the last once the checksum and the
   /// count are verified. Not to be mixed with ``next()`` on one reader.
   public func nextRange() throws(BaseFormatError) -> NumberRange? {

@@ -287,7 +287,7 @@ public struct UpdateBench: Sendable {
   /// The bases as one `zstd -19 --long=27` stream (the download of the whole container).
   private func compressedSize(_ paths: [String], scratch: String) throws(BenchError) -> Int {
     let joined = scratch + "/container.bin"
-    FileManager.default.createFile(atPath: joined, contents: nil)
+    _ = FileManager.default.createFile(atPath: joined, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: joined) else {
       throw BenchError("cannot write \(joined)")
     }

@@ -21,7 +21,8 @@ extension DirectoryLoader {
   /// `newCap` but not the top `oldCap` of one merge. The two prefixes are nested (the cap
   /// keeps whole priorities above its threshold, and the first entries at it in sending order),
   /// so one counting pass plans both and one pass with both filters finds the chunk: no
-  /// removals, and a quarter of the reading a general difference does.
+  /// removals, and a quarter of the reading a general difference does. The pass goes run by
+  /// run, so the held part of a rule base's range costs one step, not one per number.
   func sendNextChunk(
     _ bases: [Manifest.Base], oldCap: Int, newCap: Int,
     into context: some CallDirectoryExtensionContext
@@ -45,16 +46,20 @@ extension DirectoryLoader {
       var wanted = CapFilter(identification ? newPlan.identification : newPlan.blocking)
       let list = try merged(bases, kind: kind, installed: false)
       do {
-        while let (entry, priority) = try list.next() {
-          let isHeld = held.admits(priority: priority)
-          guard wanted.admits(priority: priority), !isHeld else { continue }
-          if identification {
-            context.addIdentificationEntry(
-              withNextSequentialPhoneNumber: entry.number, label: entry.label)
-          } else {
-            context.addBlockingEntry(withNextSequentialPhoneNumber: entry.number)
+        // Run by run: the held prefix of a run (and a whole held range) passes in one step.
+        while let run = try list.nextRun() {
+          let heldCount = held.admits(priority: run.priority, count: run.count)
+          let wantedCount = wanted.admits(priority: run.priority, count: run.count)
+          guard wantedCount > heldCount else { continue }
+          for number in (run.first + Int64(heldCount))...(run.first + Int64(wantedCount - 1)) {
+            if identification {
+              context.addIdentificationEntry(
+                withNextSequentialPhoneNumber: number, label: run.label)
+            } else {
+              context.addBlockingEntry(withNextSequentialPhoneNumber: number)
+            }
           }
-          added += 1
+          added += wantedCount - heldCount
         }
       } catch {
         throw .format(base: kind.description, error)

@@ -79,8 +79,8 @@ extension DirectoryLoader {
     return histograms
   }
 
-  /// One kind's entries per priority, counted in runs: consecutive numbers mostly come from
-  /// bases of one priority, so the dictionary is touched once a run instead of once an entry.
+  /// One kind's entries per priority, counted run by run (``MergedList/nextRun()``): a rule
+  /// base's range is one step, and the dictionary is touched once a run of one priority.
   private func count(_ bases: [Manifest.Base], kind: BaseKind, installed: Bool)
     throws(LoaderError) -> [Int: Int]
   {
@@ -89,13 +89,13 @@ extension DirectoryLoader {
     var runPriority = 0
     var runLength = 0
     do {
-      while let (_, priority) = try list.next() {
-        if priority == runPriority {
-          runLength += 1
+      while let run = try list.nextRun() {
+        if run.priority == runPriority {
+          runLength += run.count
           continue
         }
         if runLength > 0 { histogram[runPriority, default: 0] += runLength }
-        (runPriority, runLength) = (priority, 1)
+        (runPriority, runLength) = (run.priority, run.count)
       }
     } catch {
       throw .format(base: kind.description, error)

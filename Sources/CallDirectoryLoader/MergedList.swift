@@ -104,17 +104,95 @@ public final class MergedList {
     guard let top = heap.min else { return nil }
     let winner = (sources[top.source].current!, top.priority)
     while let key = heap.min, key.number == top.number {
-      let next = try sources[key.source].reader!.next()
-      sources[key.source].current = next
-      if let next {
-        _ = heap.replaceMin(
-          with: Key(number: next.number, priority: key.priority, source: key.source))
-      } else {
-        _ = heap.removeMin()
-        sources[key.source].reader = nil
-      }
+      moveMin(key, to: try sources[key.source].reader!.next())
     }
     return winner
+  }
+
+  /// A stretch of consecutive numbers that all come out of one base with one label: a range of
+  /// a rule base, or a single entry of a list base.
+  public struct Run {
+    public var first: Int64
+    public var last: Int64
+    public let label: String
+    public let priority: Int
+
+    /// How many numbers it holds.
+    public var count: Int { Int(last - first) + 1 }
+  }
+
+  /// The next run of the merge, or nil at the end: the same numbers, labels and priorities as
+  /// ``next()`` hands on one by one, in as many steps as there are runs. A run ends before the
+  /// next number of any other base (which may win it), so every number of it is its base's
+  /// winner. Not to be mixed with ``next()`` on one merge.
+  public func nextRun() throws(BaseFormatError) -> Run? {
+    while let run = try nextMergedRun() {
+      guard let range else { return run }
+      if run.last < range.lowerBound { continue }
+      if run.first >= range.upperBound { return nil }
+      return Run(
+        first: max(run.first, range.lowerBound), last: min(run.last, range.upperBound - 1),
+        label: run.label, priority: run.priority)
+    }
+    return nil
+  }
+
+  private func nextMergedRun() throws(BaseFormatError) -> Run? {
+    if nextPending < pendingOrder.count { try openReached() }
+    guard let top = heap.popMin() else { return nil }
+    let winner = sources[top.source].current!
+    // The other bases holding this number lose it: each moves on to its next.
+    while let key = heap.min, key.number == top.number {
+      moveMin(key, to: try sources[key.source].reader!.next())
+    }
+    // The run goes on in the winner's base up to the next number of a base that would beat it
+    // there, or the next base to open (which may), whichever is first: both lie above it. The
+    // heap holds the bases open at this number, two or three for regions.
+    var limit = Int64.max
+    for key in heap.unordered
+    where key < Key(number: key.number, priority: top.priority, source: top.source) {
+      limit = min(limit, key.number - 1)
+    }
+    if nextPending < pendingOrder.count {
+      limit = min(limit, pendingOrder[nextPending].lowestNumber - 1)
+    }
+    let reader = sources[top.source].reader!
+    let last = reader.extendRun(from: top.number, through: limit)
+    // Every base still at or under the run's end loses those numbers to it: each moves past it,
+    // a range in one step, so a lower-priority range under a higher one is not cut per number.
+    if last > top.number {
+      while let key = heap.min, key.number <= last {
+        let loser = sources[key.source].reader!
+        var next: BaseEntry? = BaseEntry(number: key.number, label: "")
+        while let at = next, at.number <= last {
+          _ = loser.extendRun(from: at.number, through: last)
+          next = try loser.next()
+        }
+        moveMin(key, to: next)
+      }
+    }
+    if let next = try reader.next() {
+      sources[top.source].current = next
+      heap.insert(Key(number: next.number, priority: top.priority, source: top.source))
+    } else {
+      sources[top.source].current = nil
+      sources[top.source].reader = nil
+    }
+    return Run(first: top.number, last: last, label: winner.label, priority: top.priority)
+  }
+
+  /// Moves the heap's minimum, `key`, on to its source's `next` entry, or releases the source at
+  /// its end.
+  @inline(__always)
+  private func moveMin(_ key: Key, to next: BaseEntry?) {
+    sources[key.source].current = next
+    if let next {
+      _ = heap.replaceMin(
+        with: Key(number: next.number, priority: key.priority, source: key.source))
+    } else {
+      _ = heap.removeMin()
+      sources[key.source].reader = nil
+    }
   }
 
   /// Opens every pending source that may hold the heap's smallest number or one below it (all

@@ -66,4 +66,15 @@ public struct CapFilter {
     quota -= 1
     return true
   }
+
+  /// How many of a run of `count` entries of one `priority`, sent in order, are sent: always the
+  /// run's first ones, as ``admits(priority:)`` would answer them one by one.
+  @inline(__always)
+  public mutating func admits(priority: Int, count: Int) -> Int {
+    guard let threshold, priority <= threshold else { return count }
+    if priority < threshold { return 0 }
+    let admitted = min(quota, count)
+    quota -= admitted
+    return admitted
+  }
 }
