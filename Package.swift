@@ -292,7 +292,7 @@ let package = Package(
       dependencies: [
         "CallDirectoryApp", "CallDirectoryHost", "CallDirectoryCore", "CallDirectoryLoader",
         "BaseFormat", "BenchHarness", "Datasets", "DirectoryCompiler", "DirectoryContainer",
-        "HostTestSupport", "ReleaseFormat",
+        "HostTestSupport", "ReleaseFormat", "SystemCalls",
         "TestSupport", "calldir-extension",
       ]),
     .testTarget(

@@ -106,8 +106,9 @@ extension ContainerApp {
   /// 1. Requests iOS made on its own (a Settings toggle reinstalls the first chunk only) are
   ///    taken from the extension's journal.
   /// 2. Phase two: the full set with a complete reload, up to the system's cap. Installed files
-  ///    are hashed first: one that no longer matches what was installed (changed in place, or
-  ///    gone) cannot be the old side of a difference, so a complete reload replaces what the
+  ///    are checked first, by the hash recorded with their stamps or by hashing them again
+  ///    (``DirectoryContainer/HashStamps``): one that no longer matches what was installed
+  ///    (changed in place, or gone) cannot be the old side of a difference, so a complete reload replaces what the
   ///    system holds instead (``SyncEvent/installedBasesChanged(_:)``).
   /// 3. In one extension's part of a set split by number range, changes that leave the part's
   ///    entries as they are are taken as installed without a request
@@ -192,13 +193,9 @@ extension ContainerApp {
         return results
       }
     } else {
-      let damaged = manifest.bases.filter { base in
-        guard let installed = base.installedFile else { return false }
-        return SHA256.hexDigest(ofFile: container + "/" + installed)
-          != base.expectedInstalledSHA256
-      }
+      let damaged = try await checkInstalledBases(manifest).damaged
       if !damaged.isEmpty {
-        events(.installedBasesChanged(damaged.map(\.name)))
+        events(.installedBasesChanged(damaged))
       } else if systemRequests == .unknown {
         events(.lastRequestUnknown)
       }

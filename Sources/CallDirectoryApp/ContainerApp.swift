@@ -54,6 +54,7 @@ public struct ContainerApp: Sendable, Hashable {
     } catch {
       throw ContainerAppError(error.description)
     }
+    transaction.recordsHashStamps = true
     guard var manifest = transaction.current ?? (creating ? Manifest() : nil) else {
       throw Self.noManifest(container)
     }

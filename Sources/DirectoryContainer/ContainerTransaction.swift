@@ -30,6 +30,13 @@ public final class ContainerTransaction {
   /// change ends without its manifest, so a failed or refused run leaves the container's files
   /// byte-identical, not just its manifest.
   private var adoptedHere: [String] = []
+  /// Every file this change adopted, with the SHA-256 it was adopted under and its stamp once in
+  /// place: recorded in ``HashStamps`` when the change commits.
+  private var adoptedStamps: [(file: String, sha256: String, stamp: FileStamp)] = []
+  /// Whether a commit records what it adopted in ``HashStamps``: set by the app's writers, whose
+  /// container a sync checks; off for a compile, whose output is the same bytes on any machine
+  /// (its bases are recorded by the first sync that reads them).
+  public var recordsHashStamps = false
 
   /// The lock file's name inside the container.
   public static let lockFileName = ".lock"
@@ -123,6 +130,9 @@ public final class ContainerTransaction {
       throw ContainerError(error.description)
     }
     if !wasThere { adoptedHere.append(file) }
+    if let stamp = FileStamp(path: container + "/" + file) {
+      adoptedStamps.append((file, digest, stamp))
+    }
     return AdoptedFile(file: file, sha256: digest, byteCount: byteCount)
   }
 
@@ -149,7 +159,35 @@ public final class ContainerTransaction {
       throw ContainerError(error.description)
     }
     adoptedHere = []
-    removeUnnamedFiles(keeping: [manifest, current].compactMap { $0 })
+    let named = removeUnnamedFiles(keeping: [manifest, current].compactMap { $0 })
+    if recordsHashStamps { recordAdoptedHashes(keeping: named) }
+  }
+
+  /// Records what this change adopted in ``HashStamps``, and forgets the files no manifest names
+  /// any more: the next sync then trusts these hashes instead of reading the files again.
+  private func recordAdoptedHashes(keeping named: Set<String>) {
+    var stamps = HashStamps.read(container: container)
+    let recorded = stamps.records.count
+    stamps.keepOnly(named)
+    guard !adoptedStamps.isEmpty || stamps.records.count != recorded else { return }
+    for adopted in adoptedStamps {
+      stamps.record(
+        adopted.file, sha256: adopted.sha256, hashedAs: adopted.stamp, container: container)
+    }
+    adoptedStamps = []
+    stamps.write(container: container)
+  }
+
+  /// Records files a writer hashed and found as the manifest says (a sync's check of what the
+  /// system holds), each with the stamp it had when the hash began, while this change holds the
+  /// lock. Nothing else changes: the transaction may end without a commit.
+  public func recordHashes(_ hashed: [(file: String, sha256: String, stamp: FileStamp)]) {
+    guard lock != nil, !hashed.isEmpty else { return }
+    var stamps = HashStamps.read(container: container)
+    for file in hashed {
+      stamps.record(file.file, sha256: file.sha256, hashedAs: file.stamp, container: container)
+    }
+    stamps.write(container: container)
   }
 
   /// Removes the files this change adopted (best effort, as ``removeUnnamedFiles(keeping:)``).
@@ -161,7 +199,9 @@ public final class ContainerTransaction {
   /// Removes from `bases/` every file the manifests do not name, and writers' leftovers (temporary
   /// files and scratch folders of killed runs) from the container. Best effort: a file that
   /// cannot be removed now is removed by a later writer.
-  private func removeUnnamedFiles(keeping manifests: [Manifest]) {
+  /// - Returns: the files the manifests (and the journal) name.
+  @discardableResult
+  private func removeUnnamedFiles(keeping manifests: [Manifest]) -> Set<String> {
     var named = Set<String>()
     for manifest in manifests {
       for base in manifest.bases {
@@ -180,6 +220,7 @@ public final class ContainerTransaction {
     for entry in ContainerFolder.entries(of: container) where Self.isLeftover(entry.name) {
       ContainerFolder.remove(container + "/" + entry.name, entry)
     }
+    return named
   }
 
   /// Scratch folders and temporary files writers make in the container root. The lock is held,
@@ -188,7 +229,10 @@ public final class ContainerTransaction {
   static func isLeftover(_ name: String) -> Bool {
     // Not the journal's: the extension writes it without the writers' lock, so one may be in
     // flight.
-    if name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".stage-") {
+    // The stamps are written under the lock too, so a temporary of theirs is a dead writer's.
+    if name.hasPrefix(Manifest.fileName + ".tmp-") || name.hasPrefix(".stage-")
+      || name.hasPrefix(HashStamps.fileName + ".tmp-")
+    {
       return true
     }
     // Copies a writer makes before it takes the lock (``stagingPrefix``), and a compile's
