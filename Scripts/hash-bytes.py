@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The bytes the app reads from base files in an update plus a sync of directory-4m (issue 56,
-item 2): version 1 compiled, enabled and synced; version 2 (1% churn) published; then
+item 2): version 1 published and fetched by `app update` into an empty container, every region
+chosen, enabled and synced until nothing is pending; version 2 (1% churn) published; then
 `app update` and `app sync` run under strace, and every read(2)/pread(2) of the app's own process
 (every thread of it; not the extension's) summed by the file it read. Files read through mmap
 (the patch's old base) do not show: the table counts what is read, hashed or copied through
@@ -118,16 +119,19 @@ def main():
         box, srv, release, host = (os.path.join(run_dir, name) for name in
                                    ("box", "srv", "release", "host"))
         compile_args = ["--country", "RU"]
-        for dump in (dump1, dump2):
-            check([calldir, "compile", dump, "--out", srv] + compile_args)
-            check([calldir, "publish", srv, "--out", release])
-        check([calldir, "compile", dump1, "--out", box] + compile_args)
+        # The app's life: version 1 arrives by an update into an empty container, is chosen,
+        # enabled and synced until nothing is pending; version 2 is published and fetched.
+        check([calldir, "compile", dump1, "--out", srv] + compile_args)
+        check([calldir, "publish", srv, "--out", release])
+        check([calldir, "app", "update", "--from", release, "--container", box, "--quiet"])
         system = ["--container", box, "--host-dir", host]
         check([calldir, "app", "choose", "--all", "--container", box])
         check([calldir, "host", "enable", "com.example.box"] + system)
         for _ in range(20):
             if "nothing pending" in check([calldir, "app", "sync", "com.example.box"] + system).stdout:
                 break
+        check([calldir, "compile", dump2, "--out", srv] + compile_args)
+        check([calldir, "publish", srv, "--out", release])
         update, _ = traced([calldir, "app", "update", "--from", release, "--container", box, "--quiet"],
                            os.path.join(run_dir, "update.strace"))
         sync, out = traced([calldir, "app", "sync", "com.example.box"] + system,

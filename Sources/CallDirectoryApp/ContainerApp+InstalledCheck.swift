@@ -6,7 +6,7 @@ extension ContainerApp {
   /// place, or gone): a difference from them would be wrong, so the sync reloads completely.
   ///
   /// A file whose stamp is the one recorded with its hash under the writers' lock
-  /// (``DirectoryContainer/HashStamps``) is taken as checked without reading it; the others are
+  /// (`HashStamps`) is taken as checked without reading it; the others are
   /// hashed on the library's own threads (the check stops within a 64 KiB chunk when the task
   /// is cancelled), and those found right are recorded, under the lock, for the next sync. A
   /// sync after an update reads no base it staged: staging hashed each while copying it.

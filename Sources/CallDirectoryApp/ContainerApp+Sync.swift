@@ -107,7 +107,7 @@ extension ContainerApp {
   ///    taken from the extension's journal.
   /// 2. Phase two: the full set with a complete reload, up to the system's cap. Installed files
   ///    are checked first, by the hash recorded with their stamps or by hashing them again
-  ///    (``DirectoryContainer/HashStamps``): one that no longer matches what was installed
+  ///    (`HashStamps`): one that no longer matches what was installed
   ///    (changed in place, or gone) cannot be the old side of a difference, so a complete reload replaces what the
   ///    system holds instead (``SyncEvent/installedBasesChanged(_:)``).
   /// 3. In one extension's part of a set split by number range, changes that leave the part's

@@ -112,9 +112,13 @@ public final class MergedList {
   /// A stretch of consecutive numbers that all come out of one base with one label: a range of
   /// a rule base, or a single entry of a list base.
   public struct Run {
+    /// Its first number.
     public var first: Int64
+    /// Its last number (at or above ``first``).
     public var last: Int64
+    /// Every number's label: the winning base's.
     public let label: String
+    /// The winning base's priority.
     public let priority: Int
 
     /// How many numbers it holds.

@@ -1,7 +1,7 @@
 import SystemCalls
 
 /// The SHA-256 of a container's base files as a writer last hashed them under the writers'
-/// lock, each beside the file's ``SystemCalls/FileStamp``: a sync checks that the files the
+/// lock, each beside the file's `FileStamp`: a sync checks that the files the
 /// system holds are still the ones it installed by their stamps, and hashes only a file whose
 /// stamp moved (issue 56: every sync hashed every installed base, 75 MB a base).
 ///

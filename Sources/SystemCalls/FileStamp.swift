@@ -12,8 +12,11 @@ import SystemPackage
 /// trusts a file's stat data), except when the file changed in the same clock tick as the
 /// record was written (``isSettled(before:)``).
 public struct FileStamp: Equatable, Sendable {
+  /// `st_size`, in bytes.
   public var byteCount: Int64
+  /// `st_dev`: the file system holding it.
   public var device: UInt64
+  /// `st_ino`: the file on that file system.
   public var inode: UInt64
   /// `st_mtim`, in nanoseconds since the Epoch.
   public var modifiedNanoseconds: Int64
@@ -21,6 +24,7 @@ public struct FileStamp: Equatable, Sendable {
   /// it, and no caller can set it back.
   public var changedNanoseconds: Int64
 
+  /// A stamp from its parts (a record read back).
   public init(
     byteCount: Int64, device: UInt64, inode: UInt64, modifiedNanoseconds: Int64,
     changedNanoseconds: Int64
