@@ -303,7 +303,9 @@ let package = Package(
       dependencies: ["DirectoryContainer", "BaseFormat", "ByteCoding", "TestSupport"]),
     .testTarget(
       name: "CallDirectoryLoaderTests",
-      dependencies: ["CallDirectoryLoader", "DirectoryContainer", "BaseFormat", "Datasets", "TestSupport"]),
+      dependencies: [
+        "CallDirectoryLoader", "DirectoryContainer", "BaseFormat", "Datasets", "TestSupport",
+      ]),
     .testTarget(name: "DatasetsTests", dependencies: ["Datasets", "BaseFormat", "TestSupport"]),
     .testTarget(name: "ProcessMetricsTests", dependencies: ["ProcessMetrics"]),
     .testTarget(

@@ -75,7 +75,7 @@ extension ContainerApp {
   @discardableResult
   public func update(
     from source: some ReleaseSource, allowShrink: Bool = false, allowDowngrade: Bool = false,
-    events: @Sendable (SyncEvent) -> Void = { _ in }
+    events: @escaping @Sendable (SyncEvent) -> Void = { _ in }
   ) async throws(ContainerAppError) -> UpdateSummary {
     try await ContainerAppError.catchingAsync {
       for attempt in 1... {
@@ -109,7 +109,7 @@ extension ContainerApp {
   /// never on Swift's cooperative pool.
   private func updateNow(
     from source: some ReleaseSource, allowShrink: Bool, allowDowngrade: Bool,
-    events: @Sendable (SyncEvent) -> Void
+    events: @escaping @Sendable (SyncEvent) -> Void
   ) async throws -> UpdateSummary {
     let containerWasThere = FolderCalls.exists(container)
     // This update's own folder, with what killed or failed updates left for it to resume.
@@ -204,9 +204,11 @@ extension ContainerApp {
   /// Fetches `file` into the downloads folder (resuming a part fetched before) and checks its
   /// size and SHA-256; a file that fails the check is deleted, so the next try starts over.
   /// - Returns: the verified file's path.
+  /// - Parameter progress: told the bytes of this file fetched so far as they arrive.
   func fetchVerified(
     _ file: String, sha256: String, byteCount: Int, from source: some ReleaseSource,
-    into downloads: String, summary: inout UpdateSummary
+    into downloads: String, summary: inout UpdateSummary,
+    progress: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws -> String {
     let done = downloads + "/" + sha256
     if SHA256.hexDigest(ofFile: done) == sha256 { return done }
@@ -218,7 +220,7 @@ extension ContainerApp {
     // once more from its start before the update gives up.
     for attempt in 0..<2 {
       do throws(ReleaseError) {
-        try await source.fetch(file, to: part, expectedByteCount: byteCount)
+        try await source.fetch(file, to: part, expectedByteCount: byteCount, progress: progress)
       } catch {
         throw ContainerAppError(release: error)
       }

@@ -83,7 +83,7 @@ extension ContainerApp {
   /// declared sizes, as each file completes.
   func fetchChanges(
     _ planned: PlannedUpdate, from source: some ReleaseSource, into downloads: String,
-    summary: inout UpdateSummary, events: @Sendable (SyncEvent) -> Void
+    summary: inout UpdateSummary, events: @escaping @Sendable (SyncEvent) -> Void
   ) async throws -> (made: [MadeBase], chains: [(base: ReleaseIndex.Base, chain: PatchChain)]) {
     var made: [MadeBase] = []
     var chains: [(base: ReleaseIndex.Base, chain: PatchChain)] = []
@@ -100,6 +100,15 @@ extension ContainerApp {
         .updateProgress(UpdateProgress(phase: .downloading, done: downloaded, total: downloadTotal))
       )
     }
+    /// Reports the bytes of the file under way as they arrive, on top of the files done (never
+    /// past the file's declared size, nor the total).
+    func arriving(_ byteCount: Int) -> @Sendable (Int) -> Void {
+      let (before, total) = (downloaded, downloadTotal)
+      return { bytes in
+        let done = min(total, before &+ min(max(0, bytes), max(0, byteCount)))
+        events(.updateProgress(UpdateProgress(phase: .downloading, done: done, total: total)))
+      }
+    }
     if downloadTotal > 0 { fetched(0) }
     for step in planned.plan.steps {
       if let held = step.held, !step.chain.isEmpty {
@@ -109,7 +118,7 @@ extension ContainerApp {
           patches.append(
             try await fetchVerified(
               patch.file, sha256: patch.sha256, byteCount: patch.byteCount, from: source,
-              into: downloads, summary: &summary))
+              into: downloads, summary: &summary, progress: arriving(patch.byteCount)))
           fetched(patch.byteCount)
         }
         let outputs = step.chain.indices.map { downloads + "/made-\(step.base.name)-\($0).cdb" }
@@ -123,7 +132,7 @@ extension ContainerApp {
         try ContainerAppError.checkCancellation()
         let path = try await fetchVerified(
           base.file, sha256: base.sha256, byteCount: base.byteCount, from: source, into: downloads,
-          summary: &summary)
+          summary: &summary, progress: arriving(base.byteCount))
         fetched(base.byteCount)
         events(.baseFetched(name: base.name, bytes: base.byteCount))
         made.append(MadeBase(base: base, path: path))

@@ -65,6 +65,17 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     _ = try await transfer(path, to: destination, expectedByteCount: expectedByteCount)
   }
 
+  /// Fetches `path` as ``fetch(_:to:expectedByteCount:)`` does, telling `progress` the bytes
+  /// in `destination` every 256 KiB of the body and at its end, from URLSession's delegate queue.
+  /// - Throws: `ReleaseFormat.ReleaseError` as ``fetch(_:to:expectedByteCount:)`` does.
+  public func fetch(
+    _ path: String, to destination: String, expectedByteCount: Int?,
+    progress: @escaping @Sendable (Int) -> Void
+  ) async throws(ReleaseError) {
+    _ = try await transfer(
+      path, to: destination, expectedByteCount: expectedByteCount, progress: progress)
+  }
+
   /// Fetches `path` unless the server says it is still the file `validator` names: a GET with
   /// `If-None-Match` (an `ETag` validator) or `If-Modified-Since` (a `Last-Modified` one), whose
   /// 304 answer has no body. An index checked for updates costs a header, not its whole size
@@ -85,7 +96,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   /// One GET of `path` into `destination`, resumed from its bytes, under `condition`.
   private func transfer(
     _ path: String, to destination: String, expectedByteCount: Int?,
-    condition: HTTPValidator? = nil
+    condition: HTTPValidator? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) async throws(ReleaseError) -> (notModified: Bool, validator: HTTPValidator?) {
     let url = base.appendingPathComponent(path)
     if !FileManager.default.fileExists(atPath: destination) {
@@ -107,7 +118,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     condition?.apply(to: &request)
     let receiver = Receiver(
       output: output, offset: have, total: expectedByteCount, url: url,
-      acceptsNotModified: condition != nil)
+      acceptsNotModified: condition != nil, progress: progress)
     let task = owner.dataTask(with: request, receiver: receiver)
     let failure = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<ReleaseError?, Never>) in
@@ -117,6 +128,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
       receiver.cancel(task, because: Receiver.cancelled(url))
     }
     if let failure { throw failure }
+    receiver.reportProgress(final: true)
     return (receiver.notModified, receiver.validator)
   }
 }
@@ -148,12 +160,35 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   /// What names the body received, for the next conditional request.
   private(set) var validator: HTTPValidator?
 
-  init(output: FileHandle, offset: Int, total: Int?, url: URL, acceptsNotModified: Bool = false) {
+  /// Told the bytes in the part as they arrive (``reportProgress(final:)``).
+  private let progress: (@Sendable (Int) -> Void)?
+  /// The part's bytes when `progress` was last told.
+  private var reportedBytes = -1
+  /// How many more bytes make another report: a progress bar moves by the quarter megabyte, not
+  /// by each of URLSession's 16 KiB deliveries.
+  static let progressStepBytes = 256 * 1024
+
+  init(
+    output: FileHandle, offset: Int, total: Int?, url: URL, acceptsNotModified: Bool = false,
+    progress: (@Sendable (Int) -> Void)? = nil
+  ) {
+    self.progress = progress
     self.acceptsNotModified = acceptsNotModified
     self.output = output
     self.offset = offset
     self.total = total
     self.url = url
+  }
+
+  /// Tells `progress` the part's bytes when a step more arrived since the last report, or at
+  /// the end (`final`) when any did. Called on the delegate queue, and once after the transfer.
+  func reportProgress(final: Bool) {
+    guard let progress, !notModified else { return }
+    let bytes = offset + received
+    guard bytes > reportedBytes, final || bytes - max(0, reportedBytes) >= Self.progressStepBytes
+    else { return }
+    reportedBytes = bytes
+    progress(bytes)
   }
 
   /// The error a cancelled task's fetch ends with.
@@ -294,6 +329,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     do {
       try output.write(contentsOf: data)
       received += data.count
+      reportProgress(final: false)
     } catch {
       fail(
         ReleaseError(

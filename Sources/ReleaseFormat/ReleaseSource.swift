@@ -22,6 +22,18 @@ public protocol ReleaseSource {
   func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
     async throws(ReleaseError)
 
+  /// ``fetch(_:to:expectedByteCount:)``, telling `progress` the bytes of the file now in
+  /// `destination` (those resumed included) as they arrive, every 256 KiB or so and once at the
+  /// end: a 70 MB base moves a progress bar as it comes, not from 0 to 100% at its end. A
+  /// source that cannot tell (the default) reports once, when the fetch ends.
+  /// - Parameter progress: called from any thread, in order, with a count that only grows
+  ///   within one attempt.
+  /// - Throws: ``ReleaseError`` as ``fetch(_:to:expectedByteCount:)`` does.
+  func fetch(
+    _ path: String, to destination: String, expectedByteCount: Int?,
+    progress: @escaping @Sendable (Int) -> Void
+  ) async throws(ReleaseError)
+
   /// Fetches `path` (at most `maximumByteCount` bytes) into `destination` unless it is still
   /// the file `validator` names. Implemented for every source below; HTTP asks the server.
   /// - Throws: ``ReleaseError`` as ``fetch(_:to:expectedByteCount:)`` does.
@@ -51,6 +63,23 @@ public struct FolderReleaseSource: ReleaseSource, Sendable {
   public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
     throws(ReleaseError)
   {
+    try copy(path, to: destination, expectedByteCount: expectedByteCount) { _ in }
+  }
+
+  /// Copies `path`, reporting the bytes in `destination` after every 256 KiB buffer. `async`
+  /// though it never suspends: called on the type itself, a synchronous one would lose to the
+  /// protocol's default, which reports only at the end.
+  /// - Throws: ``ReleaseError`` as ``fetch(_:to:expectedByteCount:)`` does.
+  public func fetch(
+    _ path: String, to destination: String, expectedByteCount: Int?,
+    progress: @escaping @Sendable (Int) -> Void
+  ) async throws(ReleaseError) {
+    try copy(path, to: destination, expectedByteCount: expectedByteCount, progress: progress)
+  }
+
+  private func copy(
+    _ path: String, to destination: String, expectedByteCount: Int?, progress: (Int) -> Void
+  ) throws(ReleaseError) {
     let source = folder + "/" + path
     // An infinite or huge timeout is no limit; one that is not a positive number (NaN would
     // trap the conversion) is the default's.
@@ -71,6 +100,8 @@ public struct FolderReleaseSource: ReleaseSource, Sendable {
       var offset = Int64(try output.stat().size)
       let limit = Int64(expectedByteCount ?? Int.max)
       var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+      var reported = false
+      defer { if !reported { progress(Int(offset)) } }
       while offset < limit {
         guard MonotonicTime.nanoseconds() < deadline else {
           throw ReleaseError(
@@ -84,6 +115,8 @@ public struct FolderReleaseSource: ReleaseSource, Sendable {
         let kept = Int(min(Int64(count), limit - offset))
         _ = try output.writeAll(buffer[..<kept])
         offset += Int64(kept)
+        progress(Int(offset))
+        reported = true
       }
     } catch let error as ReleaseError {
       throw error
@@ -107,6 +140,15 @@ public enum ConditionalFetch: Equatable, Sendable {
 }
 
 extension ReleaseSource {
+  /// Fetches, then reports the file's size once.
+  public func fetch(
+    _ path: String, to destination: String, expectedByteCount: Int?,
+    progress: @escaping @Sendable (Int) -> Void
+  ) async throws(ReleaseError) {
+    try await fetch(path, to: destination, expectedByteCount: expectedByteCount)
+    if let size = try? FolderCalls.byteCount(of: destination) { progress(size) }
+  }
+
   /// Fetches `path` unless it is still the file `validator` names. A source that cannot tell
   /// (a folder, whose reads cost nothing) fetches it whole; HTTP asks with `If-None-Match` or
   /// `If-Modified-Since`, and a 304 costs a header.
