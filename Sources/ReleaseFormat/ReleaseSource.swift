@@ -26,8 +26,12 @@ public protocol ReleaseSource {
   /// `destination` (those resumed included) as they arrive, every 256 KiB or so and once at the
   /// end: a 70 MB base moves a progress bar as it comes, not from 0 to 100% at its end. A
   /// source that cannot tell (the default) reports once, when the fetch ends.
-  /// - Parameter progress: called from any thread, in order, with a count that only grows
-  ///   within one attempt.
+  /// - Parameters:
+  ///   - path: the file's path relative to the release folder.
+  ///   - destination: the local file to fetch into, resumed from its current length.
+  ///   - expectedByteCount: the file's size when the index gives it.
+  ///   - progress: called from any thread, in order, with a count that only grows within one
+  ///     attempt.
   /// - Throws: ``ReleaseError`` as ``fetch(_:to:expectedByteCount:)`` does.
   func fetch(
     _ path: String, to destination: String, expectedByteCount: Int?,
