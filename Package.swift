@@ -204,7 +204,7 @@ let package = Package(
       name: "CallDirectoryApp",
       dependencies: [
         "CallDirectoryCore", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat",
-        "SystemCalls", "ReleaseFormat",
+        "SystemCalls", "ReleaseFormat", .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
     .target(
@@ -293,6 +293,7 @@ let package = Package(
         "CallDirectoryApp", "CallDirectoryHost", "CallDirectoryCore", "CallDirectoryLoader",
         "BaseFormat", "BenchHarness", "Datasets", "DirectoryCompiler", "DirectoryContainer",
         "HostTestSupport", "ReleaseFormat", "SystemCalls",
+        .product(name: "SystemPackage", package: "swift-system"),
         "TestSupport", "calldir-extension",
       ]),
     .testTarget(

@@ -15,7 +15,7 @@ public struct PartSyncResult<Outcome: CallDirectoryReloadOutcome>: Sendable
 where Outcome: Sendable {
   /// The part's number, 1-based.
   public var index: Int
-  /// The part's extension: `bundleID.N`.
+  /// The part's extension: `bundleID.N`, or the list's Nth.
   public var bundleID: String
   /// The part's container.
   public var part: ContainerApp
@@ -61,13 +61,52 @@ extension ContainerApp {
       throw ContainerAppError(
         "a set splits across at most \(Self.maximumParts) extensions, not \(count)")
     }
-    let parts = try split(into: count)
+    return try await syncParts(
+      manager: manager, extensions: (0..<max(0, count)).map { bundleID + ".\($0 + 1)" },
+      policy: policy, maximumRequests: maximumRequests, events: events)
+  }
+
+  /// Syncs a set split by number range across the extensions named in `extensions`, in order:
+  /// part N syncs through `extensions[N - 1]`, whatever their bundle identifiers are. As
+  /// ``syncParts(manager:bundleID:count:policy:maximumRequests:events:)`` does otherwise.
+  ///
+  /// - Parameters:
+  ///   - manager: the system's Call Directory manager (CallKit's, through the adapter).
+  ///   - extensions: the parts' extensions' bundle identifiers, one a part, each once.
+  ///   - policy: whether a part that fails (not turned on, a failed request) stops the rest.
+  ///   - maximumRequests: bounds each part's requests this time; the next sync resumes.
+  ///   - events: hears each part's events with its number (1-based).
+  /// - Returns: each part's result, in order (fewer when the policy stopped early).
+  /// - Throws: ``ContainerAppError``: ``ContainerAppError/Kind/failed`` for a list with a
+  ///   repeated or empty identifier, or when the split itself fails (fewer than 2 extensions,
+  ///   too few entries); ``ContainerAppError/Kind/cancelled`` between parts. A part's own
+  ///   failure is in its result.
+  public func syncParts<Manager: CallDirectoryManaging>(
+    manager: Manager, extensions: [String],
+    policy: PartFailurePolicy = .continueWithOthers,
+    maximumRequests: Int = maximumRequestsPerSync,
+    events: @Sendable @escaping (_ part: Int, SyncEvent) -> Void = { _, _ in }
+  ) async throws(ContainerAppError) -> [PartSyncResult<Manager.ReloadOutcome>]
+  where Manager.ReloadOutcome: Sendable {
+    guard extensions.count <= Self.maximumParts else {
+      throw ContainerAppError(
+        "a set splits across at most \(Self.maximumParts) extensions, not \(extensions.count)")
+    }
+    if let empty = extensions.firstIndex(where: \.isEmpty) {
+      throw ContainerAppError("extension \(empty + 1) of the list has no bundle identifier")
+    }
+    if Set(extensions).count != extensions.count {
+      throw ContainerAppError(
+        "each part needs an extension of its own: \(extensions.joined(separator: ", ")) repeats one"
+      )
+    }
+    let parts = try split(into: extensions.count)
     var results: [PartSyncResult<Manager.ReloadOutcome>] = []
     for (offset, part) in parts.enumerated() {
       try ContainerAppError.checkCancellation()
       let index = offset + 1
       var result = PartSyncResult<Manager.ReloadOutcome>(
-        index: index, bundleID: bundleID + ".\(index)", part: part,
+        index: index, bundleID: extensions[offset], part: part,
         numberRange: try part.manifest().numberRange, outcomes: [], error: nil)
       do {
         result.outcomes = try await part.sync(

@@ -3,6 +3,7 @@ import CallDirectoryCore
 import CallDirectoryLoader
 import DirectoryContainer
 import SystemCalls
+import SystemPackage
 
 /// The app's side of the App Group container (2GIS's steps 1–8, scriptable): stage downloaded
 /// bases (copied atomically, SHA-256 recorded, then verified whole → ready), choose regions,
@@ -19,6 +20,10 @@ public struct ContainerApp: Sendable, Hashable {
   public let container: String
 
   public init(container: String) { self.container = container }
+
+  /// The app's half over the container at `container` (a `FilePath`, as swift-system and an
+  /// App Group's `containerURL(…).path` give it).
+  public init(container: FilePath) { self.container = container.string }
 
   /// The manifest, or an empty one when the container is new.
   /// - Throws: ``ContainerAppError`` when a manifest exists but cannot be read.
@@ -84,6 +89,18 @@ public struct ContainerApp: Sendable, Hashable {
   /// - Returns: the base's manifest entry.
   /// - Throws: ``ContainerAppError`` naming the file and the problem (``ContainerAppError/file``,
   ///   ``ContainerAppError/base``); the container is then as it was.
+  @discardableResult
+  public func stage(
+    file: FilePath, name: String, role: Manifest.Role, region: String? = nil, priority: Int,
+    version: Int
+  ) async throws(ContainerAppError) -> Manifest.Base {
+    try await stage(
+      file: file.string, name: name, role: role, region: region, priority: priority,
+      version: version)
+  }
+
+  /// `stage(file:name:role:region:priority:version:)` with the file's path as a string.
+  /// - Throws: ``ContainerAppError`` as that one does.
   @discardableResult
   public func stage(
     file: String, name: String, role: Manifest.Role, region: String? = nil, priority: Int,

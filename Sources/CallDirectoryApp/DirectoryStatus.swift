@@ -112,6 +112,19 @@ extension ContainerApp {
   public func status(manager: some CallDirectoryManaging, bundleID: String)
     async throws(ContainerAppError) -> DirectoryStatus
   {
+    try await status(
+      manager: manager, bundleID: bundleID,
+      partExtensions: existingParts().indices.map { bundleID + ".\($0 + 1)" })
+  }
+
+  /// ``status()``, with each extension's enabled status asked of `manager`: `bundleID` for the
+  /// container's own, `partExtensions[N - 1]` for part N (as
+  /// ``syncParts(manager:extensions:policy:maximumRequests:events:)`` names them). A part past
+  /// the list's end is asked nothing.
+  /// - Throws: ``ContainerAppError`` as ``status(manager:bundleID:)`` does.
+  public func status(
+    manager: some CallDirectoryManaging, bundleID: String, partExtensions: [String]
+  ) async throws(ContainerAppError) -> DirectoryStatus {
     var status: DirectoryStatus
     do {
       status = try self.status()
@@ -123,8 +136,8 @@ extension ContainerApp {
     try await ContainerAppError.catchingAsync {
       status.install.bundleID = bundleID
       status.install.enabled = try await manager.enabledStatus(ofExtension: bundleID)
-      for index in status.parts.indices {
-        let partID = bundleID + ".\(index + 1)"
+      for index in status.parts.indices where index < partExtensions.count {
+        let partID = partExtensions[index]
         status.parts[index].bundleID = partID
         status.parts[index].enabled = try await manager.enabledStatus(ofExtension: partID)
       }

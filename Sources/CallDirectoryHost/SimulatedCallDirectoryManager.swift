@@ -25,6 +25,20 @@ public struct SimulatedCallDirectoryManager: CallDirectoryManaging {
     }
   }
 
+  /// A manager for a set split across extensions named explicitly
+  /// (`ContainerApp.syncParts(manager:extensions:…)`): `extensions[N - 1]` runs `executable` on
+  /// part N's container; any other identifier runs it on `container`.
+  public init(
+    system: SimulatedSystem, executable: String, partsOf container: String, extensions: [String]
+  ) {
+    self.system = system
+    runnerFor = { identifier in
+      let index = extensions.firstIndex(of: identifier)
+      let folder = index.map { container + "/parts/\($0 + 1)" } ?? container
+      return .process(executable: executable, container: folder)
+    }
+  }
+
   /// The extension's state in the store; `unknown` for a bundle id the system has never seen.
   /// - Throws: ``HostError/store(_:)``.
   public func enabledStatus(ofExtension identifier: String) throws -> ExtensionEnabledStatus {

@@ -192,3 +192,45 @@ struct AsyncAppTests {
     #expect(!ContainerAppError(release: ReleaseError("bad patch")).isRetryable)
   }
 }
+
+/// Extensions named explicitly, not by the `bundleID.N` convention (issue 56, item 5).
+@Suite("Parts synced through extensions the app names")
+struct NamedPartExtensionsTests {
+  let past = PastTheCapTests()
+
+  @Test func eachPartSyncsThroughTheExtensionTheListNamesAndTheStatusAsksThem() async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
+    let extensions = ["com.example.blocking", "com.example.identity.extra"]
+    let manager = SimulatedCallDirectoryManager(
+      system: fixture.system, executable: fixture.extensionPath, partsOf: fixture.app.container,
+      extensions: extensions)
+    try fixture.app.split(into: 2)
+    for (offset, identifier) in extensions.enumerated() {
+      let result = try fixture.app.part(offset + 1).enable(
+        system: fixture.system, bundleID: identifier, executable: fixture.extensionPath)
+      #expect(result.succeeded, "\(result.detail)")
+    }
+    let results = try await fixture.app.syncParts(manager: manager, extensions: extensions)
+    #expect(results.map(\.bundleID) == extensions)
+    #expect(results.allSatisfy { $0.succeeded }, "\(results.map(\.error))")
+    let status = try await fixture.app.status(
+      manager: manager, bundleID: "com.example.main", partExtensions: extensions)
+    #expect(status.parts.map(\.bundleID) == extensions)
+    #expect(status.parts.map(\.enabled) == [.enabled, .enabled])
+    #expect(status.parts.allSatisfy { $0.isUpToDate }, "\(status.parts)")
+  }
+
+  @Test(arguments: [["com.a", "com.a"], ["com.a", ""]])
+  func aListThatRepeatsOrLeavesOutAnIdentifierIsRefused(extensions: [String]) async throws {
+    let fixture = try await past.fixture(scope: .perRequest)
+    let manager = SimulatedCallDirectoryManager(
+      system: fixture.system, executable: fixture.extensionPath, partsOf: fixture.app.container,
+      extensions: extensions)
+    await #expect {
+      _ = try await fixture.app.syncParts(manager: manager, extensions: extensions)
+    } throws: { error in
+      (error as? ContainerAppError)?.kind == .failed
+    }
+    #expect(fixture.app.existingParts().isEmpty, "nothing split")
+  }
+}
