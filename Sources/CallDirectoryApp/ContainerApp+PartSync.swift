@@ -59,7 +59,8 @@ extension ContainerApp {
   where Manager.ReloadOutcome: Sendable {
     guard count <= Self.maximumParts else {
       throw ContainerAppError(
-        "a set splits across at most \(Self.maximumParts) extensions, not \(count)")
+        "a set splits across at most \(Self.maximumParts) extensions, not \(count)",
+        kind: .badArgument)
     }
     return try await syncParts(
       manager: manager, extensions: (0..<max(0, count)).map { bundleID + ".\($0 + 1)" },
@@ -77,7 +78,7 @@ extension ContainerApp {
   ///   - maximumRequests: bounds each part's requests this time; the next sync resumes.
   ///   - events: hears each part's events with its number (1-based).
   /// - Returns: each part's result, in order (fewer when the policy stopped early).
-  /// - Throws: ``ContainerAppError``: ``ContainerAppError/Kind/failed`` for a list with a
+  /// - Throws: ``ContainerAppError``: ``ContainerAppError/Kind/badArgument`` for a list with a
   ///   repeated or empty identifier, or when the split itself fails (fewer than 2 extensions,
   ///   too few entries); ``ContainerAppError/Kind/cancelled`` between parts. A part's own
   ///   failure is in its result.
@@ -90,15 +91,17 @@ extension ContainerApp {
   where Manager.ReloadOutcome: Sendable {
     guard extensions.count <= Self.maximumParts else {
       throw ContainerAppError(
-        "a set splits across at most \(Self.maximumParts) extensions, not \(extensions.count)")
+        "a set splits across at most \(Self.maximumParts) extensions, not \(extensions.count)",
+        kind: .badArgument)
     }
     if let empty = extensions.firstIndex(where: \.isEmpty) {
-      throw ContainerAppError("extension \(empty + 1) of the list has no bundle identifier")
+      throw ContainerAppError(
+        "extension \(empty + 1) of the list has no bundle identifier", kind: .badArgument)
     }
     if Set(extensions).count != extensions.count {
       throw ContainerAppError(
-        "each part needs an extension of its own: \(extensions.joined(separator: ", ")) repeats one"
-      )
+        "each part needs an extension of its own: \(extensions.joined(separator: ", ")) repeats one",
+        kind: .badArgument)
     }
     let parts = try split(into: extensions.count)
     var results: [PartSyncResult<Manager.ReloadOutcome>] = []

@@ -31,7 +31,8 @@ extension ContainerApp {
   /// ``split(into:)``'s work.
   private func splitNow(into count: Int) throws -> [ContainerApp] {
     guard count >= 2 else {
-      throw ContainerAppError("a split needs at least 2 extensions, got \(count)")
+      throw ContainerAppError(
+        "a split needs at least 2 extensions, got \(count)", kind: .badArgument)
     }
     let manifest = try self.manifest()
     var ranges = (1...count).compactMap { try? part($0).manifest().numberRange }

@@ -12,7 +12,8 @@ extension ContainerApp {
   /// - Throws: ``ContainerAppError`` for a chunk under 1 or a container without manifest.
   public func setChunk(_ entries: Int, minimum: Int? = nil) throws(ContainerAppError) {
     guard entries >= 1, (minimum ?? 1) >= 1 else {
-      throw ContainerAppError("a chunk must hold at least 1 entry, got \(entries)")
+      throw ContainerAppError(
+        "a chunk must hold at least 1 entry, got \(entries)", kind: .badArgument)
     }
     try ContainerAppError.catching {
       try change { manifest, _ in manifest.installProgress.setChunk(entries, minimum: minimum) }

@@ -185,10 +185,17 @@ extension ContainerApp {
           index: index, bytes: cached.bytes, fetchedByteCount: 0, validator: cached.validator)
       case (.unchanged, nil):
         throw ContainerAppError(
-          "the release source answered \(ReleaseIndex.fileName) as unchanged without being asked")
+          "the release source answered \(ReleaseIndex.fileName) as unchanged without being asked",
+          kind: .badRelease)
       case (.fetched(let validator), _):
         let bytes = try readWholeFile(path, maximumByteCount: Self.maximumIndexByteCount)
-        let index = try ReleaseIndex(parsing: bytes, path: ReleaseIndex.fileName)
+        let index: ReleaseIndex
+        do {
+          index = try ReleaseIndex(parsing: bytes, path: ReleaseIndex.fileName)
+        } catch {
+          throw ContainerAppError(
+            error.description, kind: .badRelease, file: ReleaseIndex.fileName)
+        }
         return FetchedIndex(
           index: index, bytes: bytes, fetchedByteCount: bytes.count, validator: validator)
       }
@@ -236,7 +243,7 @@ extension ContainerApp {
       FolderCalls.removeFile(part)
       throw ContainerAppError(
         "\(file): \(after == byteCount ? "its SHA-256 is not the index's" : "\(after) bytes, not the index's \(byteCount)") (refused; fetched again next time)",
-        file: file)
+        kind: .badRelease, file: file)
     }
     do { try DurableStep.rename(part, over: done) } catch {
       throw ContainerAppError("cannot keep \(part): \(SystemErrorText.text(error))")

@@ -39,7 +39,7 @@ extension ContainerApp {
     }
     let indexFetch = try await fetchIndex(from: source, into: downloads)
     guard let latest = indexFetch.index.latest else {
-      throw ContainerAppError("the release has no version yet")
+      throw ContainerAppError("the release has no version yet", kind: .badRelease)
     }
     let current: Manifest?
     do {
@@ -58,7 +58,7 @@ extension ContainerApp {
     if let contradiction = plan.contradictions.first {
       throw ContainerAppError(
         "the release contradicts itself: \(contradiction); nothing was changed",
-        base: contradiction.prefix { $0 != ":" }.description)
+        kind: .badRelease, base: contradiction.prefix { $0 != ":" }.description)
     }
     if !allowShrink, let current {
       if let why = ShrinkRule.refusal(

@@ -122,13 +122,15 @@ public struct ContainerApp: Sendable, Hashable {
     version: Int, signal: StopSignal
   ) throws -> Manifest.Base {
     guard BaseNaming.isValidName(name) else {
-      throw ContainerAppError("base name '\(name)' must be \(BaseNaming.nameRule)")
+      throw ContainerAppError(
+        "base name '\(name)' must be \(BaseNaming.nameRule)", kind: .badArgument)
     }
     if role == .region && region == nil {
-      throw ContainerAppError("a region base needs its region")
+      throw ContainerAppError("a region base needs its region", kind: .badArgument)
     }
     if let region, !BaseNaming.isValidRegion(region) {
-      throw ContainerAppError("region '\(region)' must not hold a tab, a comma or a line break")
+      throw ContainerAppError(
+        "region '\(region)' must not hold a tab, a comma or a line break", kind: .badArgument)
     }
     // A new container is made by the transaction (and removed again if the stage fails), so
     // its copy is made under the lock; an existing one's before it.

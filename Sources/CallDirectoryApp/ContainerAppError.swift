@@ -8,9 +8,17 @@
 public struct ContainerAppError: Error, CustomStringConvertible, Equatable, Sendable {
   /// What kind of failure it is.
   public enum Kind: Sendable, Equatable, Hashable {
-    /// A file, a release or an argument that cannot be used (a damaged base, a hash that is not
-    /// the index's, a bad name): trying again with the same input fails again.
+    /// A local file or container that cannot be used (a damaged base, a file that cannot be
+    /// read or written): trying again with the same files fails again.
     case failed
+    /// The release cannot be used: an index that cannot be read as one, a file whose size or
+    /// SHA-256 is not the index's, a release that contradicts itself or has no version. Trying
+    /// again fails until the release is published again: tell whoever publishes it.
+    case badRelease
+    /// An argument the call cannot take (a base name outside the rule, a repeated extension, a
+    /// chunk under one entry, a split into fewer than two): the app's own mistake, which no
+    /// retry mends.
+    case badArgument
     /// An update that would leave fewer than half the entries the container publishes (or
     /// none): refused unless shrinking is allowed (`DirectoryContainer.ShrinkRule`).
     case shrink
@@ -58,7 +66,9 @@ public struct ContainerAppError: Error, CustomStringConvertible, Equatable, Send
     switch kind {
     case .download: code.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
     case .noSpace, .system, .cancelled, .conflict: true
-    case .failed, .shrink, .extensionNotEnabled, .noManifest, .downgrade: false
+    case .failed, .badRelease, .badArgument, .shrink, .extensionNotEnabled, .noManifest,
+      .downgrade:
+      false
     }
   }
 

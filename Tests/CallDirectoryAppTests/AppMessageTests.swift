@@ -27,12 +27,12 @@ struct AppMessageTests {
     do {
       try app.split(into: 1)
       Issue.record("a split into 1")
-    } catch { expectPlain(error) }
+    } catch { expectPlain(error, kind: .badArgument) }
     do {
       try await app.stage(
         file: folder.path("none.cdb"), name: "r", role: .region, priority: 1, version: 1)
       Issue.record("a region base without its region")
-    } catch { expectPlain(error) }
+    } catch { expectPlain(error, kind: .badArgument) }
   }
 
   /// A release whose newest version has no bases, against a container holding entries.
@@ -54,5 +54,39 @@ struct AppMessageTests {
       Issue.record("an update to no entries")
     } catch { expectPlain(error, kind: .shrink) }
     #expect(try app.manifest().bases.count == 1, "the container is as it was")
+  }
+}
+
+/// `.failed` split into cases an app acts on (issue 56, item 5): a release that cannot be used
+/// is `.badRelease` (tell the publisher), an argument the app got wrong `.badArgument`.
+@Suite("A bad release and a bad argument are kinds of their own")
+struct ErrorKindTests {
+  @Test func anIndexThatIsNotOneAndAFileThatIsNotTheIndexsAreBadReleases() async throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder.path("R"), withIntermediateDirectories: true)
+    try "not json\n".write(toFile: folder.path("R/index.json"), atomically: true, encoding: .utf8)
+    let app = ContainerApp(container: folder.path("box"))
+    await #expect {
+      _ = try await app.update(from: FolderReleaseSource(folder: folder.path("R")))
+    } throws: { error in
+      let appError = error as? ContainerAppError
+      return appError?.kind == .badRelease && appError?.isRetryable == false
+        && appError?.file == "index.json"
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("box/manifest.cdm")))
+  }
+
+  @Test func argumentsTheAppGotWrongAreBadArguments() async throws {
+    let folder = try TemporaryFolder()
+    let app = ContainerApp(container: folder.path("box"))
+    do {
+      try await app.stage(
+        file: folder.path("x.cdb"), name: "no spaces allowed", role: .seed, priority: 1,
+        version: 1)
+      Issue.record("a base name outside the rule")
+    } catch {
+      #expect(error.kind == .badArgument && !error.isRetryable, "\(error)")
+    }
   }
 }

@@ -229,7 +229,7 @@ struct NamedPartExtensionsTests {
     await #expect {
       _ = try await fixture.app.syncParts(manager: manager, extensions: extensions)
     } throws: { error in
-      (error as? ContainerAppError)?.kind == .failed
+      (error as? ContainerAppError)?.kind == .badArgument
     }
     #expect(fixture.app.existingParts().isEmpty, "nothing split")
   }

@@ -93,7 +93,8 @@ struct DirectoryUpdater: Sendable {
     case .downgrade: "The server offered an older directory than this one, so it was not installed."
     case .conflict: "The directory changed during the update. Try again."
     case .system: "iOS could not update the directory right now. Try again later."
-    case .noManifest, .failed: "The update could not be used (\(error.description))."
+    case .badRelease: "The update on the server is damaged. It is installed once it is fixed."
+    case .noManifest, .failed, .badArgument: "The update could not be used (\(error.description))."
     }
   }
 
