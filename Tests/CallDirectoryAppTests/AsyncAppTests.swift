@@ -145,6 +145,27 @@ struct AsyncAppTests {
     #expect(try target.manifest().bases.count == PastTheCapTests.sources.count)
   }
 
+  /// An app at version 1 whose update to version 2 is cancelled mid-download: every file of
+  /// the container is as it was, byte for byte (the downloads folder keeps what arrived, for
+  /// the next update to resume, and is left out).
+  @Test func aCancelledUpdateLeavesEveryFileOfTheContainerAsItWas() async throws {
+    let (_, folder, app) = try await UpdateWritersTests().containerAtVersionOne()
+    func snapshot() throws -> [String: Data] {
+      try folderSnapshot(app.container).filter { !$0.key.hasPrefix(".downloads") }
+    }
+    let before = try snapshot()
+    #expect(before.keys.contains(Manifest.fileName) && before.count > 2, "\(before.keys)")
+    let cancelling = CancellingSource(
+      folder: FolderReleaseSource(folder: folder.path("R")), cancelAt: 2)
+    let cancelled = await Task { try await app.update(from: cancelling) }.result
+    guard case .failure(let error) = cancelled else {
+      Issue.record("a cancelled update returned")
+      return
+    }
+    #expect((error as? ContainerAppError)?.kind == .cancelled, "\(error)")
+    #expect(try snapshot() == before)
+  }
+
   /// Three parts, the second never turned on: by default the others are synced and its result
   /// says why; stopping at the first failure leaves the third alone. The status then shows
   /// each part's install and each extension's switch.
