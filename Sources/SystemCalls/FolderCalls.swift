@@ -42,6 +42,11 @@ public enum FolderCalls {
     (try? FilePath(path).stat(followTargetSymlink: followingLinks)) != nil
   }
 
+  /// Whether `path` is a folder (links followed).
+  public static func isFolder(_ path: String) -> Bool {
+    (try? FilePath(path).stat())?.type == .directory
+  }
+
   /// The size of the file at `path`, in bytes.
   /// - Throws: `Errno` from `stat`.
   public static func byteCount(of path: String) throws(Errno) -> Int {

@@ -24,6 +24,14 @@ public enum StandardStreams {
     signal(SIGPIPE, SIG_IGN)
   }
 
+  /// The width in columns of the terminal descriptor 2 is drawn on (`TIOCGWINSZ`); nil when it
+  /// is no terminal or cannot be asked.
+  public static func standardErrorColumns() -> Int? {
+    var size = winsize()
+    guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
   /// Writes out what stdout holds now (a log line printed before a progress line on stderr is
   /// drawn again), ignoring a failure: ``finishStandardOutput()`` reports it at the end.
   public static func flushStandardOutput() { _ = fflush(stdout) }

@@ -115,9 +115,7 @@ struct GateCommand: AsyncParsableCommand {
     Interruption.watch([scratch])
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let settings = try resolvedSettings()
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: data, isDirectory: &isFolder), isFolder.boolValue
-    else {
+    guard FolderCalls.isFolder(data) else {
       throw BenchError("--data: '\(data)' is not a folder (a container calldir compile wrote)")
     }
     let log: (String) -> Void = { line in

@@ -30,10 +30,11 @@ enum Interruption {
       }
     }
     var signalReceived: Int32? { lock.withLock { cancelledBy } }
+    /// The signal sources, kept for the life of the process.
+    private var sources: [any DispatchSourceSignal] = []
+    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
   }
   private static let folders = Folders()
-  /// The signal sources, kept for the life of the process.
-  nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
   /// Installs the handlers; call once, first thing in `main`.
   static func install() {
@@ -57,7 +58,7 @@ enum Interruption {
         exit(status)
       }
       source.resume()
-      sources.append(source)
+      folders.keep(source)
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SystemCalls
+import SystemPackage
 
 /// A command that must wait for another writer of the same container says so after one second,
 /// naming the process that holds the writers' lock, instead of waiting without a word
@@ -16,13 +17,15 @@ enum LockWaitNotice {
   /// or free; the command then takes the lock itself.
   static func waitIfBusy(_ container: String) {
     let path = container + "/.lock"
-    let descriptor = open(path, O_RDWR | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
+    guard
+      let descriptor = try? FileDescriptor.open(FilePath(path), .readWrite, options: .closeOnExec)
+    else { return }
+    defer { try? descriptor.close() }
     let started = Date()
     var told = false
-    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR else { return }
+    // Tried without waiting until free (any failure but "held elsewhere" ends the wait: the
+    // command's own lock then says what is wrong).
+    while (try? FileLock.lockExclusively(descriptor, waiting: false)) == false {
       if !told && Date().timeIntervalSince(started) >= silentSeconds {
         told = true
         let holder = holderProcessID(of: descriptor).map { "process \($0)" } ?? "another process"
@@ -31,20 +34,20 @@ enum LockWaitNotice {
       }
       usleep(pollMicroseconds)
     }
-    flock(descriptor, LOCK_UN)
+    FileLock.unlock(descriptor)
   }
 
   /// The process holding an `flock` on the file `descriptor` is open on, from Linux's
   /// `/proc/locks` (`N: FLOCK ADVISORY WRITE PID MAJOR:MINOR:INODE 0 EOF`); nil elsewhere.
-  static func holderProcessID(of descriptor: Int32) -> Int32? {
-    var status = stat()
-    guard fstat(descriptor, &status) == 0,
+  static func holderProcessID(of descriptor: FileDescriptor) -> Int32? {
+    guard let status = try? descriptor.stat(),
       let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
     else { return nil }
     for line in locks.split(separator: "\n") {
       let fields = line.split(separator: " ")
       guard fields.count >= 6, fields[1] == "FLOCK",
-        let inode = fields[5].split(separator: ":").last, UInt64(inode) == UInt64(status.st_ino)
+        let inode = fields[5].split(separator: ":").last,
+        UInt64(inode) == UInt64(status.inode.rawValue)
       else { continue }
       return Int32(fields[4])
     }

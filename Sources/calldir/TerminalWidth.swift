@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// The width of the terminal stderr is drawn on, in columns.
 enum TerminalWidth {
@@ -7,10 +8,7 @@ enum TerminalWidth {
 
   /// The terminal's width (`TIOCGWINSZ` on stderr), else `COLUMNS`, else ``fallback``.
   static func columns() -> Int {
-    var size = winsize()
-    if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-      return Int(size.ws_col)
-    }
+    if let columns = StandardStreams.standardErrorColumns() { return columns }
     if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text),
       columns > 0
     {
