@@ -195,3 +195,23 @@ public struct FILE {}
 public var stdout: UnsafeMutablePointer<FILE>! { nil }
 @discardableResult public func fflush(_ stream: UnsafeMutablePointer<FILE>!) -> Int32 { 0 }
 @discardableResult public func ferror(_ stream: UnsafeMutablePointer<FILE>!) -> Int32 { 0 }
+
+// File times (`stat`'s st_mtimespec and st_ctimespec, as swift-system's Stat hands them on) and
+// the terminal's size (`ioctl(TIOCGWINSZ)`), as the SDK imports them: the Darwin overlay's
+// pointer form of ioctl, and TIOCGWINSZ as an unsigned long.
+public struct timespec {
+  public var tv_sec: Int = 0
+  public var tv_nsec: Int = 0
+  public init() {}
+}
+public struct winsize {
+  public var ws_row: UInt16 = 0
+  public var ws_col: UInt16 = 0
+  public var ws_xpixel: UInt16 = 0
+  public var ws_ypixel: UInt16 = 0
+  public init() {}
+}
+public var TIOCGWINSZ: UInt { 0x4008_7468 }
+@discardableResult public func ioctl(
+  _ descriptor: Int32, _ request: UInt, _ pointer: UnsafeMutableRawPointer
+) -> Int32 { 0 }

@@ -12,6 +12,7 @@ public struct Heap<Element: Comparable> {
   public var isEmpty: Bool { true }
   public var min: Element? { nil }
   public var max: Element? { nil }
+  public var unordered: [Element] { [] }
   public mutating func insert(_ element: Element) {}
   public mutating func removeMin() -> Element { fatalError() }
   public mutating func popMin() -> Element? { nil }

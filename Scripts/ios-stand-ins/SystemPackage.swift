@@ -4,6 +4,8 @@
 // ("macOS 10.10, iOS 8.0": Package.swift), so nothing here carries an @available: calldir's own
 // availability is what the type-check is for. Bodies only satisfy the compiler; nothing runs.
 
+import Darwin
+
 public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
   public let rawValue: Int32
   public init(rawValue: Int32) { self.rawValue = rawValue }
@@ -55,9 +57,22 @@ public struct Stat: Sendable {
     public static var pipe: FileType { FileType(rawValue: 0o010000) }
     public static var characterSpecial: FileType { FileType(rawValue: 0o020000) }
   }
+  /// `dev_t` is Int32 on Darwin; `ino_t` UInt64.
+  public struct DeviceID: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+  }
+  public struct Inode: RawRepresentable, Hashable, Sendable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+  }
   init() {}
   public var type: FileType { .regular }
   public var size: Int64 { 0 }
+  public var deviceID: DeviceID { DeviceID(rawValue: 0) }
+  public var inode: Inode { Inode(rawValue: 0) }
+  public var st_mtim: timespec { timespec() }
+  public var st_ctim: timespec { timespec() }
 }
 
 public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
