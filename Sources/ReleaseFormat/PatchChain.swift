@@ -3,7 +3,9 @@ import SystemPackage
 
 /// One base's patches, applied in order: the first to ``oldPath``, each next one to the base the
 /// previous one made. ``outputs`` names where each step's base is written (one per patch); the
-/// last is the base the chain makes.
+/// last is the base the chain makes. A step's base is removed once the next step has made its
+/// own, so a chain holds at most two bases on disk however long it is (a 12,070-patch chain of
+/// a 4 MiB base once left 46 GiB of them behind).
 public struct PatchChain: Sendable, Equatable {
   /// The patches, oldest first.
   public var patches: [String]
@@ -40,7 +42,9 @@ extension PatchApplier {
   ///     ``ReleaseError/Kind/cancelled`` error.
   /// - Throws: the first failing chain's ``ReleaseError`` (in the order given), once every
   ///   thread has stopped; a chain that failed leaves nothing at its failing step's output, and
-  ///   the other chains' outputs stay for the caller to keep or remove.
+  ///   the other chains' outputs stay for the caller to keep or remove. Only each chain's last
+  ///   output is left: every earlier step's base is removed once the next is made, and a failed
+  ///   chain's are all removed.
   public static func apply(
     _ chains: [PatchChain], threads: Int = defaultThreadCount,
     shouldStop: @escaping @Sendable () -> Bool = { false }
@@ -81,13 +85,18 @@ private final class LaneWork: @unchecked Sendable {
     for index in chainIndices {
       let chain = chains[index]
       var input = chain.oldPath
+      // The step before's base, once this step no longer reads it (never the chain's old base,
+      // which is the caller's).
+      func removeIntermediate() { if input != chain.oldPath { FolderCalls.removeFile(input) } }
       do throws(ReleaseError) {
         for (patch, output) in zip(chain.patches, chain.outputs) {
           if shouldStop() { throw PatchApplier.stopped(patch) }
           try PatchApplier.apply(patch: patch, to: input, output: output, shouldStop: shouldStop)
+          removeIntermediate()
           input = output
         }
       } catch {
+        removeIntermediate()
         failures.append((index, error))
       }
     }

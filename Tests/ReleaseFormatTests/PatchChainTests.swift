@@ -48,6 +48,10 @@ struct PatchChainTests {
       let published = try #require(
         FileManager.default.contents(atPath: folder.path("base-\(index)-v2.cdb")))
       #expect(made == published, "base \(index) on \(threads) threads")
+      // The step before's base is gone once the next is made (a long chain once filled the
+      // disk with them); the chain's old base is the caller's and stays.
+      #expect(!FileManager.default.fileExists(atPath: chain.outputs[0]))
+      #expect(FileManager.default.fileExists(atPath: chain.oldPath))
     }
   }
 
@@ -81,6 +85,9 @@ struct PatchChainTests {
     }
     #expect(!FileManager.default.fileExists(atPath: chains[1].outputs[1]))
     #expect(!FileManager.default.fileExists(atPath: chains[2].outputs[0]))
+    // The failed chain's first step made its base; the failure removed it.
+    #expect(!FileManager.default.fileExists(atPath: chains[1].outputs[0]))
+    #expect(FileManager.default.fileExists(atPath: chains[1].oldPath))
   }
 
   /// A stop asked for mid-apply (an app's background time expiring) is heard inside a base's
