@@ -103,6 +103,8 @@ let package = Package(
     // Builds the DocC catalogs (swift package generate-documentation); a plugin only, nothing
     // links it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // The tests' loopback release server (Tests/ReleaseServer); nothing a product links uses it.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // MARK: iOS-buildable layers (no Foundation)
@@ -268,6 +270,14 @@ let package = Package(
 
     // MARK: Tests
     .target(name: "TestSupport", dependencies: ["ProcessSpawning"], path: "Tests/TestSupport"),
+    .target(
+      name: "ReleaseServer",
+      dependencies: [
+        "CZlib", "DirectoryContainer", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      path: "Tests/ReleaseServer"),
     .executableTarget(
       name: "calldir-chain-release",
       dependencies: ["BaseFormat", "DirectoryContainer", "ReleaseFormat"],
@@ -327,6 +337,7 @@ let package = Package(
       dependencies: [
         "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
         "CallDirectoryHost", "SystemCalls", "FaultInjection", "ReleaseDownload", "ReleaseFormat",
+        "ReleaseServer",
       ],
       exclude: ["Help"]),
     .testTarget(

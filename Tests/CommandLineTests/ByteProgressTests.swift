@@ -1,6 +1,7 @@
 import Foundation
 import ReleaseDownload
 import ReleaseFormat
+import ReleaseServer
 import Synchronization
 import TestSupport
 import Testing
@@ -44,13 +45,11 @@ struct ByteProgressTests {
     expectMovesByTheQuarterMegabyte(reports.all, total: 3 << 20)
   }
 
-  @Test(.enabled(if: ReleaseUpdateTests.pythonInstalled, "needs python3 for the loopback server"))
+  @Test
   func anHTTPSourceReportsAsTheBodyArrivesAndFromWhereItResumes() async throws {
     let folder = try TemporaryFolder()
     let total = 4 << 20
-    let server = try ReleaseUpdateTests.Server(
-      script: ReleaseUpdateTests().server, folder: try release(folder, byteCount: total),
-      options: [])
+    let server = try ReleaseServer(folder: try release(folder, byteCount: total))
     defer { _ = server.stop() }
     let source = HTTPReleaseSource(base: URL(string: server.url)!)
     let reports = Reports()

@@ -1,52 +1,20 @@
 import CallDirectoryHost
 import Foundation
+import ReleaseServer
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The README's update journey as a user runs it, against real servers: compile → publish →
 /// `app update --from URL` → `app sync`, into a new container and into a live one, with the
-/// server killed mid-download ten times, then finished by `python3 -m http.server` (which
-/// answers a `Range` request with the whole file, 200) or by a server that honours `Range`.
+/// server killed mid-download ten times, then finished by a server that answers as a stock
+/// static server (`python3 -m http.server`) does, a `Range` request with the whole file, 200,
+/// or by one that honours `Range` (both `ReleaseServer`, in the tests' own process).
 /// Every run ends with the system's store equal to a fresh install of the new version
 /// (issue 39, items 2 and 3, and the closing note's journey).
 @Suite("The update journey over HTTP, the server killed mid-download")
 struct ReleaseJourneyTests {
   let calldir = builtExecutablePath("calldir")
-  let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures/release_server.py").path
   let bundle = "com.example.journey"
-
-  /// `python3 -m http.server` on loopback over `folder`, as a team serves a release folder.
-  final class StockServer {
-    let process = Process()
-    let port: Int
-
-    init(folder: String) throws {
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = [
-        "python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder,
-      ]
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      // "Serving HTTP on 127.0.0.1 port N (…) ...": printed once it listens.
-      let words = firstLine(of: output).split(separator: " ")
-      port = words.firstIndex(of: "port").flatMap { Int(words[$0 + 1]) } ?? 0
-    }
-
-    var url: String { "http://127.0.0.1:\(port)" }
-
-    /// Kills it (SIGKILL: a test runner's blocked signal mask is inherited, SIGTERM may wait).
-    func kill() {
-      _ = Glibc.kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-  }
 
   /// Dumps of three regions and a spam list (some of whose numbers are labelled too), version 2
   /// relabelling every tenth entry; both compiled into `srv` and published to `R`; `ref` a
@@ -100,9 +68,7 @@ struct ReleaseJourneyTests {
       calldir, ["app", "update", "--from", url, "--container", container, "--timeout", "20"])
   }
 
-  @Test(
-    .enabled(if: ReleaseUpdateTests.pythonInstalled, "needs python3 for the loopback HTTP servers"),
-    arguments: [false, true])
+  @Test(arguments: [false, true])
   func tenKillsThenAServerThatIgnoresOrHonoursRange(honoursRange: Bool) throws {
     let folder = try TemporaryFolder()
     try prepare(folder)
@@ -114,8 +80,7 @@ struct ReleaseJourneyTests {
     for container in ["new", "live"] {
       var killed = 0
       for round in 1...10 {
-        let server = try ReleaseUpdateTests.Server(
-          script: fixture, folder: folder.path("R"), options: ["--die-after", String(29 + round)])
+        let server = try ReleaseServer(folder: folder.path("R"), faults: .dying(after: 29 + round))
         let run = try update(server.url, folder.path(container))
         _ = server.stop()
         if run.status == 0 { break }
@@ -125,16 +90,15 @@ struct ReleaseJourneyTests {
       #expect(killed == 10, "\(container): every round cut a download")
       let finished: ProcessRun
       if honoursRange {
-        let server = try ReleaseUpdateTests.Server(
-          script: fixture, folder: folder.path("R"), options: [])
+        let server = try ReleaseServer(folder: folder.path("R"))
         finished = try update(server.url, folder.path(container))
         let log = server.stop()
         #expect(log.contains(" 206"), "the parts were resumed with Range: \(log)")
       } else {
-        let server = try StockServer(folder: folder.path("R"))
+        let server = try ReleaseServer(folder: folder.path("R"), faults: .stock)
         #expect(server.port > 0)
         finished = try update(server.url, folder.path(container))
-        server.kill()
+        server.stop()
       }
       #expect(finished.status == 0, "\(container): \(finished.stderr)")
       #expect(!FileManager.default.fileExists(atPath: folder.path(container + "/.downloads")))
@@ -153,25 +117,22 @@ struct ReleaseJourneyTests {
     }
   }
 
-  @Test(
-    .enabled(if: ReleaseUpdateTests.pythonInstalled, "needs python3 for the loopback HTTP server"))
+  @Test
   func aContentRangeFromElsewhereIsRefusedAndTheNextUpdateStartsOver() throws {
     let folder = try TemporaryFolder()
     try prepare(folder)
-    let cut = try ReleaseUpdateTests.Server(
-      script: fixture, folder: folder.path("R"), options: ["--die-after", "200"])
+    let cut = try ReleaseServer(folder: folder.path("R"), faults: .dying(after: 200))
     #expect(try update(cut.url, folder.path("new")).status == 1)
     _ = cut.stop()
-    let wrong = try ReleaseUpdateTests.Server(
-      script: fixture, folder: folder.path("R"), options: ["--wrong-range"])
+    let wrong = try ReleaseServer(folder: folder.path("R"), faults: .wrongRange)
     let refused = try update(wrong.url, folder.path("new"))
     _ = wrong.stop()
     #expect(refused.status == 1, "\(refused.stdout)")
     #expect(refused.stderr.contains("not from byte 200"), "\(refused.stderr)")
     #expect(!FileManager.default.fileExists(atPath: folder.path("new/manifest.cdm")))
-    let stock = try StockServer(folder: folder.path("R"))
+    let stock = try ReleaseServer(folder: folder.path("R"), faults: .stock)
     let again = try update(stock.url, folder.path("new"))
-    stock.kill()
+    stock.stop()
     #expect(again.status == 0, "\(again.stderr)")
     try install(folder, "new", sync: true)
     #expect(try store(folder, "new") == store(folder, "ref"))

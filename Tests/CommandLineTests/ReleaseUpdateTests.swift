@@ -1,6 +1,7 @@
 import DirectoryContainer
 import FaultInjection
 import Foundation
+import ReleaseServer
 import SystemCalls
 import TestSupport
 import Testing
@@ -12,14 +13,12 @@ import Testing
 #endif
 
 /// A release published, then fetched by an app: over a folder and over a real HTTP server on
-/// loopback (URLSession against `Tests/Fixtures/release_server.py`, which speaks `Range` and
+/// loopback (URLSession against `ReleaseServer`, in the tests' own process, which speaks `Range` and
 /// injects faults). The app never stages a wrong base, and what it stages is byte for byte what
 /// was published (issue 27, items 1, 4 and 5).
 @Suite("Releases: publish, then update from a folder or over HTTP, faults refused")
 struct ReleaseUpdateTests {
   let calldir = builtExecutablePath("calldir")
-  let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures/release_server.py").path
 
   /// A release of two versions (one region relabelled in the second) in `folder`: `R` the
   /// release, `app` the app's container at version 1, `box` the compiler's at version 2.
@@ -127,62 +126,15 @@ struct ReleaseUpdateTests {
     #expect(try containerFiles(folder.path("app")) == before)
   }
 
-  /// A running `release_server.py` over `folder` with `options`, and its port.
-  final class Server {
-    let process = Process()
-    let port: Int
-    let log = Pipe()
-
-    init(script: String, folder: String, options: [String]) throws {
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["python3", script, folder] + options
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = log
-      try process.run()
-      // The server prints its port once it listens: read that line.
-      port =
-        Int(
-          firstLine(of: output).split(separator: " ").last?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-    }
-
-    var url: String { "http://127.0.0.1:\(port)" }
-
-    /// Returns once the server has logged a request whose line contains `fragment` (it logs a
-    /// request before answering it, so a stalled one is logged too).
-    func waitForRequest(containing fragment: String) -> Bool {
-      var seen = ""
-      while !seen.contains(fragment) {
-        let piece = log.fileHandleForReading.availableData
-        if piece.isEmpty { return false }
-        seen += String(decoding: piece, as: UTF8.self)
-      }
-      return true
-    }
-
-    /// Stops the server (GET /__stop: it exits) and returns its request log.
-    func stop() -> String {
-      _ = try? Data(contentsOf: URL(string: url + "/__stop")!)
-      process.waitUntilExit()
-      return String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
-  }
-
-  /// The loopback server is a Python script (`Tests/Fixtures/release_server.py`).
-  /// Found as the servers are started, through `/usr/bin/env python3` (a fixed path such as
-  /// /usr/bin/python3 enabled the tests on a machine whose PATH had none: issue 39, item 15).
-  static let pythonInstalled = isInPath("python3")
-
   /// An update check over HTTP asks "changed since?" with the index's ETag: a 304 costs a
   /// header, not the index, and the bytes reported count the index when it is fetched (issue 56,
   /// item 6: every check fetched it whole and reported 0 bytes).
-  @Test(.enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"))
+  @Test
   func anUnchangedIndexCostsAHeader() throws {
     let folder = try TemporaryFolder()
     try twoVersions(folder)
     let indexBytes = try Data(contentsOf: URL(fileURLWithPath: folder.path("R/index.json"))).count
-    let server = try Server(script: self.server, folder: folder.path("R"), options: [])
+    let server = try ReleaseServer(folder: folder.path("R"))
     let first = try update(server.url, folder.path("app"))
     #expect(first.status == 0, "\(first.stderr)")
     let downloaded = first.stdout.split(separator: " ").firstIndex(of: "bytes").flatMap {
@@ -211,26 +163,24 @@ struct ReleaseUpdateTests {
       "\(log)")
     // Another server's tag says nothing of this one's file, even when it is the same tag: the
     // first check against a new URL is unconditional.
-    let other = try Server(script: self.server, folder: folder.path("R"), options: [])
+    let other = try ReleaseServer(folder: folder.path("R"))
     #expect(try update(other.url, folder.path("app")).status == 0)
     let otherLog = other.stop()
     #expect(otherLog.contains("GET index.json - 200"), "\(otherLog)")
     #expect(!otherLog.contains("GET index.json - 304"), "\(otherLog)")
     // A source without validators keeps no cache.
-    let plain = try Server(
-      script: self.server, folder: folder.path("R"), options: ["--no-etag"])
+    let plain = try ReleaseServer(folder: folder.path("R"), faults: .noETag)
     #expect(try update(plain.url, folder.path("app")).status == 0)
     _ = plain.stop()
     #expect(!FileManager.default.fileExists(atPath: folder.path("app/.release-index")))
   }
 
-  @Test(.enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"))
+  @Test
   func aDroppedConnectionResumesWithRange() throws {
     let folder = try TemporaryFolder()
     try twoVersions(folder)
     let before = try containerFiles(folder.path("app"))
-    let server = try Server(
-      script: self.server, folder: folder.path("R"), options: ["--drop-after", "100"])
+    let server = try ReleaseServer(folder: folder.path("R"), faults: .dropping(after: 100))
     #expect(server.port > 0)
     var runs: [ProcessRun] = []
     for _ in 0..<3 {
@@ -247,16 +197,15 @@ struct ReleaseUpdateTests {
   }
 
   @Test(
-    .enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"),
     arguments: [
-      (["--corrupt"], "SHA-256 is not the index's"), (["--missing"], "HTTP 404"),
-      (["--stall"], "timed out"), (["--gzip"], "Content-Encoding gzip"),
+      (ServerFaults.corrupt, "SHA-256 is not the index's"), (.missing, "HTTP 404"),
+      (.stalling, "timed out"), (.gzipBomb(), "Content-Encoding gzip"),
     ])
-  func aFaultyServerIsRefusedAndTheContainerKept(options: [String], message: String) throws {
+  func aFaultyServerIsRefusedAndTheContainerKept(faults: ServerFaults, message: String) throws {
     let folder = try TemporaryFolder()
     try twoVersions(folder)
     let before = try containerFiles(folder.path("app"))
-    let server = try Server(script: self.server, folder: folder.path("R"), options: options)
+    let server = try ReleaseServer(folder: folder.path("R"), faults: faults)
     let run = try update(server.url, folder.path("app"), timeout: 2)
     _ = server.stop()
     #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
@@ -268,13 +217,12 @@ struct ReleaseUpdateTests {
   /// SIGINT or SIGTERM during a download cancels the update (issue 52, item 9): one line, exit
   /// 130 or 143, the container as it was; the next update finishes.
   @Test(
-    .enabled(if: pythonInstalled, "needs python3 for the loopback HTTP server"),
     arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func aSignalledUpdateStopsAndKeepsTheContainer(signal: Int32, status: Int32) throws {
     let folder = try TemporaryFolder()
     try twoVersions(folder)
     let before = try containerFiles(folder.path("app"))
-    let server = try Server(script: self.server, folder: folder.path("R"), options: ["--stall"])
+    let server = try ReleaseServer(folder: folder.path("R"), faults: .stalling)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: calldir)
     process.arguments = ["app", "update", "--from", server.url, "--container", folder.path("app")]

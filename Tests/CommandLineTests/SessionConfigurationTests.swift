@@ -1,6 +1,7 @@
 import Foundation
 import ReleaseDownload
 import ReleaseFormat
+import ReleaseServer
 import TestSupport
 import Testing
 
@@ -12,14 +13,13 @@ import Testing
 /// (issue 56, item 7): here an extra header, which the loopback server logs.
 @Suite("A release source uses the app's session configuration")
 struct SessionConfigurationTests {
-  @Test(.enabled(if: ReleaseUpdateTests.pythonInstalled, "needs python3 for the loopback server"))
+  @Test
   func theAppsConfigurationReachesTheServer() async throws {
     let folder = try TemporaryFolder()
     try FileManager.default.createDirectory(
       atPath: folder.path("R"), withIntermediateDirectories: true)
     try "{}\n".write(toFile: folder.path("R/index.json"), atomically: true, encoding: .utf8)
-    let server = try ReleaseUpdateTests.Server(
-      script: ReleaseUpdateTests().server, folder: folder.path("R"), options: [])
+    let server = try ReleaseServer(folder: folder.path("R"))
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpAdditionalHeaders = ["X-Calldir-Client": "example-app"]
     let custom = HTTPReleaseSource(base: URL(string: server.url)!, configuration: configuration)

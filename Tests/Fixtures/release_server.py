@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""A loopback HTTP server for the release tests: serves a release folder with Range support
-(python3 -m http.server has none) and injects the faults the tests name.
+"""A loopback HTTP server for the measuring scripts (Scripts/race-trials.py,
+Scripts/update-over-http.py), which run calldir against a server in another process: serves a
+release folder with Range support (python3 -m http.server has none) and injects faults. The
+tests use Tests/ReleaseServer instead (swift-nio, in their own process, the same faults).
 
 usage: release_server.py FOLDER [--drop-after N] [--die-after N] [--wrong-range] [--corrupt]
                          [--stall] [--missing] [--gzip] [--gzip-mib N] [--delay MS] [--no-etag]
