@@ -9,7 +9,7 @@ public enum ExtensionEnabledStatus: Sendable, Equatable {
 }
 
 /// How a reload ended, as the app's completion handler sees it.
-public protocol CallDirectoryReloadOutcome {
+public protocol CallDirectoryReloadOutcome: Sendable {
   /// Nil when the system took the request's entries; else iOS's error.
   var error: CallDirectoryError? { get }
 }
@@ -19,6 +19,9 @@ public protocol CallDirectoryReloadOutcome {
 /// Settings). The simulated system implements it, and so does `CallKitAdapter`'s
 /// `CallKitDirectoryManager` over CallKit's async calls, so the same app code drives either.
 ///
+/// A manager is `Sendable` (an app calls it from any task) and its calls throw one error type,
+/// `Failure`, which an app's test double chooses.
+///
 /// The calls are `async`: a reload takes as long as the extension's request (seconds for a
 /// million entries), and no thread waits for it. A type whose calls do not suspend (the
 /// simulated system's) implements them as plain functions.
@@ -26,22 +29,28 @@ public protocol CallDirectoryReloadOutcome {
 /// On iOS the system decides whether a request is incremental (`context.isIncremental`, true once
 /// the extension has loaded); `incremental` is the app's wish, honoured by the simulated system
 /// and left to the extension (which can start over with `removeAll…`) on a device.
-public protocol CallDirectoryManaging {
+public protocol CallDirectoryManaging: Sendable {
   /// What a reload returns: iOS's error, and whatever the system measured.
-  associatedtype ReloadOutcome: CallDirectoryReloadOutcome
+  associatedtype ReloadOutcome: CallDirectoryReloadOutcome & Sendable
+  /// What the calls throw when the system itself cannot be asked (not iOS's answer to a
+  /// request, which is in the outcome): CallKit's error as a ``CallDirectoryError`` on a device,
+  /// the simulated system's own error on Linux.
+  associatedtype Failure: Error
 
   /// `enabledStatusForExtension(withIdentifier:)`.
-  /// - Throws: when the system cannot be asked (CallKit's error; the simulated system's store
-  ///   failing).
-  func enabledStatus(ofExtension identifier: String) async throws -> ExtensionEnabledStatus
+  /// - Throws: `Failure` when the system cannot be asked (CallKit's error; the simulated
+  ///   system's store failing).
+  func enabledStatus(ofExtension identifier: String) async throws(Failure)
+    -> ExtensionEnabledStatus
 
   /// `reloadExtension(withIdentifier:)`: runs a request of the extension and returns how it ended;
   /// the errors iOS reports through the completion handler are in the outcome, not thrown.
-  /// - Throws: when the system itself fails (the simulated system's store or spawner).
-  func reloadExtension(_ identifier: String, incremental: Bool) async throws -> ReloadOutcome
+  /// - Throws: `Failure` when the system itself fails (the simulated system's store or spawner).
+  func reloadExtension(_ identifier: String, incremental: Bool) async throws(Failure)
+    -> ReloadOutcome
 
   /// `openSettings()`: shows the user where to turn the app's extensions on (Settings › Apps ›
   /// Phone › Call Blocking & Identification), for an extension whose status is not enabled.
-  /// - Throws: when the system cannot open them.
-  func openSettings() async throws
+  /// - Throws: `Failure` when the system cannot open them.
+  func openSettings() async throws(Failure)
 }

@@ -32,22 +32,34 @@
     /// A manager driving `manager` (the system's one by default).
     public init(manager: CXCallDirectoryManager = .sharedInstance) { self.manager = manager }
 
+    /// What the calls throw: CallKit's error as calldir's, iOS's raw code kept.
+    public typealias Failure = CallDirectoryError
+
+    /// CallKit's `error` as a ``CallDirectoryError``: its codes (0–8) mapped, any other domain's
+    /// or code kept as `.foreign(code:)` / `.unknown(code:)`, never a trap.
+    static func callDirectoryError(_ error: any Error) -> CallDirectoryError {
+      let error = error as NSError
+      return CallDirectoryError(
+        domain: error.domain, code: error.code,
+        callDirectoryDomain: CXErrorDomainCallDirectoryManager)
+    }
+
     /// `enabledStatusForExtension(withIdentifier:)`.
-    /// - Throws: the error CallKit returned.
-    public func enabledStatus(ofExtension identifier: String) async throws
+    /// - Throws: ``Failure``: the error CallKit returned.
+    public func enabledStatus(ofExtension identifier: String) async throws(CallDirectoryError)
       -> ExtensionEnabledStatus
     {
-      let status: CXCallDirectoryManager.EnabledStatus = try await withCheckedThrowingContinuation {
-        continuation in
-        manager.getEnabledStatusForExtension(withIdentifier: identifier) { status, error in
-          if let error {
-            continuation.resume(throwing: error)
-          } else {
-            continuation.resume(returning: status)
+      let answer: Result<CXCallDirectoryManager.EnabledStatus, CallDirectoryError> =
+        await withCheckedContinuation { continuation in
+          manager.getEnabledStatusForExtension(withIdentifier: identifier) { status, error in
+            if let error {
+              continuation.resume(returning: .failure(Self.callDirectoryError(error)))
+            } else {
+              continuation.resume(returning: .success(status))
+            }
           }
         }
-      }
-      switch status {
+      switch try answer.get() {
       case .enabled: return .enabled
       case .disabled: return .disabled
       default: return .unknown
@@ -56,8 +68,8 @@
 
     /// `reloadExtension(withIdentifier:)`. iOS decides whether the request is incremental
     /// (`incremental` is the app's wish; the extension sees `isIncremental`).
-    public func reloadExtension(_ identifier: String, incremental: Bool) async throws
-      -> ReloadOutcome
+    public func reloadExtension(_ identifier: String, incremental: Bool)
+      async throws(CallDirectoryError) -> ReloadOutcome
     {
       // The handlers are CallKit's, resumed by hand rather than through the async forms Swift
       // imports for them: the same calls, and Swift 6.3 crashes cross-compiling those imports
@@ -71,23 +83,17 @@
       // CXErrorCodeCallDirectoryManagerError's raw codes are calldir's (0–8); anything else
       // (the 102 seen in the field) keeps its code. Only CallKit's domain is mapped: the
       // extension cancelling with CocoaError(.fileNoSuchFile), code 4, is no duplicate entry.
-      let error = failure as NSError
       return ReloadOutcome(
-        error: CallDirectoryError(
-          domain: error.domain, code: error.code,
-          callDirectoryDomain: CXErrorDomainCallDirectoryManager),
-        errorDomain: error.domain)
+        error: Self.callDirectoryError(failure), errorDomain: (failure as NSError).domain)
     }
 
     /// `openSettings()` (iOS 13.4): Settings, where the user turns the extension on.
-    /// - Throws: the error CallKit returned.
-    public func openSettings() async throws {
-      try await withCheckedThrowingContinuation {
-        (continuation: CheckedContinuation<Void, any Error>) in
-        manager.openSettings { error in
-          if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-        }
+    /// - Throws: ``Failure``: the error CallKit returned.
+    public func openSettings() async throws(CallDirectoryError) {
+      let failure: (any Error)? = await withCheckedContinuation { continuation in
+        manager.openSettings { error in continuation.resume(returning: error) }
       }
+      if let failure { throw Self.callDirectoryError(failure) }
     }
   }
 #endif

@@ -9,27 +9,29 @@ import TestSupport
 import Testing
 
 /// The simulated system's manager, which cancels the calling task once `after` requests have
-/// ended: an app whose background time expires in the middle of a sync, at a known point.
-///
-/// Unchecked: the simulated system is a class the test's one task uses at a time (the sync runs
-/// in a task of its own while the test awaits it).
-struct CancellingManager: CallDirectoryManaging, @unchecked Sendable {
+/// ended: an app whose background time expires in the middle of a sync, at a known point. An
+/// app's test double, as the protocol lets one be: checked `Sendable`, throwing one error type.
+struct CancellingManager: CallDirectoryManaging, Sendable {
   let manager: SimulatedCallDirectoryManager
   let after: Int
   let requests = EventLog()
 
-  func enabledStatus(ofExtension identifier: String) async throws -> ExtensionEnabledStatus {
+  func enabledStatus(ofExtension identifier: String) async throws(HostError)
+    -> ExtensionEnabledStatus
+  {
     try manager.enabledStatus(ofExtension: identifier)
   }
 
-  func reloadExtension(_ identifier: String, incremental: Bool) async throws -> RequestResult {
+  func reloadExtension(_ identifier: String, incremental: Bool) async throws(HostError)
+    -> RequestResult
+  {
     let result = try manager.reloadExtension(identifier, incremental: incremental)
     requests.record(.requestFinished(number: requests.events.count + 1, error: result.error))
     if requests.events.count == after { withUnsafeCurrentTask { $0?.cancel() } }
     return result
   }
 
-  func openSettings() async throws {}
+  func openSettings() async throws(HostError) {}
 }
 
 /// A release folder whose fetches cancel the calling task at fetch number `cancelAt`.
