@@ -146,6 +146,9 @@ extension ContainerApp {
   struct MadeBase: Sendable {
     var base: ReleaseIndex.Base
     var path: String
+    /// A chain's made base: the SHA-256 its last patch names, which the apply proved the file
+    /// has. Nil for a download, which stays in the downloads folder until the commit.
+    var provenSHA256: String? = nil
   }
 
   /// Phase three: the patch chains applied on every core, on the library's threads, the task's
@@ -173,7 +176,8 @@ extension ContainerApp {
     var made = madeWhole
     for (base, chain) in chains {
       events(.basePatched(name: base.name, patches: chain.patches.count))
-      made.append(MadeBase(base: base, path: chain.madePath))
+      let last = chain.patches.last.flatMap { try? PatchApplier.header(ofPatch: $0) }
+      made.append(MadeBase(base: base, path: chain.madePath, provenSHA256: last?.toSHA256))
       summary.patched += 1
     }
     // Staged in the release's order, as one at a time would have.
@@ -208,11 +212,18 @@ extension ContainerApp {
         throw ContainerAppError(
           "the release's base \(base.name) has an unknown role '\(base.role)'")
       }
+      let stagingPath = ContainerTransaction.stagingPath(in: container, base.name)
       let copy = try await BlockingWork.run { signal throws(ContainerAppError) in
         try ContainerAppError.catching {
-          try Self.stagedCopy(
-            of: item.path, at: ContainerTransaction.stagingPath(in: container, base.name),
-            role: role, signal: signal)
+          // A chain's made base is the update's own scratch file, its SHA-256 proved by the
+          // apply: moved, not copied and hashed again (it is read once more, to verify it).
+          if let proven = item.provenSHA256,
+            let moved = try Self.stagedMove(
+              of: item.path, at: stagingPath, sha256: proven, role: role, signal: signal)
+          {
+            return moved
+          }
+          return try Self.stagedCopy(of: item.path, at: stagingPath, role: role, signal: signal)
         }
       }
       staged.append(StagedBase(base: base, role: role, copy: copy))

@@ -193,6 +193,28 @@ public struct ContainerApp: Sendable, Hashable {
       try signal.check()
       throw ContainerAppError(error.description)
     }
+    return try verifiedStaged(at: path, from: file, sha256: sha256, role: role, signal: signal)
+  }
+
+  /// Moves the scratch file `file` (a base a patch chain made, whose SHA-256 the apply proved
+  /// to be `sha256`) to `path` on the same volume: no copy, no second hash; the base is read
+  /// once, to verify it. Nil when it cannot be moved (another volume): copy it then.
+  /// - Throws: ``ContainerAppError`` naming `file`; the moved file is removed then.
+  static func stagedMove(
+    of file: String, at path: String, sha256: String, role: Manifest.Role,
+    signal: StopSignal = StopSignal()
+  ) throws -> StagedCopy? {
+    guard FolderCalls.move(file, to: path) else { return nil }
+    DurableStep.syncFolder(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
+    return try verifiedStaged(at: path, from: file, sha256: sha256, role: role, signal: signal)
+  }
+
+  /// Reads the staged base at `path` whole to verify it (blocks' checksums, labels, a blocking
+  /// list's kind).
+  /// - Throws: ``ContainerAppError`` naming `file`; the staged file is removed then.
+  private static func verifiedStaged(
+    at path: String, from file: String, sha256: String, role: Manifest.Role, signal: StopSignal
+  ) throws -> StagedCopy {
     do {
       try signal.check()
       let verified: BaseHeader?
