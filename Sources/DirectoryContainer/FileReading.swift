@@ -34,13 +34,16 @@ func forEachChunk(
   while true {
     // Asked between chunks: a cancelled app stops within one chunk's read (issue 56, item 1).
     if shouldStop() { throw Errno.canceled }
+    // Safe: `read` fills at most the buffer it is lent, which lives across the call.
     let count = try systemCall {
-      try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+      try unsafe buffer.withUnsafeMutableBytes { try unsafe descriptor.read(into: $0) }
     }
     if count == 0 { return }
     total += count
     guard total <= size else { throw Errno.fileTooLarge }
-    buffer.withUnsafeBytes { body(ByteView($0).rebased(0..<count)) }
+    // Safe: the view covers the `count` bytes read, and `body` gets it only inside the closure
+    // (a chunk's view is never kept: the next read overwrites the buffer).
+    unsafe buffer.withUnsafeBytes { body(unsafe ByteView($0).rebased(0..<count)) }
   }
 }
 
@@ -82,8 +85,9 @@ public func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -
   var count = 0
   while count < bytes.count {
     // Each read fills the part of the array still empty, in place.
+    // Safe: `read` fills at most the empty part of the array it is lent.
     let read = try systemCall {
-      try bytes[count...].withUnsafeMutableBytes { try descriptor.read(into: $0) }
+      try unsafe bytes[count...].withUnsafeMutableBytes { try unsafe descriptor.read(into: $0) }
     }
     if read == 0 { break }
     count += read
@@ -149,7 +153,8 @@ public func regularFileByteCount(_ path: String) -> Int? {
 func readMore(_ descriptor: FileDescriptor, into buffer: inout [UInt8], from offset: Int)
   throws(Errno) -> Int
 {
+  // Safe: `read` fills at most the part of the array from `offset` that it is lent.
   try systemCall {
-    try buffer[offset...].withUnsafeMutableBytes { try descriptor.read(into: $0) }
+    try unsafe buffer[offset...].withUnsafeMutableBytes { try unsafe descriptor.read(into: $0) }
   }
 }

@@ -105,7 +105,8 @@ public struct SHA256: Sendable {
   /// Feeds a string's UTF-8 bytes, in place.
   public mutating func update(utf8 text: String) {
     var text = text
-    text.withUTF8 { update(ByteView($0)) }
+    // Safe: the view of the string's bytes is read only inside the closure.
+    text.withUTF8 { update(unsafe ByteView($0)) }
   }
 
   /// Feeds the bytes a view shows.
@@ -120,7 +121,8 @@ public struct SHA256: Sendable {
       }
       if blockCount == 64 {
         let copy = block
-        copy.withUnsafeBytes { compress(ByteView($0)) }
+        // Safe: the view of the block's 64 bytes is read only inside the closure.
+        unsafe copy.withUnsafeBytes { compress(unsafe ByteView($0)) }
         blockCount = 0
       }
     }
@@ -142,9 +144,10 @@ public struct SHA256: Sendable {
     var padding: [UInt8] = [0x80]
     let remainder = (blockCount + 1) % 64
     padding += [UInt8](repeating: 0, count: remainder <= 56 ? 56 - remainder : 120 - remainder)
-    withUnsafeBytes(of: bitLength.bigEndian) { padding.append(contentsOf: $0) }
+    // Safe: each buffer is the bytes of a value alive for its closure, copied or read there.
+    unsafe withUnsafeBytes(of: bitLength.bigEndian) { unsafe padding.append(contentsOf: $0) }
     let savedTotal = copy.totalByteCount
-    padding.withUnsafeBytes { copy.update(ByteView($0)) }
+    unsafe padding.withUnsafeBytes { copy.update(unsafe ByteView($0)) }
     copy.totalByteCount = savedTotal
     let words = [
       copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5,

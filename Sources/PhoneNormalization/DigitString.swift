@@ -38,8 +38,10 @@ struct DigitString {
   /// - Precondition: every byte is an ASCII digit, and there are at most ``capacity``.
   init(asciiDigits text: ByteView) {
     precondition(text.count <= Self.capacity, "more digits than a DigitString holds")
-    withUnsafeMutableBytes(of: &storage) { digits in
-      for (index, byte) in text.enumerated() { digits[index] = byte &- UInt8(ascii: "0") }
+    // Safe: `digits` is the tuple's own bytes, alive for the closure, and every index is below
+    // `text.count`, which the precondition holds to at most `capacity`, the tuple's byte count.
+    unsafe withUnsafeMutableBytes(of: &storage) { digits in
+      for (index, byte) in text.enumerated() { unsafe digits[index] = byte &- UInt8(ascii: "0") }
     }
     end = text.count
   }

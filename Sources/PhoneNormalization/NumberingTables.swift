@@ -40,11 +40,14 @@ public final class NumberingTables: Sendable {
 
   private init() {
     do {
-      let text = GeneratedNumberingTables.base64.withUTF8Buffer { Array($0) }
+      // Safe: the static string's buffer is copied into an array while the closure runs.
+      let text = GeneratedNumberingTables.base64.withUTF8Buffer { unsafe Array($0) }
       let bytes = try Base64.decode(bytes: text.filter { $0 != UInt8(ascii: "\n") })
       byteCount = bytes.count
-      let decoded = try bytes.withUnsafeBytes { raw in
-        try Self.decode(LittleEndianReader(ByteView(raw)))
+      // Safe: the view of the array's bytes is read only inside the closure, while `bytes`
+      // lives; the reader checks every field against the view's bounds.
+      let decoded = try unsafe bytes.withUnsafeBytes { raw in
+        try Self.decode(LittleEndianReader(unsafe ByteView(raw)))
       }
       regions = decoded.regions
       automatonBase = decoded.automatonBase
@@ -94,10 +97,13 @@ public final class NumberingTables: Sendable {
   /// True when `automaton` accepts `digits` from `start` to the end.
   func fullMatch(_ automaton: Int, _ digits: DigitString, from start: Int = 0) -> Bool {
     let base = automatonBase[automaton]
-    return transitions.withUnsafeBufferPointer { transitions in
+    // Safe: every state the decoder accepted is an automaton's row below its base, and a digit
+    // is 0-9: the index is inside `transitions`, which `decode` sized and checked whole (the
+    // walk is the normalizer's hot loop, measured without the bounds check).
+    return unsafe transitions.withUnsafeBufferPointer { transitions in
       var state = 0
       for index in start..<digits.count {
-        let next = transitions[(base + state) * 10 + Int(digits[index])]
+        let next = unsafe transitions[(base + state) * 10 + Int(digits[index])]
         if next == Self.noState { return false }
         state = Int(next)
       }
@@ -108,11 +114,12 @@ public final class NumberingTables: Sendable {
   /// Bit n set when `automaton`, run from `start`, accepts the digits up to position n.
   func matchEnds(_ automaton: Int, in digits: DigitString, from start: Int) -> UInt64 {
     let base = automatonBase[automaton]
-    return transitions.withUnsafeBufferPointer { transitions in
+    // Safe: as in `fullMatch`, every index is inside `transitions`, checked when decoded.
+    return unsafe transitions.withUnsafeBufferPointer { transitions in
       var state = 0
       var ends: UInt64 = accepting[base] ? 1 << UInt64(start) : 0
       for index in start..<digits.count {
-        let next = transitions[(base + state) * 10 + Int(digits[index])]
+        let next = unsafe transitions[(base + state) * 10 + Int(digits[index])]
         if next == Self.noState { break }
         state = Int(next)
         if accepting[base + state] { ends |= 1 << UInt64(index + 1) }

@@ -86,14 +86,16 @@ public struct PhoneNormalizer: Sendable {
   /// The CallKit number for `text`.
   /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
   public func normalize(_ text: some StringProtocol) throws(NormalizationError) -> Int64 {
+    // Safe: each view of the text's bytes is read only inside its closure, while the storage
+    // lives; the normalizer reads it through bounds-checked subscripts.
     if let result = text.utf8.withContiguousStorageIfAvailable({ bytes in
-      Result { () throws(NormalizationError) in try normalize(utf8: ByteView(bytes)) }
+      Result { () throws(NormalizationError) in try normalize(utf8: unsafe ByteView(bytes)) }
     }) {
       return try result.get()
     }
     let bytes = Array(text.utf8)
-    return try bytes.withUnsafeBufferPointer { bytes throws(NormalizationError) in
-      try normalize(utf8: ByteView(bytes))
+    return try unsafe bytes.withUnsafeBufferPointer { bytes throws(NormalizationError) in
+      try normalize(utf8: unsafe ByteView(bytes))
     }
   }
 
@@ -102,8 +104,9 @@ public struct PhoneNormalizer: Sendable {
   /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
   public func normalize(_ text: String) throws(NormalizationError) -> Int64 {
     var text = text
+    // Safe: the view of the string's bytes is read only inside the closure.
     return try text.withUTF8 { bytes in
-      Result { () throws(NormalizationError) in try normalize(utf8: ByteView(bytes)) }
+      Result { () throws(NormalizationError) in try normalize(utf8: unsafe ByteView(bytes)) }
     }.get()
   }
 

@@ -116,7 +116,8 @@ enum WrittenCharacter: Equatable {
     keypad[Int(upper &- UInt8(ascii: "A"))]
   }
 
+  // Safe: the static string's buffer is copied into an array while the closure runs.
   private static let keypad: [UInt8] = GeneratedWrittenCharacters.keypadDigits.withUTF8Buffer {
-    $0.map { $0 &- UInt8(ascii: "0") }
+    unsafe $0.map { $0 &- UInt8(ascii: "0") }
   }
 }
