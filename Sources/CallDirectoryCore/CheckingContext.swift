@@ -96,21 +96,28 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     isIncremental: Bool = false, configuration: Configuration = Configuration(),
     held: (identification: Int, blocking: Int) = (0, 0)
   ) {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
     self.isIncremental = isIncremental
     self.configuration = configuration
     if isIncremental && configuration.capScope == .perExtension {
-      (heldIdentification, heldBlocking) = (max(0, held.identification), max(0, held.blocking))
+      unsafe (heldIdentification, heldBlocking) = (
+        max(0, held.identification), max(0, held.blocking)
+      )
     }
   }
 
   /// Entries accepted in both lists.
-  public var entryCount: Int { identificationCount + blockingCount }
+  public var entryCount: Int {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
+    unsafe identificationCount + blockingCount
+  }
 
   @inline(__always)
   private func admits(
     _ number: PhoneNumber, after previous: PhoneNumber, listCount: Int, listHeld: Int
   ) -> Bool {
-    guard _fastPath(acceptsEntries) else { return false }
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
+    guard unsafe _fastPath(acceptsEntries) else { return false }
     if _slowPath(number <= previous) {
       fail(
         number < previous
@@ -119,7 +126,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
       return false
     }
     let counted =
-      configuration.sharesCountAcrossLists
+      unsafe configuration.sharesCountAcrossLists
       ? entryCount + heldIdentification + heldBlocking
       : listCount + listHeld
     if _slowPath(counted + 1 >= configuration.maximumAllowedEntries) {
@@ -130,8 +137,9 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   }
 
   private func fail(_ error: CallDirectoryError) {
-    failure = error
-    acceptsEntries = false
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
+    unsafe failure = error
+    unsafe acceptsEntries = false
   }
 
   public func addIdentificationEntry(
@@ -145,73 +153,82 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   /// - Returns: whether the entry was accepted.
   @discardableResult
   public func admitIdentificationEntry(_ phoneNumber: PhoneNumber, labelByteCount: Int) -> Bool {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard
-      admits(
+      unsafe admits(
         phoneNumber, after: previousIdentification, listCount: identificationCount,
         listHeld: heldIdentification)
     else {
       return false
     }
-    previousIdentification = phoneNumber
-    identificationCount += 1
-    self.labelByteCount += labelByteCount
+    unsafe previousIdentification = phoneNumber
+    unsafe identificationCount += 1
+    unsafe self.labelByteCount += labelByteCount
     return true
   }
 
   public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard
-      admits(
+      unsafe admits(
         phoneNumber, after: previousBlocking, listCount: blockingCount, listHeld: heldBlocking)
     else { return }
-    previousBlocking = phoneNumber
-    blockingCount += 1
+    unsafe previousBlocking = phoneNumber
+    unsafe blockingCount += 1
   }
 
   private func recordRemoval() {
-    guard acceptsEntries else { return }
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
+    guard unsafe acceptsEntries else { return }
     guard isIncremental else {
       fail(.unexpectedIncrementalRemoval)
       return
     }
-    removalCount += 1
+    unsafe removalCount += 1
   }
 
   // A removal frees a place under a cap per extension (the loader removes only what is held).
   public func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
-    if acceptsEntries { heldIdentification = max(0, heldIdentification - 1) }
+    if unsafe acceptsEntries { unsafe heldIdentification = unsafe max(0, heldIdentification - 1) }
   }
 
   public func removeAllIdentificationEntries() {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
-    if acceptsEntries { heldIdentification = 0 }
+    if unsafe acceptsEntries { unsafe heldIdentification = 0 }
   }
 
   public func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
-    if acceptsEntries { heldBlocking = max(0, heldBlocking - 1) }
+    if unsafe acceptsEntries { unsafe heldBlocking = unsafe max(0, heldBlocking - 1) }
   }
 
   public func removeAllBlockingEntries() {
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
-    if acceptsEntries { heldBlocking = 0 }
+    if unsafe acceptsEntries { unsafe heldBlocking = 0 }
   }
 
   public func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
-    guard outcome == .pending else { return }
-    acceptsEntries = false
-    if let failure {
-      outcome = .failed(failure)
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
+    guard unsafe outcome == .pending else { return }
+    unsafe acceptsEntries = false
+    if let failure = unsafe failure {
+      unsafe outcome = .failed(failure)
       completionHandler?(true)
     } else {
-      outcome = .completed
+      unsafe outcome = .completed
       completionHandler?(false)
     }
   }
 
   public func cancelRequest(withError error: any Error) {
-    guard outcome == .pending else { return }
-    acceptsEntries = false
-    outcome = .cancelled(reason: "\(error)")
+    // Safe: the unchecked fields are this request's thread's alone (see them above).
+    guard unsafe outcome == .pending else { return }
+    unsafe acceptsEntries = false
+    unsafe outcome = .cancelled(reason: "\(error)")
   }
 }

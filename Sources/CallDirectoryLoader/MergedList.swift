@@ -48,14 +48,15 @@ public final class MergedList {
   /// - Parameter readers: each base's reader with its priority.
   /// - Throws: the first `BaseFormat.BaseFormatError` reading the first entries.
   public init(_ readers: [(reader: any BaseReader, priority: Int)]) throws(BaseFormatError) {
-    sources = []
-    sources.reserveCapacity(readers.count)
+    // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
+    unsafe sources = []
+    unsafe sources.reserveCapacity(readers.count)
     opener = nil
     // Storage reserved once, not grown insert by insert: each size it would grow through stays
     // in the allocator's thread cache (the extension's footprint).
-    heap = Heap(minimumCapacity: readers.count)
+    unsafe heap = Heap(minimumCapacity: readers.count)
     for (index, item) in readers.enumerated() {
-      sources.append(Source(reader: item.reader, priority: item.priority, current: nil))
+      unsafe sources.append(Source(reader: item.reader, priority: item.priority, current: nil))
       try advance(index, priority: item.priority)
     }
   }
@@ -69,13 +70,14 @@ public final class MergedList {
   public init(
     pending: [(lowestNumber: Int64, priority: Int)], open: @escaping Opener
   ) {
-    sources = []
-    sources.reserveCapacity(pending.count)
+    // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
+    unsafe sources = []
+    unsafe sources.reserveCapacity(pending.count)
     opener = open
-    heap = Heap(minimumCapacity: pending.count)
+    unsafe heap = Heap(minimumCapacity: pending.count)
     pendingOrder.reserveCapacity(pending.count)
     for (index, base) in pending.enumerated() {
-      sources.append(Source(reader: nil, priority: base.priority, current: nil))
+      unsafe sources.append(Source(reader: nil, priority: base.priority, current: nil))
       pendingOrder.append((base.lowestNumber, index))
     }
     // Stable: equal lowest numbers keep the given order (the heap breaks ties anyway).
@@ -100,11 +102,12 @@ public final class MergedList {
 
   @inline(__always)
   private func nextMerged() throws(BaseFormatError) -> (entry: BaseEntry, priority: Int)? {
+    // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
     if nextPending < pendingOrder.count { try openReached() }
-    guard let top = heap.min else { return nil }
-    let winner = (sources[top.source].current!, top.priority)
-    while let key = heap.min, key.number == top.number {
-      moveMin(key, to: try sources[key.source].reader!.next())
+    guard let top = unsafe heap.min else { return nil }
+    let winner = unsafe (sources[top.source].current!, top.priority)
+    while let key = unsafe heap.min, key.number == top.number {
+      unsafe moveMin(key, to: try sources[key.source].reader!.next())
     }
     return winner
   }
@@ -142,31 +145,32 @@ public final class MergedList {
   }
 
   private func nextMergedRun() throws(BaseFormatError) -> Run? {
+    // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
     if nextPending < pendingOrder.count { try openReached() }
-    guard let top = heap.popMin() else { return nil }
-    let winner = sources[top.source].current!
+    guard let top = unsafe heap.popMin() else { return nil }
+    let winner = unsafe sources[top.source].current!
     // The other bases holding this number lose it: each moves on to its next.
-    while let key = heap.min, key.number == top.number {
-      moveMin(key, to: try sources[key.source].reader!.next())
+    while let key = unsafe heap.min, key.number == top.number {
+      unsafe moveMin(key, to: try sources[key.source].reader!.next())
     }
     // The run goes on in the winner's base up to the next number of a base that would beat it
     // there, or the next base to open (which may), whichever is first: both lie above it. The
     // heap holds the bases open at this number, two or three for regions.
     var limit = Int64.max
-    for key in heap.unordered
+    for key in unsafe heap.unordered
     where key < Key(number: key.number, priority: top.priority, source: top.source) {
       limit = min(limit, key.number - 1)
     }
     if nextPending < pendingOrder.count {
       limit = min(limit, pendingOrder[nextPending].lowestNumber - 1)
     }
-    let reader = sources[top.source].reader!
+    let reader = unsafe sources[top.source].reader!
     let last = reader.extendRun(from: top.number, through: limit)
     // Every base still at or under the run's end loses those numbers to it: each moves past it,
     // a range in one step, so a lower-priority range under a higher one is not cut per number.
     if last > top.number {
-      while let key = heap.min, key.number <= last {
-        let loser = sources[key.source].reader!
+      while let key = unsafe heap.min, key.number <= last {
+        let loser = unsafe sources[key.source].reader!
         var next: BaseEntry? = BaseEntry(number: key.number, label: "")
         while let at = next, at.number <= last {
           _ = loser.extendRun(from: at.number, through: last)
@@ -176,11 +180,11 @@ public final class MergedList {
       }
     }
     if let next = try reader.next() {
-      sources[top.source].current = next
-      heap.insert(Key(number: next.number, priority: top.priority, source: top.source))
+      unsafe sources[top.source].current = next
+      unsafe heap.insert(Key(number: next.number, priority: top.priority, source: top.source))
     } else {
-      sources[top.source].current = nil
-      sources[top.source].reader = nil
+      unsafe sources[top.source].current = nil
+      unsafe sources[top.source].reader = nil
     }
     return Run(first: top.number, last: last, label: winner.label, priority: top.priority)
   }
@@ -189,13 +193,14 @@ public final class MergedList {
   /// its end.
   @inline(__always)
   private func moveMin(_ key: Key, to next: BaseEntry?) {
-    sources[key.source].current = next
+    // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
+    unsafe sources[key.source].current = next
     if let next {
-      _ = heap.replaceMin(
+      _ = unsafe heap.replaceMin(
         with: Key(number: next.number, priority: key.priority, source: key.source))
     } else {
-      _ = heap.removeMin()
-      sources[key.source].reader = nil
+      _ = unsafe heap.removeMin()
+      unsafe sources[key.source].reader = nil
     }
   }
 
@@ -203,23 +208,25 @@ public final class MergedList {
   /// of them at or under it must be open before that number comes out: one may hold it too,
   /// with a higher priority), or the next one when the heap is empty.
   private func openReached() throws(BaseFormatError) {
+    // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
     while nextPending < pendingOrder.count,
-      pendingOrder[nextPending].lowestNumber <= heap.min?.number ?? .max
+      unsafe pendingOrder[nextPending].lowestNumber <= heap.min?.number ?? .max
     {
       let index = pendingOrder[nextPending].source
       nextPending += 1
-      sources[index].reader = try opener!(index)
-      try advance(index, priority: sources[index].priority)
+      unsafe sources[index].reader = try opener!(index)
+      unsafe try advance(index, priority: sources[index].priority)
     }
   }
 
   /// Reads a source's next entry into the heap, or releases the source at its end.
   private func advance(_ index: Int, priority: Int) throws(BaseFormatError) {
-    if let first = try sources[index].reader!.next() {
-      sources[index].current = first
-      heap.insert(Key(number: first.number, priority: priority, source: index))
+    // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
+    if let first = unsafe try sources[index].reader!.next() {
+      unsafe sources[index].current = first
+      unsafe heap.insert(Key(number: first.number, priority: priority, source: index))
     } else {
-      sources[index].reader = nil
+      unsafe sources[index].reader = nil
     }
   }
 }
