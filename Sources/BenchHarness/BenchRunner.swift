@@ -340,7 +340,8 @@ public struct BenchRunner {
   static func environmentFields() -> [String: String] {
     let formatter = ISO8601DateFormatter()
     var hostBuffer = [CChar](repeating: 0, count: 256)
-    gethostname(&hostBuffer, hostBuffer.count - 1)
+    // Safe: gethostname writes at most count - 1 bytes into the 256-byte buffer it is lent.
+    unsafe gethostname(&hostBuffer, hostBuffer.count - 1)
     let host = String(
       decoding: hostBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return ["timestamp": formatter.string(from: Date()), "commit": gitCommit(), "host": host]

@@ -102,9 +102,11 @@ enum ChangeEntropy {
     guard !bytes.isEmpty else { return 0 }
     var size = compressBound(uLong(bytes.count))
     var output = [UInt8](repeating: 0, count: Int(size))
-    let status = output.withUnsafeMutableBufferPointer { out in
-      bytes.withUnsafeBufferPointer { input in
-        compress2(out.baseAddress, &size, input.baseAddress, uLong(input.count), 9)
+    // Safe: zlib reads `input.count` bytes and writes at most `size` (compressBound's), the
+    // sizes of the two buffers it is lent for the call.
+    let status = unsafe output.withUnsafeMutableBufferPointer { out in
+      unsafe bytes.withUnsafeBufferPointer { input in
+        unsafe compress2(out.baseAddress, &size, input.baseAddress, uLong(input.count), 9)
       }
     }
     return status == Z_OK ? Int(size) : bytes.count

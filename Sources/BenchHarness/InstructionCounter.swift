@@ -1,5 +1,6 @@
 import Foundation
 import ProcessSpawning
+import SystemCalls
 
 /// Counts the instructions a measured executable runs, under valgrind's cachegrind with the cache
 /// simulation off: a figure that does not move with the machine's load (repeatable to about
@@ -70,7 +71,7 @@ public struct InstructionCounter: Sendable {
   ) throws(BenchError) -> (instructions: Int, outcome: ChildProcess.Outcome) {
     let stripped = try strippedCopy(of: binary)
     let output = scratch + "/cachegrind-\(getpid()).out"
-    defer { unlink(output) }
+    defer { FolderCalls.removeFile(output) }
     let outcome: ChildProcess.Outcome
     do {
       outcome = try ChildProcess.run(

@@ -79,7 +79,8 @@ public struct PatternBench {
     ChildProcess.Outcome, String
   ) {
     let outputPath = work + "/output.txt"
-    let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    // Safe: the path's C string lives for the call only, which is all `open` needs.
+    let output = unsafe open(outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     defer { close(output) }
     let outcome = try ChildProcess.run(
       executable: binaryDirectory + "/" + name, arguments: arguments,

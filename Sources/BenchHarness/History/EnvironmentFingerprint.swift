@@ -8,9 +8,11 @@ public enum EnvironmentFingerprint {
   public static func current(records: [RunRecord]) -> String {
     let toolchain = BenchBaseline.currentToolchain()
     var system = utsname()
-    uname(&system)
-    let kernel = withUnsafeBytes(of: &system.release) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    // Safe: uname fills the struct it is lent; `release` is read inside the closure only, up
+    // to its NUL, within the field's bytes.
+    unsafe uname(&system)
+    let kernel = unsafe withUnsafeBytes(of: &system.release) { raw in
+      unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
     }
     let allocator = records.first { !$0.allocator.isEmpty }?.allocator ?? "system"
     let host = records.first?.host ?? ""
