@@ -159,7 +159,8 @@ struct JSONReader {
     }
     if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
       let text = bytes[offset..<end]
-      guard text.withUnsafeBytes({ UTF8Validation.isValid(ByteView($0)) }) else {
+      // Safe: the view of the bytes is read only inside the closure.
+      guard unsafe text.withUnsafeBytes({ unsafe UTF8Validation.isValid(ByteView($0)) }) else {
         throw fail("a string that is not UTF-8")
       }
       offset = end + 1
@@ -168,7 +169,8 @@ struct JSONReader {
     var scalars = String.UnicodeScalarView()
     var run: [UInt8] = []
     func flush() throws(ReleaseError) {
-      guard run.withUnsafeBytes({ UTF8Validation.isValid(ByteView($0)) }) else {
+      // Safe: the view of the bytes is read only inside the closure.
+      guard unsafe run.withUnsafeBytes({ unsafe UTF8Validation.isValid(ByteView($0)) }) else {
         throw fail("a string that is not UTF-8")
       }
       scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)

@@ -17,11 +17,13 @@ public enum PatchApplier {
       let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
       defer { try? descriptor.close() }
       var bytes = [UInt8](repeating: 0, count: PatchHeader.byteCount)
-      let read = try bytes.withUnsafeMutableBytes {
-        try descriptor.read(fromAbsoluteOffset: 0, into: $0)
+      // Safe: the lent buffer lives across the call, which reads or fills at most its count.
+      let read = unsafe try bytes.withUnsafeMutableBytes {
+        unsafe try descriptor.read(fromAbsoluteOffset: 0, into: $0)
       }
-      return try bytes.withUnsafeBytes { (raw) throws(ReleaseError) in
-        try PatchHeader(decoding: ByteView(raw).rebased(0..<read), path: path)
+      // Safe: the lent buffer lives across the call, which reads or fills at most its count.
+      return unsafe try bytes.withUnsafeBytes { (raw) throws(ReleaseError) in
+        unsafe try PatchHeader(decoding: ByteView(raw).rebased(0..<read), path: path)
       }
     } catch let error as ReleaseError {
       throw error
@@ -126,8 +128,9 @@ public enum PatchApplier {
             let wanted = Int(min(Int64(buffer.count), end - offset))
             guard wanted > 0 else { return 0 }
             do {
-              let count = try buffer[..<wanted].withUnsafeMutableBytes {
-                try patch.read(fromAbsoluteOffset: offset, into: $0)
+              // Safe: the lent buffer lives across the call, which fills at most its count.
+              let count = unsafe try buffer[..<wanted].withUnsafeMutableBytes {
+                unsafe try patch.read(fromAbsoluteOffset: offset, into: $0)
               }
               offset += Int64(count)
               return count
@@ -225,7 +228,8 @@ private func append(_ number: Int64, _ label: String, to writer: BaseWriter) thr
   var label = label
   try label.withUTF8 { bytes in
     Result { () throws(BaseFormatError) in
-      try writer.append(number, checkedLabelBytes: ByteView(bytes))
+      // Safe: the lent buffer lives across the call, which reads or fills at most its count.
+      unsafe try writer.append(number, checkedLabelBytes: ByteView(bytes))
     }
   }.get()
 }
@@ -291,7 +295,10 @@ struct OperationDecoder {
           "\(path): operation \(read) spells a label that is empty or over \(BaseHeader.maximumLabelByteCount) bytes"
         )
       }
-      guard bytes.withUnsafeBytes({ LabelRule.problem(ByteView($0), checkUTF8: true) }) == nil
+      // Safe: the lent buffer lives across the call, which reads or fills at most its count.
+      guard
+        unsafe bytes.withUnsafeBytes({ unsafe LabelRule.problem(ByteView($0), checkUTF8: true) })
+          == nil
       else {
         throw ReleaseError("\(path): operation \(read) spells a label that is not one")
       }

@@ -112,8 +112,9 @@ public struct FolderReleaseSource: ReleaseSource, Sendable {
             "\(source): not copied within \(Int(timeout)) s (kept; the next update resumes)",
             kind: .download, file: path)
         }
-        let count = try buffer.withUnsafeMutableBytes {
-          try input.read(fromAbsoluteOffset: offset, into: $0)
+        // Safe: the lent buffer lives across the call, which fills at most its count.
+        let count = unsafe try buffer.withUnsafeMutableBytes {
+          unsafe try input.read(fromAbsoluteOffset: offset, into: $0)
         }
         if count == 0 { break }
         let kept = Int(min(Int64(count), limit - offset))

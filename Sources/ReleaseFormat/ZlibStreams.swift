@@ -4,8 +4,9 @@ import CZlib
 /// damaged stream on the way back), handing each compressed piece to `sink`. zlib, not zstd: the
 /// system has it on iOS and Linux alike (no dependency), and a patch is mostly gaps and label
 /// references that deflate packs well.
-final class Deflater {
-  private var stream = z_stream()
+@safe final class Deflater {
+  // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+  private var stream = unsafe z_stream()
   private var output = [UInt8](repeating: 0, count: 64 * 1024)
   private let sink: ([UInt8]) throws(ReleaseError) -> Void
 
@@ -14,12 +15,15 @@ final class Deflater {
   init(sink: @escaping ([UInt8]) throws(ReleaseError) -> Void) throws(ReleaseError) {
     self.sink = sink
     // deflateInit_ is what the deflateInit macro calls: version and struct size explicitly.
-    guard deflateInit_(&stream, 9, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+    // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+    guard unsafe deflateInit_(&stream, 9, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    else {
       throw ReleaseError("zlib's deflate cannot start")
     }
   }
 
-  deinit { deflateEnd(&stream) }
+  // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+  deinit { unsafe deflateEnd(&stream) }
 
   /// Compresses `bytes`.
   func write(_ bytes: [UInt8]) throws(ReleaseError) { try run(bytes, flush: Z_NO_FLUSH) }
@@ -29,21 +33,24 @@ final class Deflater {
 
   private func run(_ bytes: [UInt8], flush: Int32) throws(ReleaseError) {
     var input = bytes
-    try input.withUnsafeMutableBufferPointer { (input) throws(ReleaseError) in
-      stream.next_in = input.baseAddress
-      stream.avail_in = UInt32(input.count)
+    // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+    unsafe try input.withUnsafeMutableBufferPointer { (input) throws(ReleaseError) in
+      unsafe stream.next_in = input.baseAddress
+      unsafe stream.avail_in = UInt32(input.count)
       while true {
-        let (status, produced) = output.withUnsafeMutableBufferPointer { out in
-          stream.next_out = out.baseAddress
-          stream.avail_out = UInt32(out.count)
-          let status = deflate(&stream, flush)
-          return (status, out.count - Int(stream.avail_out))
+        // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+        let (status, produced) = unsafe output.withUnsafeMutableBufferPointer { out in
+          unsafe stream.next_out = out.baseAddress
+          unsafe stream.avail_out = UInt32(out.count)
+          let status = unsafe deflate(&stream, flush)
+          return unsafe (status, out.count - Int(stream.avail_out))
         }
         guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
           throw ReleaseError("zlib's deflate failed (\(status))")
         }
         if produced > 0 { try sink(Array(output[..<produced])) }
-        if flush == Z_FINISH ? status == Z_STREAM_END : stream.avail_out != 0 { break }
+        // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+        if unsafe flush == Z_FINISH ? status == Z_STREAM_END : stream.avail_out != 0 { break }
       }
     }
   }
@@ -51,8 +58,9 @@ final class Deflater {
 
 /// Decompresses a zlib stream read in pieces from `source`, and reads it as bytes, LEB128 values
 /// and byte strings, in bounded memory (a 64 KiB window of output at a time).
-final class InflateReader {
-  private var stream = z_stream()
+@safe final class InflateReader {
+  // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+  private var stream = unsafe z_stream()
   private var input = [UInt8](repeating: 0, count: 64 * 1024)
   private var inputCount = 0
   private var inputOffset = 0
@@ -71,13 +79,16 @@ final class InflateReader {
   {
     self.path = path
     self.source = source
-    guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+    // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+    guard unsafe inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    else {
       throw ReleaseError("zlib's inflate cannot start")
     }
   }
 
   deinit {
-    inflateEnd(&stream)
+    // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+    unsafe inflateEnd(&stream)
   }
 
   /// Whether the stream ended exactly here, with nothing left unread.
@@ -136,15 +147,16 @@ final class InflateReader {
       }
       // zlib's pointers are set afresh on every call, inside the arrays' borrows: it keeps
       // none of them past `inflate`.
-      let status = input.withUnsafeMutableBufferPointer { inBytes in
-        window.withUnsafeMutableBufferPointer { out in
-          stream.next_in = inBytes.baseAddress! + inputOffset
-          stream.avail_in = UInt32(inputCount - inputOffset)
-          stream.next_out = out.baseAddress
-          stream.avail_out = UInt32(out.count)
-          let status = inflate(&stream, Z_NO_FLUSH)
-          inputOffset = inputCount - Int(stream.avail_in)
-          windowCount = out.count - Int(stream.avail_out)
+      // Safe: zlib points at a lent buffer only while its closure runs, told its exact size.
+      let status = unsafe input.withUnsafeMutableBufferPointer { inBytes in
+        unsafe window.withUnsafeMutableBufferPointer { out in
+          unsafe stream.next_in = unsafe inBytes.baseAddress! + inputOffset
+          unsafe stream.avail_in = UInt32(inputCount - inputOffset)
+          unsafe stream.next_out = out.baseAddress
+          unsafe stream.avail_out = UInt32(out.count)
+          let status = unsafe inflate(&stream, Z_NO_FLUSH)
+          inputOffset = unsafe inputCount - Int(stream.avail_in)
+          windowCount = unsafe out.count - Int(stream.avail_out)
           return status
         }
       }
