@@ -11,12 +11,7 @@ import Testing
 struct HTTPFetchFaultTests {
   /// A release folder holding one file of `byteCount` pseudo-random bytes.
   func release(_ folder: TemporaryFolder, byteCount: Int) throws -> String {
-    try FileManager.default.createDirectory(
-      atPath: folder.path("R/bases"), withIntermediateDirectories: true)
-    var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    try Data(bytes).write(to: URL(fileURLWithPath: folder.path("R/bases/big.cdb")))
-    return folder.path("R")
+    try ByteProgressTests().release(folder, byteCount: byteCount)
   }
 
   /// The server sends 1 MiB of a 4 MiB base and holds the rest; once the fetch has reported

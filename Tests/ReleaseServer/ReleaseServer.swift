@@ -149,23 +149,21 @@ final class ServerState: @unchecked Sendable {
 
   /// Closes the listening socket and every connection; later connections are refused.
   func stop() {
-    let channels: [Channel] = locked {
-      stopped = true
-      condition.broadcast()
-      defer { (listener, connections) = (nil, [:]) }
-      return [listener].compactMap { $0 } + Array(connections.values)
-    }
-    for channel in channels { try? channel.close().wait() }
+    for channel in markStopped() { try? channel.close().wait() }
   }
 
   /// Stops from an event loop (a "killed" server): the closes are not waited for there.
   func die() {
-    let channels: [Channel] = locked {
+    for channel in markStopped() { channel.close(promise: nil) }
+  }
+
+  /// Marks the server stopped (waiters released) and hands over its channels to close.
+  private func markStopped() -> [Channel] {
+    locked {
       stopped = true
       condition.broadcast()
       defer { (listener, connections) = (nil, [:]) }
       return [listener].compactMap { $0 } + Array(connections.values)
     }
-    for channel in channels { channel.close(promise: nil) }
   }
 }
