@@ -9,8 +9,9 @@ import ReleaseFormat
 /// (on Linux, through FoundationNetworking). Each file streams to its local part as it arrives,
 /// so a connection that drops leaves the bytes it brought, and the next fetch asks for the rest
 /// with `Range: bytes=N-`. A server that sends more than the index's size, a status other than
-/// 200 or 206, or nothing for `idleTimeout` seconds ends the fetch with a one-line error
-/// (`ReleaseFormat.ReleaseError.Kind.download`, the status in its `code`).
+/// 200 or 206, nothing for `idleTimeout` seconds, or a fetch longer than `totalTimeout` ends
+/// the fetch with a one-line error (`ReleaseFormat.ReleaseError.Kind.download`, the status in
+/// its `code`). Both timeouts run on the source's clock.
 ///
 /// A fetch suspends its task while the transfer runs (no thread waits for it), and a cancelled
 /// task cancels the transfer at once: the bytes that arrived stay in the part for the next fetch.
@@ -23,6 +24,8 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   public let totalTimeout: TimeInterval
   /// The one session every fetch of this source uses (make one source per update).
   private let owner: SessionOwner
+  /// Each fetch's deadlines, on the source's clock, counted from the call.
+  private let deadlines: @Sendable () -> FetchDeadlines
 
   /// The longest timeout kept: 30 days. URLSession's and Dispatch's timers trap on values they
   /// cannot schedule (`inf` and `1e308` died with SIGILL inside FoundationNetworking).
@@ -41,9 +44,11 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   ///     fetches, which are data tasks streamed into their part files, only while the app is
   ///     not suspended: iOS carries on no data task of a suspended app. What arrived stays in
   ///     the part, and the next update resumes it (the Background refresh article).
+  ///   - clock: the clock both timeouts are measured on; a test passes one it advances by hand.
   public init(
     base: URL, idleTimeout: TimeInterval = 30, totalTimeout: TimeInterval = 600,
-    configuration: URLSessionConfiguration? = nil
+    configuration: URLSessionConfiguration? = nil,
+    clock: some Clock<Duration> = ContinuousClock()
   ) {
     func clamped(_ seconds: TimeInterval, _ fallback: TimeInterval) -> TimeInterval {
       seconds > 0 ? min(seconds, Self.maximumTimeout) : fallback
@@ -52,6 +57,8 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     self.base = base
     self.idleTimeout = clamped(idleTimeout, 30)
     self.totalTimeout = clamped(totalTimeout, 600)
+    let (idle, total) = (Duration.seconds(self.idleTimeout), Duration.seconds(self.totalTimeout))
+    deadlines = { FetchDeadlines(clock: clock, idle: idle, total: total) }
   }
 
   /// Fetches `path` into `destination`, resuming from the bytes already there.
@@ -110,7 +117,9 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     if let expectedByteCount, have >= expectedByteCount { return (false, nil) }
     if Task.isCancelled { throw Receiver.cancelled(url) }
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-    request.timeoutInterval = idleTimeout
+    // URLSession's idle timer cannot take the source's clock: the deadlines do the timing, and
+    // it is only a backstop, later than either.
+    request.timeoutInterval = min(idleTimeout + totalTimeout, Self.maximumTimeout)
     if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
     // The bytes as the index sized them: a compressed body decodes to what the server says,
     // and 1 MB of gzip took 1.18 GB before its size was refused (issue 52, item 11).
@@ -118,11 +127,11 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     condition?.apply(to: &request)
     let receiver = Receiver(
       output: output, offset: have, total: expectedByteCount, url: url,
-      acceptsNotModified: condition != nil, progress: progress)
+      acceptsNotModified: condition != nil, progress: progress, deadlines: deadlines())
     let task = owner.dataTask(with: request, receiver: receiver)
     let failure = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<ReleaseError?, Never>) in
-        receiver.start(task, totalTimeout: totalTimeout, continuation: continuation)
+        receiver.start(task, continuation: continuation)
       }
     } onCancel: {
       receiver.cancel(task, because: Receiver.cancelled(url))
@@ -151,8 +160,14 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private var continuation: CheckedContinuation<ReleaseError?, Never>?
   /// Set once the transfer has ended (its continuation resumed).
   private var completed = false
-  /// The whole fetch's deadline, cancelled when the transfer ends.
-  private var deadline: (any DispatchSourceTimer)?
+  /// The fetch's idle and total deadlines, and the task that watches them (cancelled when the
+  /// transfer ends).
+  private let deadlines: FetchDeadlines
+  private var watchdog: Task<Void, Never>?
+  /// When the last sign of life came (the response, or a piece of body), on the deadlines'
+  /// clock, and the body's bytes by then.
+  private var lastActivity = Duration.zero
+  private var receivedByLastActivity = 0
 
   /// Whether a 304 answers the request (it was conditional), and whether one did.
   let acceptsNotModified: Bool
@@ -170,8 +185,9 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
   init(
     output: FileHandle, offset: Int, total: Int?, url: URL, acceptsNotModified: Bool = false,
-    progress: (@Sendable (Int) -> Void)? = nil
+    progress: (@Sendable (Int) -> Void)? = nil, deadlines: FetchDeadlines
   ) {
+    self.deadlines = deadlines
     self.progress = progress
     self.acceptsNotModified = acceptsNotModified
     self.output = output
@@ -200,8 +216,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
   /// Starts `task`; `continuation` is resumed once, when it completes, with its failure.
   func start(
-    _ task: URLSessionDataTask, totalTimeout: TimeInterval,
-    continuation: CheckedContinuation<ReleaseError?, Never>
+    _ task: URLSessionDataTask, continuation: CheckedContinuation<ReleaseError?, Never>
   ) {
     // A task cancelled before this point has its reason recorded already: end at once.
     let cancelledEarly: ReleaseError? = lock.withLock {
@@ -216,22 +231,43 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
       continuation.resume(returning: cancelledEarly)
       return
     }
-    // The whole fetch's deadline: the idle timeout alone lets a trickle go on for ever. A timer
-    // the transfer's end cancels: a closure left on the queue for its 600 s held each finished
-    // task, 3.3 KB a file, and a 12,070-patch update peaked at 88 MiB (issue 52, item 11).
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.schedule(deadline: .now() + totalTimeout)
-    timer.setEventHandler { [weak self, weak task] in
-      guard let self, let task else { return }
-      self.cancel(
-        task,
-        because: ReleaseError(
-          "\(self.url.absoluteString): no answer within \(Int(totalTimeout)) s", kind: .download,
-          file: self.url.absoluteString))
+    // The idle and the whole fetch's deadlines: the idle one alone lets a trickle go on for
+    // ever. Watched by a task the transfer's end cancels: a timer left for its 600 s held each
+    // finished task, 3.3 KB a file, and a 12,070-patch update peaked at 88 MiB (issue 52,
+    // item 11).
+    let watchdog = Task { [deadlines] in
+      guard let expiry = await deadlines.watch(lastActivity: { self.activity.time }) else {
+        return
+      }
+      self.cancel(task, because: self.timedOut(expiry))
     }
-    lock.withLock { deadline = timer }
-    timer.resume()
+    lock.withLock { self.watchdog = watchdog }
     task.resume()
+  }
+
+  /// The last sign of life, and the body's bytes by then.
+  private var activity: (time: Duration, received: Int) {
+    lock.withLock { (lastActivity, receivedByLastActivity) }
+  }
+
+  /// Records a sign of life now, with `received` bytes of the body in.
+  private func noteActivity(received: Int) {
+    let now = deadlines.elapsed()
+    lock.withLock {
+      lastActivity = now
+      receivedByLastActivity = received
+    }
+  }
+
+  /// The error a passed deadline ends the fetch with.
+  private func timedOut(_ expiry: FetchDeadlines.Expiry) -> ReleaseError {
+    let what =
+      switch expiry {
+      case .idle:
+        "timed out: no byte for \(FetchDeadlines.seconds(deadlines.idle)) s, after \(activity.received) bytes (kept; the next update resumes)"
+      case .total: "no answer within \(FetchDeadlines.seconds(deadlines.total)) s"
+      }
+    return ReleaseError("\(url.absoluteString): \(what)", kind: .download, file: url.absoluteString)
   }
 
   /// Ends the transfer with `reason`, unless it ended already.
@@ -259,6 +295,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
   ) {
+    noteActivity(received: 0)
     let http = response as? HTTPURLResponse
     let status = http?.statusCode ?? 0
     // Refused before a byte of the body is decoded: identity was asked for.
@@ -329,6 +366,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     do {
       try output.write(contentsOf: data)
       received += data.count
+      noteActivity(received: received)
       reportProgress(final: false)
     } catch {
       fail(
@@ -364,7 +402,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     if !hasFailed, let error {
       let what: String
       switch (error as? URLError)?.code {
-      case .timedOut?: what = "timed out (no byte for the idle timeout)"
+      case .timedOut?: what = "timed out (URLSession's own timer)"
       case .networkConnectionLost?: what = "the connection dropped"
       case .cannotConnectToHost?, .cannotFindHost?: what = "cannot connect"
       default: what = error.localizedDescription
@@ -375,15 +413,15 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
           kind: .download, file: url.absoluteString))
     }
     try? output.synchronize()
-    let (waiting, failure, timer) = lock.withLock {
+    let (waiting, failure, watchdog) = lock.withLock {
       defer {
         continuation = nil
         completed = true
-        deadline = nil
+        self.watchdog = nil
       }
-      return (continuation, self.failure, deadline)
+      return (continuation, self.failure, self.watchdog)
     }
-    timer?.cancel()
+    watchdog?.cancel()
     waiting?.resume(returning: failure)
   }
 }
