@@ -1,3 +1,7 @@
+// Safe: `base` holds `capacity` bytes allocated here, of which the first `count` are written;
+// only `reserve` replaces it, after copying, and only while no view is lent (`lentViews`, checked
+// by a precondition), so a lent view never outlives its bytes. @safe: the bytes leave only as
+// views inside `withView`.
 /// Bytes one object owns and appends to, read as a ``ByteView`` without a reference count.
 ///
 /// Written by hand for the compiler's per-row loops: an `[UInt8]` held by a class is retained
@@ -11,7 +15,7 @@
 /// is a precondition failure, since growing frees the bytes the view points at. So appending the
 /// storage's own bytes, or a table inserting while its keys are walked, traps instead of reading
 /// freed memory. A view must not outlive the closure it was handed to.
-public final class ByteStorage {
+@safe public final class ByteStorage {
   // Touched only by this class's own short methods, one at a time: the dynamic exclusivity
   // checks on each read (a view per probe) cost more than the reference counts they replaced.
   @exclusivity(unchecked) @usableFromInline var base: UnsafeMutableRawPointer
@@ -22,11 +26,11 @@ public final class ByteStorage {
 
   /// Empty, with room for `capacity` bytes before it grows.
   public init(capacity: Int = 64) {
-    self.capacity = max(capacity, 16)
-    base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+    unsafe self.capacity = max(capacity, 16)
+    unsafe base = unsafe UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
   }
 
-  deinit { base.deallocate() }
+  deinit { unsafe base.deallocate() }
 
   /// Views lent and not yet returned (``withView(_:)`` calls under way).
   @exclusivity(unchecked) @usableFromInline var lentViews = 0
@@ -36,26 +40,27 @@ public final class ByteStorage {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws.
   @inlinable public func withView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
-    lentViews += 1
-    defer { lentViews -= 1 }
-    return try body(ByteView(UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: count)))
+    unsafe lentViews += 1
+    defer { unsafe lentViews -= 1 }
+    return unsafe try body(
+      ByteView(UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: count)))
   }
 
   /// Traps when a view is lent: a change now would move or overwrite the bytes it shows.
   @inline(__always) func checkNotLent() {
-    precondition(lentViews == 0, "a ByteStorage changed while a view of its bytes was lent")
+    unsafe precondition(lentViews == 0, "a ByteStorage changed while a view of its bytes was lent")
   }
 
   /// Makes room for `total` bytes in all, growing by doubling.
   public func reserve(_ total: Int) {
     checkNotLent()
-    guard total > capacity else { return }
-    var grown = capacity
+    guard unsafe total > capacity else { return }
+    var grown = unsafe capacity
     while grown < total { grown *= 2 }
     let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
-    moved.copyMemory(from: base, byteCount: count)
-    base.deallocate()
-    (base, capacity) = (moved, grown)
+    unsafe moved.copyMemory(from: base, byteCount: count)
+    unsafe base.deallocate()
+    unsafe (base, capacity) = unsafe (moved, grown)
   }
 
   /// Appends the bytes `bytes` shows. Its own bytes can only be shown inside ``withView(_:)``,
@@ -63,33 +68,35 @@ public final class ByteStorage {
   public func append(_ bytes: ByteView) {
     checkNotLent()
     guard bytes.count > 0 else { return }
-    reserve(count + bytes.count)
-    bytes.withUnsafeBytes { (base + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    count += bytes.count
+    unsafe reserve(count + bytes.count)
+    unsafe bytes.withUnsafeBytes {
+      unsafe (base + count).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+    }
+    unsafe count += bytes.count
   }
 
   /// Appends `byteCount` bytes filled by `fill`, which is handed their room and returns how many
   /// it wrote (at most `byteCount`; a negative count writes none). Returns what `fill` returned.
   public func append(upTo byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
     checkNotLent()
-    reserve(count + byteCount)
-    let written = fill(UnsafeMutableRawBufferPointer(start: base + count, count: byteCount))
-    count += min(max(written, 0), byteCount)
+    unsafe reserve(count + byteCount)
+    let written = unsafe fill(UnsafeMutableRawBufferPointer(start: base + count, count: byteCount))
+    unsafe count += min(max(written, 0), byteCount)
     return written
   }
 
   /// Drops the first `prefix` bytes, moving the rest to the front.
   public func removeFirst(_ prefix: Int) {
     checkNotLent()
-    precondition(prefix >= 0 && prefix <= count, "removing more bytes than held")
+    unsafe precondition(prefix >= 0 && prefix <= count, "removing more bytes than held")
     guard prefix > 0 else { return }
-    base.copyMemory(from: base + prefix, byteCount: count - prefix)
-    count -= prefix
+    unsafe base.copyMemory(from: base + prefix, byteCount: count - prefix)
+    unsafe count -= prefix
   }
 
   /// Drops every byte, keeping the room.
   public func removeAll() {
     checkNotLent()
-    count = 0
+    unsafe count = 0
   }
 }

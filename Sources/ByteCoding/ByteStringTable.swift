@@ -37,22 +37,22 @@ public final class ByteStringTable {
   private init(capacity: Int, seed: UInt64) {
     var slotCount = 16
     while slotCount < 2 * capacity { slotCount *= 2 }
-    slots = [UInt64](repeating: 0, count: slotCount)
+    unsafe slots = [UInt64](repeating: 0, count: slotCount)
     self.seed = seed
   }
 
   /// The number of keys.
-  public var count: Int { keyStarts.count }
+  public var count: Int { unsafe keyStarts.count }
 
   /// The entry holding the bytes `key` shows, or nil.
   public func find(_ key: ByteView) -> Int? {
     let hash = Self.hash(key, seed: seed)
     // Subscripts, not `withUnsafeBufferPointer`: its closure retained and released the slots.
-    let mask = slots.count - 1
+    let mask = unsafe slots.count - 1
     let tag = Self.tag(of: hash)
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
-      let occupant = slots[slot]
+      let occupant = unsafe slots[slot]
       if occupant == 0 { return nil }
       let entry = Int(truncatingIfNeeded: occupant & 0xFFFF_FFFF) - 1
       if occupant & ~0xFFFF_FFFF == tag && matches(entry, key) { return entry }
@@ -62,8 +62,8 @@ public final class ByteStringTable {
 
   /// The value of `entry` (from ``find(_:)`` or ``insert(_:value:)``).
   public subscript(entry: Int) -> Int {
-    get { entryValues[entry] }
-    set { entryValues[entry] = newValue }
+    get { unsafe entryValues[entry] }
+    set { unsafe entryValues[entry] = newValue }
   }
 
   /// Adds a string's UTF-8 bytes, which must not be in the table yet, with `value`; returns its
@@ -71,21 +71,21 @@ public final class ByteStringTable {
   @discardableResult
   public func insert(utf8 key: String, value: Int) -> Int {
     var key = key
-    return key.withUTF8 { insert(ByteView($0), value: value) }
+    return key.withUTF8 { unsafe insert(ByteView($0), value: value) }
   }
 
   /// Adds the bytes `key` shows, which must not be in the table yet, with `value`; returns its
   /// entry.
   @discardableResult
   public func insert(_ key: ByteView, value: Int) -> Int {
-    if 2 * (count + 1) > slots.count { rehash(slotCount: 2 * slots.count) }
+    if unsafe 2 * (count + 1) > slots.count { unsafe rehash(slotCount: 2 * slots.count) }
     let hash = Self.hash(key, seed: seed)
     let entry = count
-    keyStarts.append(keyBytes.count)
-    keyLengths.append(key.count)
+    unsafe keyStarts.append(keyBytes.count)
+    unsafe keyLengths.append(key.count)
     keyBytes.append(key)
-    hashes.append(hash)
-    entryValues.append(value)
+    unsafe hashes.append(hash)
+    unsafe entryValues.append(value)
     place(entry, hash: hash)
     return entry
   }
@@ -95,8 +95,8 @@ public final class ByteStringTable {
   public func forEachKey(_ body: (ByteView, Int) throws -> Void) rethrows {
     try keyBytes.withView { keys in
       for entry in 0..<count {
-        let start = keyStarts[entry]
-        try body(keys.rebased(start..<(start + keyLengths[entry])), entryValues[entry])
+        let start = unsafe keyStarts[entry]
+        unsafe try body(keys.rebased(start..<(start + keyLengths[entry])), entryValues[entry])
       }
     }
   }
@@ -109,24 +109,24 @@ public final class ByteStringTable {
     }
     keyBytes.removeAll()
     kept.keyBytes.withView { keyBytes.append($0) }
-    keyStarts = kept.keyStarts
-    keyLengths = kept.keyLengths
-    hashes = kept.hashes
-    entryValues = kept.entryValues
-    slots = kept.slots
+    unsafe keyStarts = unsafe kept.keyStarts
+    unsafe keyLengths = unsafe kept.keyLengths
+    unsafe hashes = unsafe kept.hashes
+    unsafe entryValues = unsafe kept.entryValues
+    unsafe slots = unsafe kept.slots
   }
 
   private func matches(_ entry: Int, _ key: ByteView) -> Bool {
-    guard keyLengths[entry] == key.count else { return false }
-    let start = keyStarts[entry]
+    guard unsafe keyLengths[entry] == key.count else { return false }
+    let start = unsafe keyStarts[entry]
     return keyBytes.withView { key.equals($0.rebased(start..<(start + key.count))) }
   }
 
   private func place(_ entry: Int, hash: UInt64) {
-    let mask = slots.count - 1
+    let mask = unsafe slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
-    while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = Self.tag(of: hash) | UInt64(entry + 1)
+    while unsafe slots[slot] != 0 { slot = (slot + 1) & mask }
+    unsafe slots[slot] = Self.tag(of: hash) | UInt64(entry + 1)
   }
 
   /// The part of a hash a slot keeps beside its entry: the top 32 bits (the slot's place comes
@@ -135,8 +135,8 @@ public final class ByteStringTable {
   private static func tag(of hash: UInt64) -> UInt64 { hash & ~0xFFFF_FFFF }
 
   private func rehash(slotCount: Int) {
-    slots = [UInt64](repeating: 0, count: slotCount)
-    for entry in 0..<count { place(entry, hash: hashes[entry]) }
+    unsafe slots = [UInt64](repeating: 0, count: slotCount)
+    for entry in 0..<count { unsafe place(entry, hash: hashes[entry]) }
   }
 
   /// Eight bytes at a time, each word multiplied into the state, then murmur3's finalizer to

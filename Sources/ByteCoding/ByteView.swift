@@ -17,7 +17,11 @@
 /// A view does not keep its bytes alive: make it inside the owner's `withUnsafeBytes` (or
 /// `withUTF8`) and do not let it escape, as with the buffer it wraps.
 @frozen
-public struct ByteView: RandomAccessCollection {
+// Safe: every read is checked against `count` first (a precondition, or a guard that returns
+// nil), so `base` is read only inside the `count` bytes it was made with. A view's lifetime is
+// its maker's: views are made inside `withUnsafeBytes`, `withUTF8` or `ByteStorage.withView`
+// and not kept, which is why the type is @safe and `unsafeStart` is not.
+@safe public struct ByteView: RandomAccessCollection {
   @usableFromInline let base: UnsafeRawPointer?
   /// The number of bytes.
   public let count: Int
@@ -25,21 +29,25 @@ public struct ByteView: RandomAccessCollection {
   /// A view of `bytes`.
   @inlinable
   public init(_ bytes: UnsafeRawBufferPointer) {
-    (base, count) = (bytes.baseAddress, bytes.count)
+    unsafe (base, count) = (bytes.baseAddress, bytes.count)
   }
 
   /// A view of `bytes` (read only through the view).
   @inlinable
-  public init(_ bytes: UnsafeMutableRawBufferPointer) { self.init(UnsafeRawBufferPointer(bytes)) }
+  public init(_ bytes: UnsafeMutableRawBufferPointer) {
+    unsafe self.init(UnsafeRawBufferPointer(bytes))
+  }
 
   /// A view of `bytes`.
   @inlinable
   public init(_ bytes: UnsafeBufferPointer<UInt8>) {
-    (base, count) = (UnsafeRawPointer(bytes.baseAddress), bytes.count)
+    unsafe (base, count) = unsafe (UnsafeRawPointer(bytes.baseAddress), bytes.count)
   }
 
   @inlinable
-  init(base: UnsafeRawPointer?, count: Int) { (self.base, self.count) = (base, count) }
+  init(base: UnsafeRawPointer?, count: Int) {
+    unsafe (self.base, self.count) = unsafe (base, count)
+  }
 
   @inlinable public var startIndex: Int { 0 }
   @inlinable public var endIndex: Int { count }
@@ -50,7 +58,7 @@ public struct ByteView: RandomAccessCollection {
   public subscript(index: Int) -> UInt8 {
     // One unsigned compare covers both ends.
     precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "byte index out of range")
-    return base.unsafelyUnwrapped.load(fromByteOffset: index, as: UInt8.self)
+    return unsafe base.unsafelyUnwrapped.load(fromByteOffset: index, as: UInt8.self)
   }
 
   /// Walks the bytes in order; the walk stays inside the view by construction, so it reads
@@ -67,7 +75,7 @@ public struct ByteView: RandomAccessCollection {
     public mutating func next() -> UInt8? {
       guard position < view.count else { return nil }
       defer { position += 1 }
-      return view.base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
+      return unsafe view.base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
     }
   }
 
@@ -79,7 +87,7 @@ public struct ByteView: RandomAccessCollection {
   @inlinable
   public func rebased(_ range: Range<Int>) -> ByteView {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "byte range out of range")
-    return ByteView(
+    return unsafe ByteView(
       base: range.isEmpty ? nil : base.unsafelyUnwrapped + range.lowerBound, count: range.count)
   }
 
@@ -94,28 +102,29 @@ public struct ByteView: RandomAccessCollection {
   public func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
     precondition(
       offset >= 0 && offset <= count - MemoryLayout<T>.size, "field out of the view's bytes")
-    return T(littleEndian: base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: T.self))
+    return unsafe T(
+      littleEndian: base.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: T.self))
   }
 
   /// The first byte's address, for a room that goes on reading the bytes after this call (the
   /// block decoder keeps a block's start while it hands out its entries); nil when empty. The
   /// view's rule holds: valid only while the owner lends the bytes.
-  @inlinable public var unsafeStart: UnsafeRawPointer? { base }
+  @inlinable public var unsafeStart: UnsafeRawPointer? { unsafe base }
 
   /// No bytes.
-  @inlinable public static var empty: ByteView { ByteView(base: nil, count: 0) }
+  @inlinable public static var empty: ByteView { unsafe ByteView(base: nil, count: 0) }
 
   /// Whether the view shows exactly `array`'s bytes (`memcmp`: the generic `elementsEqual` went
   /// byte by byte through an iterator).
   @inlinable
   public func equals(_ array: [UInt8]) -> Bool {
-    count == array.count && array.withUnsafeBytes { equals(ByteView($0)) }
+    unsafe count == array.count && array.withUnsafeBytes { unsafe equals(ByteView($0)) }
   }
 
   /// Whether the two views show the same bytes (`memcmp`).
   @inlinable
   public func equals(_ other: ByteView) -> Bool {
-    count == other.count
+    unsafe count == other.count
       && (count == 0 || memcmp(base.unsafelyUnwrapped, other.base.unsafelyUnwrapped, count) == 0)
   }
 
@@ -125,9 +134,9 @@ public struct ByteView: RandomAccessCollection {
   /// `start` has no default: a call without it is `Collection.firstIndex(of:)`, byte by byte.
   @inlinable
   public func firstIndex(of byte: UInt8, from start: Int) -> Int? {
-    guard start >= 0, start < count, let base else { return nil }
-    guard let found = memchr(base + start, Int32(byte), count - start) else { return nil }
-    return UnsafeRawPointer(found) - base
+    guard start >= 0, start < count, let base = unsafe base else { return nil }
+    guard let found = unsafe memchr(base + start, Int32(byte), count - start) else { return nil }
+    return unsafe UnsafeRawPointer(found) - base
   }
 
   /// The bytes as a raw buffer, for the rooms that hand them to the system, a C library or a
@@ -136,7 +145,7 @@ public struct ByteView: RandomAccessCollection {
   public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
     -> Result
   {
-    try body(UnsafeRawBufferPointer(start: base, count: count))
+    unsafe try body(UnsafeRawBufferPointer(start: base, count: count))
   }
 
   /// The bytes as one buffer, for code that hands them on whole (`String(decoding:as:)`,
@@ -145,7 +154,8 @@ public struct ByteView: RandomAccessCollection {
   public func withContiguousStorageIfAvailable<Result>(
     _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) rethrows -> Result? {
-    try body(UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count))
+    unsafe try body(
+      UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count))
   }
 }
 
@@ -171,7 +181,7 @@ extension ByteView {
     public mutating func next() -> UInt64? {
       guard view.count &- position >= 8 else { return nil }
       defer { position &+= 8 }
-      return UInt64(
+      return unsafe UInt64(
         littleEndian: view.base.unsafelyUnwrapped.loadUnaligned(
           fromByteOffset: position, as: UInt64.self))
     }
@@ -181,8 +191,8 @@ extension ByteView {
     public mutating func nextPair() -> (UInt64, UInt64)? {
       guard view.count &- position >= 16 else { return nil }
       defer { position &+= 16 }
-      let start = view.base.unsafelyUnwrapped + position
-      return (
+      let start = unsafe view.base.unsafelyUnwrapped + position
+      return unsafe (
         UInt64(littleEndian: start.loadUnaligned(as: UInt64.self)),
         UInt64(littleEndian: start.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
       )
@@ -200,14 +210,14 @@ extension Array where Element == UInt8 {
   /// - Throws: what `body` throws.
   @inlinable
   public func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
-    try withUnsafeBytes { try body(ByteView($0)) }
+    unsafe try withUnsafeBytes { unsafe try body(ByteView($0)) }
   }
 
   /// Appends the bytes a view shows in one copy (the generic `append(contentsOf:)` went through
   /// the view's iterator, a byte at a time: 160 instructions a label in a compile).
   @inlinable
   public mutating func append(contentsOf view: ByteView) {
-    _ = view.withContiguousStorageIfAvailable { append(contentsOf: $0) }
+    _ = unsafe view.withContiguousStorageIfAvailable { unsafe append(contentsOf: $0) }
   }
 }
 
@@ -218,7 +228,7 @@ extension ArraySlice where Element == UInt8 {
   /// - Throws: what `body` throws.
   @inlinable
   public func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
-    try withUnsafeBytes { try body(ByteView($0)) }
+    unsafe try withUnsafeBytes { unsafe try body(ByteView($0)) }
   }
 }
 
@@ -231,6 +241,6 @@ extension UnsafeRawBufferPointer {
   public func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
     precondition(
       offset >= 0 && offset <= count - MemoryLayout<T>.size, "load outside the buffer")
-    return T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    return unsafe T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
   }
 }

@@ -1,10 +1,12 @@
+// Safe: the value's bytes are lent by `withUnsafeBytes(of:)` and copied into the array inside it.
+
 /// Appends little-endian fixed-width integers and unsigned LEB128 values to a byte array: the
 /// writing half of ``LittleEndianReader``.
 extension Array where Element == UInt8 {
   /// Appends `value`'s `MemoryLayout<T>.size` bytes, least significant first.
   @inlinable
   public mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-    Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    unsafe Swift.withUnsafeBytes(of: value.littleEndian) { unsafe append(contentsOf: $0) }
   }
 
   /// Appends `value` as unsigned LEB128: seven bits per byte, low bits first.

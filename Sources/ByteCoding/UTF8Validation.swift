@@ -1,3 +1,6 @@
+// Safe: the views made here wrap buffers lent by `withUnsafeBytes` or
+// `withContiguousStorageIfAvailable`, and are used only inside the closure that lends them.
+
 /// Checks and trims UTF-8 text held as bytes, without making a `String` of it: the compiler's
 /// rows stay bytes from the input file to the base, and making a `String` per field (to check
 /// it, or to trim it) was a fifth of a compile's instructions.
@@ -33,8 +36,8 @@ public enum UTF8Validation {
     if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       // The standard library's validator, without building the string (2.5 times faster), on
       // the rest only: the prefix checked above ends before a lead byte.
-      return view.withContiguousStorageIfAvailable {
-        (try? UTF8Span(validating: $0.extracting(index...).span)) != nil
+      return unsafe view.withContiguousStorageIfAvailable {
+        unsafe (try? UTF8Span(validating: $0.extracting(index...).span)) != nil
       } ?? false
     }
     // Before iOS 26 and macOS 26 the standard library validates only while it builds a string
@@ -76,7 +79,7 @@ public enum UTF8Validation {
   public static func trimmingWhitespace(_ text: String) -> String {
     var text = text
     return text.withUTF8 {
-      String(decoding: trimmingWhitespace(ByteView($0)), as: UTF8.self)
+      unsafe String(decoding: trimmingWhitespace(ByteView($0)), as: UTF8.self)
     }
   }
 
@@ -149,7 +152,7 @@ extension String {
   /// contiguous (an array, a slice of a buffer), else through a copy.
   public init?(validatingUTF8Bytes bytes: some Collection<UInt8>) {
     let inPlace = bytes.withContiguousStorageIfAvailable {
-      String(validatingUTF8Bytes: ByteView($0))
+      unsafe String(validatingUTF8Bytes: ByteView($0))
     }
     guard let text = inPlace ?? String(validatingUTF8Bytes: Array(bytes)) else { return nil }
     self = text
@@ -157,7 +160,9 @@ extension String {
 
   /// ``init(validatingUTF8Bytes:)-(ByteView)`` over an array's bytes.
   public init?(validatingUTF8Bytes bytes: [UInt8]) {
-    guard let text = bytes.withUnsafeBytes({ String(validatingUTF8Bytes: ByteView($0)) }) else {
+    guard
+      let text = unsafe bytes.withUnsafeBytes({ unsafe String(validatingUTF8Bytes: ByteView($0)) })
+    else {
       return nil
     }
     self = text

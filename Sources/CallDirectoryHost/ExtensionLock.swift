@@ -3,6 +3,10 @@ import Foundation
 import SystemCalls
 import SystemPackage
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; C hands back no pointer into its own memory, and nothing
+// here keeps a pointer past its call.
+
 /// One load at a time per extension, across processes: an exclusive `flock` on a file in the
 /// host folder, held for the request. A second request while it is held gets error 7
 /// (currentlyLoading), as on iOS.
@@ -18,7 +22,7 @@ final class ExtensionLock {
       folder + "/" + FileSafeName.encode(bundleID, keeping: [UInt8(ascii: ".")]) + ".lock"
     let descriptor: Int32
     do {
-      descriptor = try FileDescriptor.open(
+      descriptor = unsafe try FileDescriptor.open(
         path, .readWrite, options: [.create, .closeOnExec],
         permissions: [.ownerReadWrite, .groupRead, .otherRead]
       ).rawValue

@@ -125,7 +125,7 @@ public final class StoreTransaction {
   /// Stores an identification entry (replacing the number's label in an incremental request).
   public func addIdentification(_ number: Int64, label: String) throws {
     var copy = label
-    try copy.withUTF8 { try addIdentification(number, labelUTF8: ByteView($0)) }
+    try copy.withUTF8 { unsafe try addIdentification(number, labelUTF8: ByteView($0)) }
   }
 
   /// Stores an identification entry whose label is given as valid UTF-8 bytes.

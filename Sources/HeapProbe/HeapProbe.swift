@@ -16,6 +16,9 @@ public enum HeapProbe {
       UnsafeMutableRawPointer?, Int
     ) -> Int32
 
+  // Safe: `mallctl` is jemalloc's own symbol, cast to the C signature jemalloc documents; each
+  // call passes names that are string literals and out-parameters sized by MemoryLayout of the
+  // variable they point at.
   /// `mallctl` from the process's global symbol scope, if jemalloc is loaded; looked up once.
   private static let mallctl: MallctlFunction? = {
     #if canImport(Darwin)
@@ -25,12 +28,12 @@ public enum HeapProbe {
       // glibc's RTLD_DEFAULT is ((void *)0); Swift does not import the macro.
       let everywhere: UnsafeMutableRawPointer? = nil
     #endif
-    guard let symbol = dlsym(everywhere, "mallctl") else { return nil }
-    return unsafeBitCast(symbol, to: MallctlFunction.self)
+    guard let symbol = unsafe dlsym(everywhere, "mallctl") else { return nil }
+    return unsafe unsafeBitCast(symbol, to: MallctlFunction.self)
   }()
 
   /// Whether readings are available in this process (jemalloc is its allocator).
-  public static var isAvailable: Bool { mallctl != nil }
+  public static var isAvailable: Bool { unsafe mallctl != nil }
 
   /// The allocator this process runs on, as the bench CSV's `allocator` column names it:
   /// `jemalloc` when readings are available, else `system`.
@@ -38,17 +41,17 @@ public enum HeapProbe {
 
   /// Resets the calling thread's heap high-water mark (`thread.peak.reset`).
   public static func resetThreadPeak() {
-    _ = mallctl?("thread.peak.reset", nil, nil, nil, 0)
+    _ = unsafe mallctl?("thread.peak.reset", nil, nil, nil, 0)
   }
 
   /// The calling thread's heap high-water mark since the last reset, in bytes: the most that
   /// allocations minus deallocations on this thread reached (`thread.peak.read`). Nil without
   /// jemalloc.
   public static func threadPeakBytes() -> Int? {
-    guard let mallctl else { return nil }
+    guard let mallctl = unsafe Self.mallctl else { return nil }
     var value: UInt64 = 0
     var length = MemoryLayout<UInt64>.size
-    guard mallctl("thread.peak.read", &value, &length, nil, 0) == 0 else { return nil }
+    guard unsafe mallctl("thread.peak.read", &value, &length, nil, 0) == 0 else { return nil }
     return Int(value)
   }
 
@@ -60,16 +63,19 @@ public enum HeapProbe {
   /// are merged, and a thread that ended merged its own. Deterministic for a given build and
   /// input, unlike time. Nil without jemalloc or without its statistics.
   public static func allocationCount() -> Int? {
-    guard let mallctl else { return nil }
-    _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+    guard let mallctl = unsafe Self.mallctl else { return nil }
+    _ = unsafe mallctl("thread.tcache.flush", nil, nil, nil, 0)
     // Statistics are a snapshot refreshed by writing the epoch.
     var epoch: UInt64 = 1
-    guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }
+    guard unsafe mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else {
+      return nil
+    }
     var total = 0
     for size in ["small", "large"] {
       var value: UInt64 = 0
       var length = MemoryLayout<UInt64>.size
-      guard mallctl("stats.arenas.\(allArenas).\(size).nrequests", &value, &length, nil, 0) == 0
+      guard
+        unsafe mallctl("stats.arenas.\(allArenas).\(size).nrequests", &value, &length, nil, 0) == 0
       else { return nil }
       total += Int(truncatingIfNeeded: value)
     }

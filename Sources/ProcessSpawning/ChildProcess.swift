@@ -9,6 +9,11 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; C hands back no pointer into its own memory (posix_spawn's
+// actions and attributes are destroyed by the defers that follow their init), and nothing here
+// keeps a pointer past its call.
+
 /// Runs one child process the way the system runs an extension: spawned with `posix_spawn`, its
 /// footprint (`RssAnon + RssShmem`) sampled from `/proc/PID/status` at over 1 kHz, killed with
 /// SIGKILL when it passes the memory limit or the time limit, and reaped with `wait4` for its CPU
@@ -142,7 +147,7 @@ public enum ChildProcess {
     defer { if reportRead >= 0 { close(reportRead) } }
     let stderrPath =
       NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
-    defer { unlink(stderrPath) }
+    defer { unsafe unlink(stderrPath) }
 
     let (processID, started, spawnedAt) = try spawn(
       executable: executable, arguments: arguments, environment: environment, io: io,
@@ -179,21 +184,26 @@ public enum ChildProcess {
     executable: String, arguments: [String], environment: [String]?, io: IO, reportWrite: Int32,
     stderrPath: String, clock: MonotonicClock
   ) throws -> (processID: pid_t, started: UInt64, spawnedAt: UInt64) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    if io.capturesReport { posix_spawn_file_actions_adddup2(&actions, reportWrite, 3) }
+    var actions = unsafe posix_spawn_file_actions_t()
+    unsafe posix_spawn_file_actions_init(&actions)
+    defer { unsafe posix_spawn_file_actions_destroy(&actions) }
+    unsafe posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    unsafe posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    unsafe posix_spawn_file_actions_addopen(
+      &actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    if io.capturesReport { unsafe posix_spawn_file_actions_adddup2(&actions, reportWrite, 3) }
     for (childDescriptor, parentDescriptor) in io.descriptors.sorted(by: { $0.key < $1.key }) {
-      posix_spawn_file_actions_adddup2(&actions, parentDescriptor, childDescriptor)
+      unsafe posix_spawn_file_actions_adddup2(&actions, parentDescriptor, childDescriptor)
     }
 
-    let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
-    let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
-    defer { for variable in envp ?? [] { free(variable) } }
+    // Safe: each string is strdup'd here and freed by the defer below, after posix_spawn has
+    // copied them into the child; the arrays end with the nil that execve's lists need.
+    let argv: [UnsafeMutablePointer<CChar>?] =
+      unsafe ([executable] + arguments).map { unsafe strdup($0) } + [nil]
+    defer { for index in unsafe argv.indices { unsafe free(argv[index]) } }
+    let envp: [UnsafeMutablePointer<CChar>?]? =
+      unsafe environment.map { unsafe $0.map { unsafe strdup($0) } + [nil] }
+    defer { for index in unsafe (envp ?? []).indices { unsafe free(envp![index]) } }
     var processID: pid_t = 0
     let started = clock.nanoseconds()
     // Read on the clock the child reads when its load starts (`startup_s`), not Dispatch's.
@@ -204,13 +214,16 @@ public enum ChildProcess {
     // In a process group of its own: a child that leaves a grandchild (a script's `sleep`)
     // is killed with it, or the orphan would hold the report pipe open and hang the read.
     var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-    posix_spawnattr_setpgroup(&attributes, 0)
-    let spawnStatus =
-      envp.map { posix_spawn(&processID, executable, &actions, &attributes, argv, $0) }
-      ?? posix_spawn(&processID, executable, &actions, &attributes, argv, environ)
+    unsafe posix_spawnattr_init(&attributes)
+    defer { unsafe posix_spawnattr_destroy(&attributes) }
+    unsafe posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    unsafe posix_spawnattr_setpgroup(&attributes, 0)
+    let spawnStatus: Int32
+    if let envp = unsafe envp {
+      spawnStatus = unsafe posix_spawn(&processID, executable, &actions, &attributes, argv, envp)
+    } else {
+      spawnStatus = unsafe posix_spawn(&processID, executable, &actions, &attributes, argv, environ)
+    }
     if reportWrite >= 0 { close(reportWrite) }
     guard spawnStatus == 0 else {
       throw SpawnError(
@@ -275,14 +288,14 @@ public enum ChildProcess {
         outcome.killedFor = .requested
         outcome.requestedKillReason = reason
       }
-      let reaped = wait4(processID, &waitStatus, WNOHANG, &usage)
+      let reaped = unsafe wait4(processID, &waitStatus, WNOHANG, &usage)
       if reaped == processID { break }
       // WNOHANG never blocks, so no signal can interrupt it: an error here is ECHILD.
       if reaped < 0 { break }
       if let wake = io.wakeDescriptor {
         var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
         let milliseconds = max(1, Int32(limits.sampleIntervalMicroseconds / 1000))
-        if poll(&descriptor, 1, milliseconds) > 0 && descriptor.revents & Int16(POLLHUP) != 0
+        if unsafe poll(&descriptor, 1, milliseconds) > 0 && descriptor.revents & Int16(POLLHUP) != 0
           && descriptor.revents & Int16(POLLIN) == 0
         {
           usleep(limits.sampleIntervalMicroseconds)  // Closed: nothing more will wake us.
@@ -336,9 +349,9 @@ public enum ChildProcess {
       guard now < deadline else { break }
       var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let left = Int32(clamping: (deadline - now) / 1_000_000 + 1)
-      if poll(&ready, 1, left) <= 0 { break }
-      let count = chunk.withUnsafeMutableBytes {
-        (try? FileDescriptor(rawValue: descriptor).read(into: $0)) ?? 0
+      if unsafe poll(&ready, 1, left) <= 0 { break }
+      let count = unsafe chunk.withUnsafeMutableBytes {
+        unsafe (try? FileDescriptor(rawValue: descriptor).read(into: $0)) ?? 0
       }
       if count == 0 { break }
       bytes.append(contentsOf: chunk[..<count])

@@ -1,12 +1,17 @@
 import SystemPackage
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; C hands back no pointer into its own memory (the buffers
+// read into are lent by their owners for the read only), and nothing here keeps a pointer past its
+// call.
+
 /// Whole reads and writes on a pipe, in the system-call room (they lend an array's bytes to
 /// `read(2)` and `write(2)`). swift-system's `FileDescriptor` retries interrupted calls;
 /// these add the loop over short transfers and turn a vanished peer into a count or `false`.
 public enum DescriptorIO {
   /// Writes every byte; false when the other end is gone.
   public static func writeAll(_ descriptor: FileDescriptor, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { (try? descriptor.writeAll($0)) != nil }
+    unsafe bytes.withUnsafeBytes { unsafe (try? descriptor.writeAll($0)) != nil }
   }
 
   /// Fills `bytes` from the descriptor; returns how many arrived before end of file or an error
@@ -15,7 +20,9 @@ public enum DescriptorIO {
     var offset = 0
     while offset < bytes.count {
       guard
-        let count = try? bytes[offset...].withUnsafeMutableBytes({ try descriptor.read(into: $0) }),
+        let count = unsafe try? bytes[offset...].withUnsafeMutableBytes({
+          unsafe try descriptor.read(into: $0)
+        }),
         count > 0
       else { return offset }
       offset += count
@@ -30,7 +37,7 @@ public enum DescriptorIO {
     -> Int
   {
     do {
-      return try bytes.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+      return unsafe try bytes.withUnsafeMutableBytes { unsafe try descriptor.read(into: $0) }
     } catch let error as Errno {
       throw error
     } catch {

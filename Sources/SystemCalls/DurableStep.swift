@@ -6,6 +6,10 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; C hands back no pointer into its own memory, and nothing
+// here keeps a pointer past its call.
+
 /// The steps that make a write survive a crash: `fsync` of a file or a folder and `rename`.
 /// Each first tells the observer (``observer``), which only the command-line tools install: a
 /// test can end such a process just before any step, or make the call fail as a failing disk
@@ -41,7 +45,7 @@ public enum DurableStep {
   /// cannot be opened is skipped).
   public static func syncFolder(_ folder: String) {
     willTake("fsync \(folder)/")
-    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let descriptor = unsafe open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor >= 0 {
       _ = fsync(descriptor)
       close(descriptor)
@@ -51,5 +55,5 @@ public enum DurableStep {
 
 /// `rename(2)`, named apart from ``DurableStep/rename(_:over:)``.
 private func systemRename(_ source: String, _ destination: String) -> Int32 {
-  rename(source, destination)
+  unsafe rename(source, destination)
 }

@@ -18,12 +18,12 @@ extension DurableStep {
 
   /// Tells the observer of a step that cannot fail (a folder's fsync, a database's commit).
   public static func willTake(_ what: @autoclosure () -> String) {
-    _ = observer?.beforeStep(what, canFail: false)
+    _ = unsafe observer?.beforeStep(what, canFail: false)
   }
 
   /// Tells the observer of a step that can fail.
   /// - Returns: the `errno` the observer fails it with, if any.
   static func failureBefore(_ what: @autoclosure () -> String) -> Int32? {
-    observer?.beforeStep(what, canFail: true)
+    unsafe observer?.beforeStep(what, canFail: true)
   }
 }

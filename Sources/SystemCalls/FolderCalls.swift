@@ -6,6 +6,11 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; what C hands back that points into its own memory
+// (readdir's entries) is copied into Swift values before the next call, and nothing here keeps a
+// pointer past its call.
+
 /// The folder and name calls a container makes (`readdir`, `mkdir`, `rmdir`, `unlink`, `link`,
 /// `lstat`), which swift-system does not wrap: one place for them, so the Darwin stand-in of the
 /// iOS type-check covers them once.
@@ -23,15 +28,15 @@ public enum FolderCalls {
 
   /// The entries of `folder` except `.` and `..`; empty when it cannot be read.
   public static func entries(of folder: String) -> [Entry] {
-    guard let stream = opendir(folder) else { return [] }
-    defer { closedir(stream) }
+    guard let stream = unsafe opendir(folder) else { return [] }
+    defer { unsafe closedir(stream) }
     var entries: [Entry] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    while let entry = unsafe readdir(stream) {
+      let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        unsafe String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
       if name == "." || name == ".." { continue }
-      entries.append(Entry(name: name, isFolder: entry.pointee.d_type == UInt8(DT_DIR)))
+      unsafe entries.append(Entry(name: name, isFolder: entry.pointee.d_type == UInt8(DT_DIR)))
     }
     return entries
   }
@@ -69,7 +74,7 @@ public enum FolderCalls {
     else { return nil }
     defer { try? folder.close() }
     var status = statvfs()
-    guard fstatvfs(folder.rawValue, &status) == 0 else { return nil }
+    guard unsafe fstatvfs(folder.rawValue, &status) == 0 else { return nil }
     let (bytes, overflow) = UInt64(status.f_bavail).multipliedReportingOverflow(
       by: UInt64(status.f_frsize))
     return overflow || bytes > UInt64(Int.max) ? Int.max : Int(bytes)
@@ -78,7 +83,7 @@ public enum FolderCalls {
   /// Makes the folder `path` (its parent must exist); one that is already there is no error.
   /// - Throws: `Errno` from `mkdir` other than `EEXIST`.
   public static func makeFolder(_ path: String) throws(Errno) {
-    guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
+    guard unsafe mkdir(path, 0o755) == 0 || errno == EEXIST else { throw Errno(rawValue: errno) }
   }
 
   /// Hard-links `source` at `target`.
@@ -89,20 +94,20 @@ public enum FolderCalls {
 
   /// Removes the file (or link) `path`. Best effort: returns whether it went.
   @discardableResult
-  public static func removeFile(_ path: String) -> Bool { unlink(path) == 0 }
+  public static func removeFile(_ path: String) -> Bool { unsafe unlink(path) == 0 }
 
   /// Renames `source` to `destination` on one volume, not as a durable step (scratch files that
   /// change hands). Returns whether it moved: false when `source` is gone (another process took
   /// it first) or the rename failed.
   @discardableResult
   public static func move(_ source: String, to destination: String) -> Bool {
-    rename(source, destination) == 0
+    unsafe rename(source, destination) == 0
   }
 
   /// Removes the empty folder `path`. Best effort: returns whether it went.
   @discardableResult
-  public static func removeFolder(_ path: String) -> Bool { rmdir(path) == 0 }
+  public static func removeFolder(_ path: String) -> Bool { unsafe rmdir(path) == 0 }
 }
 
 /// `link(2)`, named apart from ``FolderCalls/hardLink(_:at:)``.
-private func systemLink(_ source: String, _ target: String) -> Int32 { link(source, target) }
+private func systemLink(_ source: String, _ target: String) -> Int32 { unsafe link(source, target) }

@@ -37,19 +37,21 @@ public final class JoinableThread: @unchecked Sendable {
 
   /// Starts the work on a new thread. When no thread can be made, it runs on ``join()`` instead.
   public func start() {
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let status = pthread_create(
+    // Safe: the reference retained for the new thread is taken back exactly once: by the
+    // thread (`takeRetainedValue`), or by `release()` below when no thread was made.
+    let context = unsafe Unmanaged.passRetained(self).toOpaque()
+    let status = unsafe pthread_create(
       &thread, nil,
       { context in
         // Optional on Linux, not on Darwin: one spelling for both.
-        let pointer: UnsafeMutableRawPointer? = context
-        Unmanaged<JoinableThread>.fromOpaque(pointer!).takeRetainedValue().work()
+        let pointer: UnsafeMutableRawPointer? = unsafe context
+        unsafe Unmanaged<JoinableThread>.fromOpaque(pointer!).takeRetainedValue().work()
         return nil
-      }, context)
+      }, unsafe context)
     if status == 0 {
       started = true
     } else {
-      Unmanaged<JoinableThread>.fromOpaque(context).release()
+      unsafe Unmanaged<JoinableThread>.fromOpaque(context).release()
     }
   }
 

@@ -7,10 +7,12 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: `address` and `length` are what mmap returned (checked against MAP_FAILED), and only
+// `unmap()` gives them back; readers use the region only while its owner keeps it mapped.
 /// A read-only, private mapping of part of a file (`mmap`): the base readers' windows and a
 /// compact base's label dictionary. Unmapped explicitly (`unmap()`), so its owner decides when
 /// the pages go.
-public struct MappedRegion {
+@safe public struct MappedRegion {
   /// The first mapped byte (the page holding the requested offset).
   public let address: UnsafeMutableRawPointer
   /// Bytes mapped.
@@ -35,25 +37,29 @@ public struct MappedRegion {
     #if os(Linux)
       if populate { flags |= MAP_POPULATE }
     #endif
-    let address = mmap(nil, byteCount, PROT_READ, flags, descriptor.rawValue, off_t(offset))
-    guard let address, address != MAP_FAILED else { throw Errno(rawValue: errno) }
-    if sequential { _ = madvise(address, byteCount, Int32(MADV_SEQUENTIAL)) }
-    self.address = address
+    let address = unsafe mmap(nil, byteCount, PROT_READ, flags, descriptor.rawValue, off_t(offset))
+    guard let address = unsafe address, unsafe address != MAP_FAILED else {
+      throw Errno(rawValue: errno)
+    }
+    if sequential { _ = unsafe madvise(address, byteCount, Int32(MADV_SEQUENTIAL)) }
+    unsafe self.address = unsafe address
     self.byteCount = byteCount
   }
 
   /// A region mapped earlier, from its address and size (an owner that keeps only those).
   public init(address: UnsafeMutableRawPointer, byteCount: Int) {
-    self.address = address
+    unsafe self.address = unsafe address
     self.byteCount = byteCount
   }
 
   /// The mapped bytes, read through a bounds-checked view (valid until ``unmap()``).
   @inlinable
-  public var bytes: ByteView { ByteView(UnsafeRawBufferPointer(start: address, count: byteCount)) }
+  public var bytes: ByteView {
+    unsafe ByteView(UnsafeRawBufferPointer(start: address, count: byteCount))
+  }
 
   /// Releases the mapping; its pointers are invalid afterwards.
   public func unmap() {
-    munmap(address, byteCount)
+    unsafe munmap(address, byteCount)
   }
 }

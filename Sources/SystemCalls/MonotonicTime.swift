@@ -4,6 +4,10 @@
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; C hands back no pointer into its own memory, and nothing
+// here keeps a pointer past its call.
+
 /// The machine's monotonic clock in nanoseconds, without Foundation: the clock `DispatchTime`'s
 /// uptime reads (CLOCK_MONOTONIC on Linux, CLOCK_UPTIME_RAW on Darwin), so a reading taken in a
 /// child process compares with its parent's (the bench's `startup_s`: spawn to load start).
@@ -29,7 +33,7 @@ public enum MonotonicTime {
       return clock_gettime_nsec_np(clock)
     #else
       var time = timespec()
-      clock_gettime(clock, &time)
+      unsafe clock_gettime(clock, &time)
       return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     #endif
   }

@@ -4,6 +4,11 @@
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; what C hands back that points into its own memory
+// (readdir's entries) is copied into Swift values before the next call, and nothing here keeps a
+// pointer past its call.
+
 /// The files this process holds open, so an output path that names one of them is refused
 /// rather than written over: `history report --db h.db --out /dev/fd/3`, with descriptor 3 on
 /// `h.db`, wrote the report over the history database it was reading (issue 52, item 2).
@@ -42,13 +47,15 @@ public enum OpenFiles {
   extension OpenFiles {
     static func isOpenOnLinux(_ path: String, excluding excluded: Int32?) -> Bool {
       var target = stat()
-      guard stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return false }
+      guard unsafe stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else {
+        return false
+      }
       return isOpen(device: target.st_dev, inode: target.st_ino, excluding: excluded)
     }
 
     static func isOpenElsewhereOnLinux(descriptor: Int32) -> Bool {
       var target = stat()
-      guard fstat(descriptor, &target) == 0, target.st_mode & S_IFMT == S_IFREG else {
+      guard unsafe fstat(descriptor, &target) == 0, target.st_mode & S_IFMT == S_IFREG else {
         return false
       }
       return isOpen(device: target.st_dev, inode: target.st_ino, excluding: descriptor)
@@ -57,7 +64,7 @@ public enum OpenFiles {
     private static func isOpen(device: dev_t, inode: ino_t, excluding excluded: Int32?) -> Bool {
       for descriptor in openDescriptors() where descriptor > 2 && descriptor != excluded {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { continue }
+        guard unsafe fstat(descriptor, &status) == 0 else { continue }
         if status.st_dev == device && status.st_ino == inode { return true }
       }
       return false
@@ -67,12 +74,12 @@ public enum OpenFiles {
     /// descriptor up to ``highestCheckedDescriptor`` that `fcntl` says is open.
     static func openDescriptors() -> [Int32] {
       var descriptors: [Int32] = []
-      if let listing = opendir("/proc/self/fd") {
-        defer { closedir(listing) }
-        let own = dirfd(listing)
-        while let entry = readdir(listing) {
-          let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      if let listing = unsafe opendir("/proc/self/fd") {
+        defer { unsafe closedir(listing) }
+        let own = unsafe dirfd(listing)
+        while let entry = unsafe readdir(listing) {
+          let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            unsafe String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
           }
           if let descriptor = Int32(name), descriptor != own { descriptors.append(descriptor) }
         }

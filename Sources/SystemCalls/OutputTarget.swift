@@ -6,6 +6,11 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; what C hands back that points into its own memory
+// (realpath's result, freed at once) is copied into Swift values before the next call, and nothing
+// here keeps a pointer past its call.
+
 /// What an output path names, so a result file is written the way its path asks: a regular file
 /// (or a new one) is replaced atomically; anything else is written through and never replaced.
 /// Run as root, `bench --json /dev/stdout` used to rename a temporary file over the system's
@@ -86,8 +91,8 @@ public enum OutputTarget: Equatable, Sendable {
 
   /// `path` with every link resolved (`realpath`), or nil.
   static func resolvedPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
+    guard let resolved = unsafe realpath(path, nil) else { return nil }
+    defer { unsafe free(resolved) }
+    return unsafe String(cString: resolved)
   }
 }

@@ -6,6 +6,10 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; C hands back no pointer into its own memory, and nothing
+// here keeps a pointer past its call.
+
 /// A pipe (`pipe(2)`): the simulated system's channel to a spawned extension and a child's
 /// report.
 public enum Pipe {
@@ -13,7 +17,7 @@ public enum Pipe {
   /// - Throws: `Errno` from `pipe`.
   public static func make() throws(Errno) -> (read: Int32, write: Int32) {
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { throw Errno(rawValue: errno) }
+    guard unsafe pipe(&ends) == 0 else { throw Errno(rawValue: errno) }
     return (ends[0], ends[1])
   }
 }

@@ -7,6 +7,11 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; C hands back no pointer into its own memory (the buffers
+// read into are lent by their owners for the read only), and nothing here keeps a pointer past its
+// call.
+
 /// `pread(2)` on a raw descriptor into a caller's buffer, for a reader that polls one small
 /// file without allocating (`/proc/PID/status` at kilohertz rates). The reads go through
 /// swift-system's `read(fromAbsoluteOffset:into:retryOnInterrupt:)`, which retries a read a
@@ -35,8 +40,8 @@ public enum PositionalRead {
     precondition(
       start >= 0 && count >= 0 && start <= buffer.count - count, "read outside the buffer")
     guard count > 0 else { return 0 }
-    return buffer.withUnsafeMutableBytes { bytes in
-      readRetrying(
+    return unsafe buffer.withUnsafeMutableBytes { bytes in
+      unsafe readRetrying(
         descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[start..<(start + count)]),
         at: offset)
     }
@@ -48,7 +53,9 @@ public enum PositionalRead {
     _ descriptor: Int32, appendingTo storage: ByteStorage, byteCount: Int, at offset: Int
   ) -> Int {
     guard byteCount > 0 else { return 0 }
-    return storage.append(upTo: byteCount) { readRetrying(descriptor, into: $0, at: offset) }
+    return unsafe storage.append(upTo: byteCount) {
+      unsafe readRetrying(descriptor, into: $0, at: offset)
+    }
   }
 
   /// One positional read, retried on EINTR: the count, or -1 with `errno` set to the failure.
@@ -56,7 +63,7 @@ public enum PositionalRead {
     _ descriptor: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int
   ) -> Int {
     do {
-      return try FileDescriptor(rawValue: descriptor).read(
+      return unsafe try FileDescriptor(rawValue: descriptor).read(
         fromAbsoluteOffset: Int64(offset), into: bytes, retryOnInterrupt: true)
     } catch let error as Errno {
       errno = error.rawValue
@@ -68,5 +75,5 @@ public enum PositionalRead {
 }
 
 /// `open(2)` and `close(2)`, named apart from ``PositionalRead``'s own.
-private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { unsafe open(path, flags) }
 private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }

@@ -4,12 +4,17 @@
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; what C hands back that points into its own memory (getenv's
+// value) is copied into Swift values before the next call, and nothing here keeps a pointer past
+// its call.
+
 /// What a process knows of itself without Foundation: its environment and its ID.
 public enum ProcessEnvironment {
   /// The value of the environment variable `name`, or nil when it is not set.
   public static func value(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    return String(cString: value)
+    guard let value = unsafe getenv(name) else { return nil }
+    return unsafe String(cString: value)
   }
 
   /// This process's ID (`getpid`), which names temporary files apart from other writers'.
@@ -33,12 +38,12 @@ public enum ProcessEnvironment {
       let resource = RLIMIT_NOFILE
     #endif
     var limit = rlimit()
-    guard getrlimit(resource, &limit) == 0 else { return nil }
+    guard unsafe getrlimit(resource, &limit) == 0 else { return nil }
     let target = rlim_t(max(0, wanted))
     if limit.rlim_cur < target {
       var raised = limit
       raised.rlim_cur = min(target, limit.rlim_max)
-      if setrlimit(resource, &raised) == 0 { limit = raised }
+      if unsafe setrlimit(resource, &raised) == 0 { limit = raised }
     }
     return limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
   }

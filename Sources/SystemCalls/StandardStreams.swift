@@ -1,9 +1,11 @@
 import SystemPackage
 
+// Safe: the one global read through this import is C's `stdout` pointer, which the C library
+// sets before `main` and never changes; each `FILE` call locks the stream itself.
 #if canImport(Glibc)
-  @preconcurrency import Glibc
+  @preconcurrency @unsafe import Glibc
 #elseif canImport(Darwin)
-  @preconcurrency import Darwin
+  @preconcurrency @unsafe import Darwin
 #endif
 
 /// The standard descriptors as a command-line tool must treat them (issue 52, item 8): opened
@@ -17,7 +19,7 @@ public enum StandardStreams {
   /// stdout's failures visible to ``finishStandardOutput()``. Call first thing in `main`.
   public static func prepare() {
     for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
-      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      let opened = unsafe open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
       // `open` returns the lowest free descriptor, which is this one; anything else is closed.
       if opened >= 0 && opened != descriptor { close(opened) }
     }
@@ -28,18 +30,20 @@ public enum StandardStreams {
   /// is no terminal or cannot be asked.
   public static func standardErrorColumns() -> Int? {
     var size = winsize()
-    guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    guard unsafe ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+      return nil
+    }
     return Int(size.ws_col)
   }
 
   /// Writes out what stdout holds now (a log line printed before a progress line on stderr is
   /// drawn again), ignoring a failure: ``finishStandardOutput()`` reports it at the end.
-  public static func flushStandardOutput() { _ = fflush(stdout) }
+  public static func flushStandardOutput() { _ = unsafe fflush(stdout) }
 
   /// Flushes stdout; false when it could not be written (a closed pipe, a full disk), so the
   /// caller exits with an error instead of claiming success.
   public static func finishStandardOutput() -> Bool {
-    fflush(stdout) == 0 && ferror(stdout) == 0
+    unsafe fflush(stdout) == 0 && ferror(stdout) == 0
   }
 }
 
@@ -50,6 +54,6 @@ public enum StandardError {
   /// failure drops the rest.
   public static func write(_ text: String) {
     let bytes = Array(text.utf8)
-    _ = try? bytes.withUnsafeBytes { try FileDescriptor.standardError.writeAll($0) }
+    _ = unsafe try? bytes.withUnsafeBytes { unsafe try FileDescriptor.standardError.writeAll($0) }
   }
 }

@@ -6,11 +6,16 @@ import SystemPackage
   import Darwin
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; what C hands back that points into its own memory
+// (strerror's text) is copied into Swift values before the next call, and nothing here keeps a
+// pointer past its call.
+
 /// The system's text for an error number (`strerror`), the one place calldir asks for it.
 public enum SystemErrorText {
   /// The text of `code`, such as "No such file or directory".
   public static func describe(_ code: Int32) -> String {
-    String(cString: strerror(code))
+    unsafe String(cString: strerror(code))
   }
 
   /// The text of `error`, a wrapper's `Errno`.

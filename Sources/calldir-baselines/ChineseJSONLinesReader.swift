@@ -4,6 +4,11 @@ import Foundation
   import Glibc
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; fgets fills a buffer of `lineBufferByteCount` bytes and
+// ends it with a NUL inside it, so strlen stops there, and nothing here keeps a pointer past its
+// call.
+
 /// The Chinese article's loader (seed 004), faithfully: `fopen` the file, `fgets` each line into a
 /// 1,024-byte buffer, make a string, strip every comma, turn it back into data, parse it with
 /// `JSONSerialization` (fragments allowed), skip lines that fail (the `[` and `]` lines), take the
@@ -14,15 +19,15 @@ struct ChineseJSONLinesReader {
 
   /// Calls `body` with each entry, in file order.
   static func forEachEntry(path: String, _ body: (Int64, String) -> Void) throws {
-    guard let file = fopen(path, "r") else { throw BaselineError.unreadable(path: path) }
-    defer { fclose(file) }
+    guard let file = unsafe fopen(path, "r") else { throw BaselineError.unreadable(path: path) }
+    defer { unsafe fclose(file) }
     var buffer = [CChar](repeating: 0, count: lineBufferByteCount)
-    while fgets(&buffer, Int32(lineBufferByteCount), file) != nil {
+    while unsafe fgets(&buffer, Int32(lineBufferByteCount), file) != nil {
       // `@autoreleasepool { … }`: Swift on Linux has no autorelease pool; each iteration's
       // objects are released at its end anyway.
       // `[NSString stringWithUTF8String:buffer]`: the bytes up to the NUL `fgets` wrote, nil
       // for invalid UTF-8.
-      let decoded = String(validating: buffer[..<strlen(buffer)], as: UTF8.self)
+      let decoded = unsafe String(validating: buffer[..<strlen(buffer)], as: UTF8.self)
       guard var result = decoded else { continue }
       result = result.replacingOccurrences(of: ",", with: "")
       let jsonData = Data(result.utf8)

@@ -1,5 +1,9 @@
 import Foundation
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; the property-list call's format pointer is nil, and nothing
+// here keeps a pointer past its call.
+
 /// An App Group's shared `UserDefaults` suite as the extension and the app see it on disk: one
 /// property list, read whole and written whole (what `cfprefsd` persists for a suite). Linux's
 /// Foundation has no App Group suites, so the file is named in the container: `group.plist`.
@@ -12,7 +16,7 @@ final class SharedDefaults {
     path = container + "/" + Self.fileName
     let data = FileManager.default.contents(atPath: path) ?? Data()
     values =
-      (try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+      unsafe (try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
       ?? [:]
   }
 

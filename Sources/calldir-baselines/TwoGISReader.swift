@@ -1,6 +1,11 @@
 import CallDirectoryCore
 import Foundation
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; each copyBytes range is checked against the data's count
+// first, and the temporary buffer holds at least the `textLength` bytes copied into it, and
+// nothing here keeps a pointer past its call.
+
 /// 2GIS's `DGSPhonesDataReader` (seed 000), re-implemented faithfully in Swift: the whole file as
 /// one data object mapped from disk, each field copied out with `getBytes` (here `copyBytes`), the
 /// name copied into a stack buffer and turned into a new string per record.
@@ -23,13 +28,13 @@ struct TwoGISReader {
     guard location < data.count else { return nil }
     guard location + 10 <= data.count else { throw BaselineError.corrupt(offset: location) }
     var blockLength: UInt16 = 0
-    withUnsafeMutableBytes(of: &blockLength) {
-      _ = data.copyBytes(to: $0, from: location..<(location + 2))
+    unsafe withUnsafeMutableBytes(of: &blockLength) {
+      _ = unsafe data.copyBytes(to: $0, from: location..<(location + 2))
     }
     location += 2
     var phone: UInt64 = 0
-    withUnsafeMutableBytes(of: &phone) {
-      _ = data.copyBytes(to: $0, from: location..<(location + 8))
+    unsafe withUnsafeMutableBytes(of: &phone) {
+      _ = unsafe data.copyBytes(to: $0, from: location..<(location + 8))
     }
     location += 8
     let textLength = Int(blockLength) - 8
@@ -37,10 +42,11 @@ struct TwoGISReader {
       throw BaselineError.corrupt(offset: location - 10)
     }
     // `uint8_t buffer[textLength]`: a stack buffer the name is copied into.
-    let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(textLength, 1)) {
+    let name = unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(textLength, 1)) {
       buffer -> String? in
-      data.copyBytes(to: buffer, from: location..<(location + textLength))
-      return String(bytes: UnsafeBufferPointer(rebasing: buffer[..<textLength]), encoding: .utf8)
+      unsafe data.copyBytes(to: buffer, from: location..<(location + textLength))
+      return unsafe String(
+        bytes: UnsafeBufferPointer(rebasing: buffer[..<textLength]), encoding: .utf8)
     }
     location += textLength
     guard let name else { throw BaselineError.corrupt(offset: location - textLength) }

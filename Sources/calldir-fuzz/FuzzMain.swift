@@ -9,6 +9,10 @@
   import Glibc
 #endif
 
+// Safe: the `unsafe` calls here are C's, given Swift strings and `inout` values, which Swift lends
+// as pointers valid for the call only; fread writes at most `chunk.count` bytes into `chunk`, and
+// nothing here keeps a pointer past its call.
+
 /// Exit statuses: 0 every input kept the property; 1 usage.
 enum FuzzExit {
   static let usage: Int32 = 1
@@ -17,7 +21,7 @@ enum FuzzExit {
 /// One line on stderr.
 func printError(_ line: String) {
   let text = line + "\n"
-  _ = text.withCString { write(2, $0, strlen($0)) }
+  _ = unsafe text.withCString { unsafe write(2, $0, strlen($0)) }
 }
 
 #if FUZZING
@@ -77,16 +81,16 @@ func printError(_ line: String) {
     }
 
     static func readFile(_ path: String) -> [UInt8]? {
-      guard let file = fopen(path, "rb") else { return nil }
-      defer { fclose(file) }
+      guard let file = unsafe fopen(path, "rb") else { return nil }
+      defer { unsafe fclose(file) }
       var bytes: [UInt8] = []
       var chunk = [UInt8](repeating: 0, count: 65536)
       while true {
-        let count = fread(&chunk, 1, chunk.count, file)
+        let count = unsafe fread(&chunk, 1, chunk.count, file)
         if count == 0 { break }
         bytes.append(contentsOf: chunk[..<count])
       }
-      return ferror(file) == 0 ? bytes : nil
+      return unsafe ferror(file) == 0 ? bytes : nil
     }
   }
 #endif

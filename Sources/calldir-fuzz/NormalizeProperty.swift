@@ -19,8 +19,8 @@ enum NormalizeProperty {
   static func check(_ input: [UInt8]) {
     let text = String(validatingUTF8Bytes: input)
     for normalizer in normalizers {
-      let fromBytes = input.withUnsafeBufferPointer {
-        try? normalizer.normalize(utf8: ByteView($0))
+      let fromBytes = unsafe input.withUnsafeBufferPointer {
+        unsafe try? normalizer.normalize(utf8: ByteView($0))
       }
       if let number = fromBytes {
         precondition(number > 0 && number <= 999_999_999_999_999_999, "\(number) out of range")
