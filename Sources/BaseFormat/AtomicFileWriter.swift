@@ -2,6 +2,10 @@ import ByteCoding
 import SystemCalls
 import SystemPackage
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them (the write or read they are lent to).
+
 /// Writes a file so that readers see either the old file or the complete new one, never a part:
 /// the bytes go to a temporary file beside the destination, which is flushed to disk (`fsync`),
 /// renamed over the destination (`rename`), and the directory flushed too.
@@ -128,7 +132,7 @@ public final class AtomicFileWriter {
   private func flush() throws(BaseFormatError) {
     guard let descriptor, !buffer.isEmpty else { return }
     do {
-      _ = try buffer.withUnsafeBytes { try descriptor.writeAll($0) }
+      _ = unsafe try buffer.withUnsafeBytes { unsafe try descriptor.writeAll($0) }
     } catch {
       throw FileHandleIO.error(
         temporaryPath, writtenByteCount, "write", Errno(thrownBy: error))
@@ -150,7 +154,9 @@ public final class AtomicFileWriter {
     try flush()
     guard let descriptor else { return }
     do {
-      _ = try bytes.withUnsafeBytes { try descriptor.writeAll(toAbsoluteOffset: Int64(offset), $0) }
+      _ = unsafe try bytes.withUnsafeBytes {
+        unsafe try descriptor.writeAll(toAbsoluteOffset: Int64(offset), $0)
+      }
     } catch {
       throw FileHandleIO.error(temporaryPath, offset, "pwrite", Errno(thrownBy: error))
     }
@@ -202,15 +208,15 @@ public final class AtomicFileWriter {
     while true {
       let read: Int
       do {
-        read = try chunk.withUnsafeMutableBytes {
-          try gathered.read(fromAbsoluteOffset: offset, into: $0, retryOnInterrupt: true)
+        read = unsafe try chunk.withUnsafeMutableBytes {
+          unsafe try gathered.read(fromAbsoluteOffset: offset, into: $0, retryOnInterrupt: true)
         }
       } catch {
         throw FileHandleIO.error(temporaryPath, Int(offset), "read", Errno(thrownBy: error))
       }
       if read == 0 { return }
       do {
-        _ = try chunk[..<read].withUnsafeBytes { try output.writeAll($0) }
+        _ = unsafe try chunk[..<read].withUnsafeBytes { unsafe try output.writeAll($0) }
       } catch {
         throw FileHandleIO.error(path, Int(offset), "write", Errno(thrownBy: error))
       }

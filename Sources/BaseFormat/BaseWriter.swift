@@ -1,5 +1,11 @@
 import ByteCoding
 
+// Safe (the `unsafe` uses in this file): the `@exclusivity(unchecked)` fields are touched only by
+// their object's own methods, on the one thread that owns the object, so no two accesses overlap
+// (a writer is one thread's); the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// Writes a base file atomically: records are gathered into blocks of at most
 /// ``BaseHeader/maximumBlockByteCount`` bytes, each with its checksum, streamed to a temporary
 /// file; ``finish()`` fills in the header and syncs and renames the file into place.
@@ -72,7 +78,7 @@ public final class BaseWriter {
     self.dictionary = dictionary
     self.file = try AtomicFileWriter(path: path)
     try file.write([UInt8](repeating: 0, count: BaseHeader.byteCount))
-    block.reserveCapacity(Self.blockRecordCapacity)
+    unsafe block.reserveCapacity(Self.blockRecordCapacity)
   }
 
   /// Appends one entry.
@@ -86,7 +92,7 @@ public final class BaseWriter {
     // A string is UTF-8 already: no second check.
     try label.withUTF8 { bytes in
       Result { () throws(BaseFormatError) in
-        try append(number, labelBytes: ByteView(bytes), knownUTF8: true, checked: false)
+        unsafe try append(number, labelBytes: ByteView(bytes), knownUTF8: true, checked: false)
       }
     }.get()
   }
@@ -111,7 +117,7 @@ public final class BaseWriter {
   private func append(
     _ number: Int64, labelBytes label: ByteView, knownUTF8: Bool, checked: Bool
   ) throws(BaseFormatError) {
-    let previous = highest
+    let previous = unsafe highest
     guard number > previous else {
       throw failure(.numberNotAscending(previous: previous, number: number))
     }
@@ -126,43 +132,43 @@ public final class BaseWriter {
     let index = compact && labelCount > 0 ? dictionaryIndex(of: label) : nil
     // Encoded straight into the block (one access to it, no record buffer); a record that does
     // not fit is moved to the next block.
-    let start = block.count
-    Self.encode(
+    let start = unsafe block.count
+    unsafe Self.encode(
       number: number, after: previous, label: kind == .identification ? label : nil,
       dictionaryIndex: index, compact: compact, into: &block)
-    if block.count > Self.blockRecordCapacity {
-      let record = Array(block[start...])
-      block.removeSubrange(start...)
+    if unsafe block.count > Self.blockRecordCapacity {
+      let record = unsafe Array(block[start...])
+      unsafe block.removeSubrange(start...)
       try flushBlock()
-      block.append(contentsOf: record)
+      unsafe block.append(contentsOf: record)
     }
-    blockEntryCount += 1
-    if entryCount == 0 { lowest = number }
-    highest = number
-    entryCount += 1
+    unsafe blockEntryCount += 1
+    if unsafe entryCount == 0 { unsafe lowest = number }
+    unsafe highest = number
+    unsafe entryCount += 1
   }
 
   /// The label's index in the base's dictionary, when it is a candidate (entered on first use
   /// while the dictionary has room); nil to write it inline.
   private func dictionaryIndex(of label: ByteView) -> Int? {
     let hasRoom =
-      dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount
+      unsafe dictionaryEnds.count < BaseHeader.maximumDictionaryEntryCount
       && dictionaryBytes.count + label.count <= BaseHeader.maximumDictionaryByteCount
     guard let slot = dictionary.find(label) else {
       guard case .firstLabels = choice, hasRoom else { return nil }
-      let index = dictionaryEnds.count
+      let index = unsafe dictionaryEnds.count
       _ = dictionary.insert(label, value: index)
-      dictionaryBytes.append(contentsOf: label)
-      dictionaryEnds.append(UInt32(dictionaryBytes.count))
+      unsafe dictionaryBytes.append(contentsOf: label)
+      unsafe dictionaryEnds.append(UInt32(dictionaryBytes.count))
       return index
     }
     let value = dictionary[slot]
     if value >= 0 { return value }
     guard hasRoom else { return nil }
-    let index = dictionaryEnds.count
+    let index = unsafe dictionaryEnds.count
     dictionary[slot] = index
-    dictionaryBytes.append(contentsOf: label)
-    dictionaryEnds.append(UInt32(dictionaryBytes.count))
+    unsafe dictionaryBytes.append(contentsOf: label)
+    unsafe dictionaryEnds.append(UInt32(dictionaryBytes.count))
     return index
   }
 
@@ -194,26 +200,26 @@ public final class BaseWriter {
 
   /// An error at the offset the next record would have.
   private func failure(_ problem: BaseFormatError.Problem) -> BaseFormatError {
-    BaseFormatError(
+    unsafe BaseFormatError(
       path: file.path, offset: file.byteCount + BaseHeader.blockHeaderByteCount + block.count,
       problem: problem)
   }
 
   private func flushBlock() throws(BaseFormatError) {
-    guard blockEntryCount > 0 else { return }
-    let checksum = StreamChecksum.of(block)
+    guard unsafe blockEntryCount > 0 else { return }
+    let checksum = unsafe StreamChecksum.of(block)
     var header: [UInt8] = []
     header.reserveCapacity(BaseHeader.blockHeaderByteCount)
-    header.appendLittleEndian(UInt32(block.count))
-    header.appendLittleEndian(UInt32(blockEntryCount))
+    unsafe header.appendLittleEndian(UInt32(block.count))
+    unsafe header.appendLittleEndian(UInt32(blockEntryCount))
     header.appendLittleEndian(checksum)
     // The header's sum covers the blocks' checksums as stored: their eight bytes.
-    blockChecksums.update(header[8...])
+    unsafe blockChecksums.update(header[8...])
     try file.write(header)
-    try file.write(block)
-    blockCount += 1
-    block.removeAll(keepingCapacity: true)
-    blockEntryCount = 0
+    unsafe try file.write(block)
+    unsafe blockCount += 1
+    unsafe block.removeAll(keepingCapacity: true)
+    unsafe blockEntryCount = 0
   }
 
   /// Writes the last block and the header, and atomically puts the base in place.
@@ -222,14 +228,14 @@ public final class BaseWriter {
   @discardableResult
   public func finish() throws(BaseFormatError) -> BaseHeader {
     try flushBlock()
-    var header = BaseHeader(
+    var header = unsafe BaseHeader(
       kind: kind, entryCount: entryCount, lowestNumber: lowest, highestNumber: highest,
       blockCount: blockCount, payloadByteCount: file.byteCount - BaseHeader.byteCount,
       blockChecksumsChecksum: blockChecksums.value)
     header.version = compact ? BaseHeader.compactVersion : BaseHeader.currentVersion
     let headerBytes = header.encoded()
     if compact {
-      try file.write(
+      unsafe try file.write(
         LabelDictionary.section(labels: dictionaryBytes, ends: dictionaryEnds, header: headerBytes))
     }
     try file.overwrite(at: 0, with: headerBytes)

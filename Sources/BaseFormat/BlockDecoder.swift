@@ -1,5 +1,12 @@
 import ByteCoding
 
+// Safe (the `unsafe` uses in this file): the decoder reads the records of a block only after the
+// block's length was checked against the window and its checksum verified, and every varint read
+// is bounded by the block's end; the window's bytes stay valid until the reader's next `window()`
+// (the reader refills only between blocks); the `@exclusivity(unchecked)` fields are touched only
+// by their object's own methods, on the one thread that owns the object, so no two accesses
+// overlap.
+
 /// Verifies blocks and decodes their records for both readers, so that they accept and reject
 /// exactly the same files.
 ///
@@ -7,7 +14,7 @@ import ByteCoding
 /// returned; each record is then checked structurally: the label length against the maximum and
 /// the block's end, the number strictly above the previous one and inside the header's range.
 /// Across blocks it counts entries and blocks and sums the blocks' checksums for the header.
-struct BlockDecoder {
+@safe struct BlockDecoder {
   let header: BaseHeader
   let path: String
   /// Validate each label's UTF-8 as well (slower; for inspection and tests). Off, a label that
@@ -63,12 +70,12 @@ struct BlockDecoder {
   mutating func beginBlock(
     in window: ByteView, reachesPayloadEnd: Bool, fileOffset: Int
   ) throws(BaseFormatError) -> Int? {
-    guard let start = window.unsafeStart else {
+    guard let start = unsafe window.unsafeStart else {
       // No bytes at all: as a window too short for a block header.
       if reachesPayloadEnd { throw fail(fileOffset, .recordPastEnd) }
       return nil
     }
-    return try beginBlock(
+    return unsafe try beginBlock(
       at: start, available: window.count, reachesPayloadEnd: reachesPayloadEnd,
       fileOffset: fileOffset)
   }
@@ -82,7 +89,7 @@ struct BlockDecoder {
       if reachesPayloadEnd { throw fail(fileOffset, .recordPastEnd) }
       return nil
     }
-    var blockHeader = LittleEndianReader(
+    var blockHeader = unsafe LittleEndianReader(
       ByteView(UnsafeRawBufferPointer(start: pointer, count: headerSize)))
     // The guard above leaves room for the whole header: these reads cannot run short.
     let recordBytes = Int((try? blockHeader.read(UInt32.self)) ?? 0)
@@ -110,15 +117,15 @@ struct BlockDecoder {
       if reachesPayloadEnd { throw fail(fileOffset, .recordPastEnd) }
       return nil
     }
-    let records = UnsafeRawBufferPointer(start: pointer + headerSize, count: recordBytes)
-    let actual = StreamChecksum.of(ByteView(records))
+    let records = unsafe UnsafeRawBufferPointer(start: pointer + headerSize, count: recordBytes)
+    let actual = unsafe StreamChecksum.of(ByteView(records))
     guard actual == expected else {
       throw fail(fileOffset, .blockChecksumMismatch(expected: expected, actual: actual))
     }
-    blockChecksums.update(ByteView(UnsafeRawBufferPointer(start: pointer + 8, count: 8)))
+    unsafe blockChecksums.update(ByteView(UnsafeRawBufferPointer(start: pointer + 8, count: 8)))
     blocksSeen += 1
-    cursor = records.baseAddress
-    blockEnd = records.baseAddress! + recordBytes
+    unsafe cursor = records.baseAddress
+    unsafe blockEnd = unsafe records.baseAddress! + recordBytes
     cursorFileOffset = fileOffset + headerSize
     blockEntriesLeft = entries
     return headerSize + recordBytes
@@ -132,11 +139,11 @@ struct BlockDecoder {
   @inline(__always)
   mutating func nextEntry() throws(BaseFormatError) -> BaseEntry {
     if header.isCompact { return try nextCompactEntry() }
-    let pointer = cursor.unsafelyUnwrapped
-    let remaining = blockEnd.unsafelyUnwrapped - pointer
+    let pointer = unsafe cursor.unsafelyUnwrapped
+    let remaining = unsafe blockEnd.unsafelyUnwrapped - pointer
     let offset = cursorFileOffset
     guard remaining >= 8 else { throw fail(offset, .recordPastEnd) }
-    let number = Int64(littleEndian: pointer.loadUnaligned(as: Int64.self))
+    let number = unsafe Int64(littleEndian: pointer.loadUnaligned(as: Int64.self))
     guard number > previous else {
       throw fail(offset, .numberNotAscending(previous: previous, number: number))
     }
@@ -145,7 +152,7 @@ struct BlockDecoder {
     var byteCount = 8
     if header.kind == .identification {
       guard remaining >= 10 else { throw fail(offset, .recordPastEnd) }
-      let labelCount = Int(
+      let labelCount = unsafe Int(
         UInt16(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt16.self)))
       // The writer never writes an empty label (the compact format cannot hold one). One
       // check for both bounds: a second throw site here cost the loaders instructions.
@@ -156,11 +163,12 @@ struct BlockDecoder {
       }
       byteCount = 10 + labelCount
       guard remaining >= byteCount else { throw fail(offset, .recordPastEnd) }
-      let bytes = UnsafeBufferPointer(
+      let bytes = unsafe UnsafeBufferPointer(
         start: (pointer + 10).assumingMemoryBound(to: UInt8.self), count: labelCount)
-      if !skipsLabels { label = try makeLabel(bytes, offset: offset + 10) }
+      if !skipsLabels { label = unsafe try makeLabel(bytes, offset: offset + 10) }
     }
-    return try finishRecord(number: number, label: label, end: pointer + byteCount, offset: offset)
+    return unsafe try finishRecord(
+      number: number, label: label, end: pointer + byteCount, offset: offset)
   }
 
   /// A label from bytes inside a verified block: validated when asked, else trusted (the block's
@@ -170,8 +178,8 @@ struct BlockDecoder {
   private func makeLabel(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(BaseFormatError)
     -> String
   {
-    guard validatesLabels else { return LabelString.make(bytes, form: labelForm) }
-    return try makeValidatedLabel(bytes, offset: offset)
+    guard validatesLabels else { return unsafe LabelString.make(bytes, form: labelForm) }
+    return unsafe try makeValidatedLabel(bytes, offset: offset)
   }
 
   /// A label checked against ``LabelRule`` first (inspection and tests). Out of line: inlined
@@ -181,13 +189,13 @@ struct BlockDecoder {
   private func makeValidatedLabel(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int)
     throws(BaseFormatError) -> String
   {
-    guard UTF8Validation.isValid(ByteView(bytes)) else {
+    guard unsafe UTF8Validation.isValid(ByteView(bytes)) else {
       throw fail(offset, .invalidUTF8Label)
     }
-    if let bad = LabelRule.controlCharacterOffset(ByteView(bytes)) {
+    if let bad = unsafe LabelRule.controlCharacterOffset(ByteView(bytes)) {
       throw fail(offset + bad, .invalidLabel("a control character or line break"))
     }
-    return LabelString.make(bytes, form: labelForm)
+    return unsafe LabelString.make(bytes, form: labelForm)
   }
 
   /// Moves past a decoded record and checks what only the block's or the base's end can tell.
@@ -195,12 +203,12 @@ struct BlockDecoder {
   private mutating func finishRecord(
     number: Int64, label: String, end: UnsafeRawPointer, offset: Int
   ) throws(BaseFormatError) -> BaseEntry {
-    cursorFileOffset = offset + (end - cursor!)
-    cursor = end
+    cursorFileOffset = unsafe offset + (end - cursor!)
+    unsafe cursor = unsafe end
     blockEntriesLeft -= 1
     decodedCount += 1
-    if blockEntriesLeft == 0, cursor != blockEnd {
-      throw fail(cursorFileOffset, .blockNotFilled(unusedByteCount: blockEnd! - cursor!))
+    if blockEntriesLeft == 0, unsafe cursor != blockEnd {
+      throw unsafe fail(cursorFileOffset, .blockNotFilled(unusedByteCount: blockEnd! - cursor!))
     }
     if decodedCount == header.entryCount, number != header.highestNumber {
       throw fail(offset, .numberOutOfRange(number))
@@ -212,14 +220,14 @@ struct BlockDecoder {
 
   /// Decodes the next compact record: a delta, then a label reference or an inline label.
   private mutating func nextCompactEntry() throws(BaseFormatError) -> BaseEntry {
-    let start = cursor.unsafelyUnwrapped
-    let end = blockEnd.unsafelyUnwrapped
+    let start = unsafe cursor.unsafelyUnwrapped
+    let end = unsafe blockEnd.unsafelyUnwrapped
     let offset = cursorFileOffset
-    var pointer = start
-    guard let (delta, deltaBytes) = Self.readLEB128(pointer, available: end - pointer) else {
+    var pointer = unsafe start
+    guard let (delta, deltaBytes) = unsafe Self.readLEB128(pointer, available: end - pointer) else {
       throw fail(offset, .recordPastEnd)
     }
-    pointer += deltaBytes
+    unsafe pointer += deltaBytes
     guard delta >= 1, delta <= UInt64(Int64.max - lastNumber) else {
       throw fail(
         offset,
@@ -233,11 +241,12 @@ struct BlockDecoder {
     guard number <= header.highestNumber else { throw fail(offset, .numberOutOfRange(number)) }
     var label = ""
     if header.kind == .identification {
-      guard let (reference, referenceBytes) = Self.readLEB128(pointer, available: end - pointer)
+      guard
+        let (reference, referenceBytes) = unsafe Self.readLEB128(pointer, available: end - pointer)
       else {
         throw fail(offset, .recordPastEnd)
       }
-      pointer += referenceBytes
+      unsafe pointer += referenceBytes
       if reference >= 1 {
         let index = Int(clamping: reference - 1)
         guard index < dictionaryCount else {
@@ -247,25 +256,27 @@ struct BlockDecoder {
         }
         // The dictionary's labels were checked (and validated, when asked) at open.
         if !skipsLabels {
-          label = labelCache.label(at: index, of: dictionary.unsafelyUnwrapped, form: labelForm)
+          label = unsafe labelCache.label(
+            at: index, of: dictionary.unsafelyUnwrapped, form: labelForm)
         }
       } else {
-        guard let (length, lengthBytes) = Self.readLEB128(pointer, available: end - pointer) else {
+        guard let (length, lengthBytes) = unsafe Self.readLEB128(pointer, available: end - pointer)
+        else {
           throw fail(offset, .recordPastEnd)
         }
-        pointer += lengthBytes
+        unsafe pointer += lengthBytes
         guard length >= 1, length <= UInt64(BaseHeader.maximumLabelByteCount) else {
           throw fail(offset, .labelTooLong(byteCount: Int(clamping: length)))
         }
         let count = Int(length)
-        guard end - pointer >= count else { throw fail(offset, .recordPastEnd) }
-        let bytes = UnsafeBufferPointer(
+        guard unsafe end - pointer >= count else { throw fail(offset, .recordPastEnd) }
+        let bytes = unsafe UnsafeBufferPointer(
           start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
-        pointer += count
-        if !skipsLabels { label = try makeLabel(bytes, offset: offset) }
+        unsafe pointer += count
+        if !skipsLabels { label = unsafe try makeLabel(bytes, offset: offset) }
       }
     }
-    return try finishRecord(number: number, label: label, end: pointer, offset: offset)
+    return unsafe try finishRecord(number: number, label: label, end: pointer, offset: offset)
   }
 
   /// Checks, after the last entry, that every block was seen and the blocks' checksums add up.
@@ -298,7 +309,7 @@ extension BlockDecoder {
     var shift: UInt64 = 0
     var index = 0
     while index < available && index < LEB128.maximumByteCount {
-      let byte = pointer.load(fromByteOffset: index, as: UInt8.self)
+      let byte = unsafe pointer.load(fromByteOffset: index, as: UInt8.self)
       if shift == 63 && byte > 1 { return nil }
       value |= UInt64(byte & 0x7F) << shift
       index += 1

@@ -1,10 +1,15 @@
 import ByteCoding
 import SystemPackage
 
+// Safe (the `unsafe` uses in this file): `buffer` is allocated once with `bufferByteCount` bytes
+// and freed only by deinit; reads fill it within that size; the `@exclusivity(unchecked)` fields
+// are touched only by their object's own methods, on the one thread that owns the object, so no
+// two accesses overlap (a reader is one thread's).
+
 /// Reads a base through one 8 KiB buffer with `pread()`: constant memory whatever the file size.
 /// Blocks (and the records in them) that straddle the end of the buffer are moved to its front
 /// before the next read; a block is verified whole before its first entry is returned.
-public final class BufferedBaseReader: BaseReader, BlockSource {
+@safe public final class BufferedBaseReader: BaseReader, @unsafe BlockSource {
   /// The buffer size: 8 KiB, the block size the 2GIS article says a careful reader would use
   /// ("read in 8 KB block"), and the format's largest block.
   public static let bufferByteCount = BaseHeader.maximumBlockByteCount
@@ -38,26 +43,26 @@ public final class BufferedBaseReader: BaseReader, BlockSource {
     do throws(BaseFormatError) {
       opened = try OpenedBase(path: path, validatesLabels: validatesLabels)
     } catch {
-      buffer.deallocate()
+      unsafe buffer.deallocate()
       throw error
     }
-    self.buffer = buffer
+    unsafe self.buffer = unsafe buffer
     descriptor = opened.descriptor
     header = opened.header
-    unreadFileBytes = header.payloadByteCount
+    unsafe unreadFileBytes = header.payloadByteCount
     // A compact base's dictionary is mapped, not read into the buffer: its pages are
     // file-backed, so the reader's private memory stays this one 8 KiB buffer.
-    decoder = opened.decoder(path: path, validatesLabels: validatesLabels)
+    unsafe decoder = opened.decoder(path: path, validatesLabels: validatesLabels)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).
   public var skipsLabels: Bool {
-    get { decoder.skipsLabels }
-    set { decoder.skipsLabels = newValue }
+    get { unsafe decoder.skipsLabels }
+    set { unsafe decoder.skipsLabels = newValue }
   }
 
   deinit {
-    buffer.deallocate()
+    unsafe buffer.deallocate()
     try? descriptor.close()
   }
 
@@ -66,42 +71,44 @@ public final class BufferedBaseReader: BaseReader, BlockSource {
     // Not shared through `BlockSource` (issue 57 asked): through the protocol's `decoder`
     // property an unoptimized build copies the decoder in and out per entry, which took the
     // debug extension past 5,000 instructions an entry (InstructionCounterTests).
-    if decoder.blockEntriesLeft > 0 { return try decoder.nextEntry() }
-    return try nextBlock()
+    if unsafe decoder.blockEntriesLeft > 0 { return unsafe try decoder.nextEntry() }
+    return unsafe try nextBlock()
   }
 
   // MARK: The block loop's bytes (BlockLoop.swift)
 
   func window() -> (bytes: ByteView, reachesPayloadEnd: Bool, fileOffset: Int) {
-    (
+    unsafe (
       ByteView(UnsafeRawBufferPointer(start: buffer + cursor, count: filled - cursor)),
       unreadFileBytes == 0, bufferFileOffset + cursor
     )
   }
 
-  func consume(_ byteCount: Int) { cursor += byteCount }
+  func consume(_ byteCount: Int) { unsafe cursor += byteCount }
 
   func moreBytes() throws(BaseFormatError) { try refill() }
 
   func endOfBlocks() -> (unread: Int, fileOffset: Int) {
-    ((filled - cursor) + unreadFileBytes, bufferFileOffset + cursor)
+    unsafe ((filled - cursor) + unreadFileBytes, bufferFileOffset + cursor)
   }
 
   /// Moves the unread tail to the front and reads until the buffer is full or the payload ends.
   private func refill() throws(BaseFormatError) {
-    let tail = filled - cursor
-    if tail > 0 && cursor > 0 { buffer.copyMemory(from: buffer + cursor, byteCount: tail) }
-    bufferFileOffset += cursor
-    cursor = 0
-    filled = tail
-    let wanted = min(Self.bufferByteCount - filled, unreadFileBytes)
-    let target = UnsafeMutableRawBufferPointer(start: buffer + filled, count: wanted)
-    let offset = bufferFileOffset + filled
+    let tail = unsafe filled - cursor
+    if unsafe tail > 0 && cursor > 0 {
+      unsafe buffer.copyMemory(from: buffer + cursor, byteCount: tail)
+    }
+    unsafe bufferFileOffset += cursor
+    unsafe cursor = 0
+    unsafe filled = tail
+    let wanted = unsafe min(Self.bufferByteCount - filled, unreadFileBytes)
+    let target = unsafe UnsafeMutableRawBufferPointer(start: buffer + filled, count: wanted)
+    let offset = unsafe bufferFileOffset + filled
     let read: Int
     do {
       // pread at an explicit offset: the header was read the same way, so the descriptor's own
       // position is never relied on.
-      read = try descriptor.read(fromAbsoluteOffset: Int64(offset), into: target)
+      read = unsafe try descriptor.read(fromAbsoluteOffset: Int64(offset), into: target)
     } catch {
       throw FileHandleIO.error(path, offset, "pread", Errno(thrownBy: error))
     }
@@ -111,7 +118,7 @@ public final class BufferedBaseReader: BaseReader, BlockSource {
         path: path, offset: offset,
         problem: .sizeMismatch(expected: header.payloadEndOffset, actual: offset))
     }
-    filled += read
-    unreadFileBytes -= read
+    unsafe filled += read
+    unsafe unreadFileBytes -= read
   }
 }

@@ -1,5 +1,9 @@
 import SystemPackage
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// System calls the readers and writers need beyond what swift-system wraps (`fstat`, `fsync`,
 /// `rename`), with errors mapped to ``BaseFormatError``.
 enum FileHandleIO {
@@ -52,8 +56,8 @@ enum FileHandleIO {
     while total < byteCount {
       let count: Int
       do {
-        count = try buffer[total...].withUnsafeMutableBytes {
-          try descriptor.read(fromAbsoluteOffset: Int64(offset + total), into: $0)
+        count = unsafe try buffer[total...].withUnsafeMutableBytes {
+          unsafe try descriptor.read(fromAbsoluteOffset: Int64(offset + total), into: $0)
         }
       } catch {
         throw Self.error(path, offset + total, "pread", Errno(thrownBy: error))

@@ -2,6 +2,10 @@ import ByteCoding
 import SystemCalls
 import SystemPackage
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them; each load is bounds-checked by ByteView.
+
 /// A compact base's label dictionary, read from the file rather than rebuilt in memory: the
 /// section after the blocks is mapped read-only, so its pages are clean file-backed memory that
 /// the system can drop and re-read at will, which is not part of a process's footprint on iOS
@@ -69,7 +73,9 @@ public final class LabelDictionary {
       )
     }
     func field<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
-      sectionHeader.withUnsafeBytes { ByteView($0).loadLittleEndian(T.self, at: offset) }
+      unsafe sectionHeader.withUnsafeBytes {
+        unsafe ByteView($0).loadLittleEndian(T.self, at: offset)
+      }
     }
     guard sectionHeader.prefix(8).elementsEqual(Self.magic) else { throw fail(0, "wrong magic") }
     let labelCount = Int(

@@ -1,6 +1,11 @@
 import ByteCoding
 import SystemCalls
 
+// Safe (the `unsafe` uses in this file): the bytes given to `UTF8Span(unchecked:)` and
+// `calldirFromKnownUTF8` were validated as UTF-8 when the base was written or opened (the form
+// says which); the views and buffers made here wrap bytes lent by `withUnsafeBytes`, `withUTF8` or
+// `withUnsafeMutableBytes`, and are used only inside the closure that lends them.
+
 /// Makes the `String` a reader hands out for a label whose bytes are known UTF-8 (its block's
 /// checksum matched, or it was validated), in one of three forms:
 /// - ``Form/span``: the iOS 26 (macOS 26) standard library's `String(copying: UTF8Span(unchecked:))`,
@@ -44,23 +49,23 @@ public enum LabelString {
     // A pattern, not `==`: a String-backed enum's `==` can compare raw values, a String
     // comparison per label (17 instructions per entry on ci-smoke).
     if case .span = form, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      return String(copying: UTF8Span(unchecked: bytes.span))
+      return unsafe String(copying: UTF8Span(unchecked: bytes.span))
     }
-    if case .validating = form { return makeValidating(bytes) }
-    return String.calldirFromKnownUTF8(bytes)
+    if case .validating = form { return unsafe makeValidating(bytes) }
+    return unsafe String.calldirFromKnownUTF8(bytes)
   }
 
   /// The label the bytes `view` shows (valid UTF-8), made in `form`.
   @inline(__always)
   static func make(_ view: ByteView, form: Form) -> String {
-    view.withContiguousStorageIfAvailable { make($0, form: form) } ?? ""
+    unsafe view.withContiguousStorageIfAvailable { unsafe make($0, form: form) } ?? ""
   }
 
   /// The public form, out of line, so the others' path stays short.
   @inline(never)
   static func makeValidating(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    String(unsafeUninitializedCapacity: bytes.count) { buffer in
-      _ = buffer.initialize(fromContentsOf: bytes)
+    unsafe String(unsafeUninitializedCapacity: bytes.count) { buffer in
+      _ = unsafe buffer.initialize(fromContentsOf: bytes)
       return bytes.count
     }
   }

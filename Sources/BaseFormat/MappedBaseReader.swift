@@ -2,6 +2,10 @@ import ByteCoding
 import SystemCalls
 import SystemPackage
 
+// Safe (the `unsafe` uses in this file): the `@exclusivity(unchecked)` fields are touched only by
+// their object's own methods, on the one thread that owns the object, so no two accesses overlap
+// (a reader is one thread's); the mapping lives until the reader is closed.
+
 /// Reads a base through `mmap` in bounded windows, unmapping each window once it is consumed, so
 /// resident memory stays flat whatever the file size (mapping a whole 75 MB file raises the
 /// process's peak RSS by the file size; see BRIEF.md §6).
@@ -9,7 +13,7 @@ import SystemPackage
 /// A window maps `windowByteCount` bytes plus room for the largest block, so a block that
 /// starts inside the window always ends inside the mapping; each block is verified whole before
 /// its first entry is returned.
-public final class MappedBaseReader: BaseReader, BlockSource {
+@safe public final class MappedBaseReader: BaseReader, @unsafe BlockSource {
   /// Bytes consumed per window: 256 KiB keeps the resident file pages of the process well under
   /// the 1 MiB RSS-over-idle budget while amortizing the `mmap`/`munmap` calls over thousands of
   /// records.
@@ -61,14 +65,14 @@ public final class MappedBaseReader: BaseReader, BlockSource {
     descriptor = opened.descriptor
     header = opened.header
     payloadEnd = header.payloadEndOffset
-    decoder = opened.decoder(
+    unsafe decoder = opened.decoder(
       path: path, validatesLabels: validatesLabels, labelCacheByteBudget: labelCacheByteBudget)
   }
 
   /// Whether entries come back without labels (numbers-only passes are several times faster).
   public var skipsLabels: Bool {
-    get { decoder.skipsLabels }
-    set { decoder.skipsLabels = newValue }
+    get { unsafe decoder.skipsLabels }
+    set { unsafe decoder.skipsLabels = newValue }
   }
 
   deinit {
@@ -81,8 +85,8 @@ public final class MappedBaseReader: BaseReader, BlockSource {
     // Not shared through `BlockSource` (issue 57 asked): through the protocol's `decoder`
     // property an unoptimized build copies the decoder in and out per entry, which took the
     // debug extension past 5,000 instructions an entry (InstructionCounterTests).
-    if decoder.blockEntriesLeft > 0 { return try decoder.nextEntry() }
-    return try nextBlock()
+    if unsafe decoder.blockEntriesLeft > 0 { return unsafe try decoder.nextEntry() }
+    return unsafe try nextBlock()
   }
 
   // MARK: The block loop's bytes (BlockLoop.swift)
@@ -90,40 +94,40 @@ public final class MappedBaseReader: BaseReader, BlockSource {
   func window() throws(BaseFormatError) -> (
     bytes: ByteView, reachesPayloadEnd: Bool, fileOffset: Int
   ) {
-    if mapping == nil { try remap() }
-    guard let mapping else {
-      throw BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
+    if unsafe mapping == nil { try remap() }
+    guard let mapping = unsafe mapping else {
+      throw unsafe BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
     }
-    return (
+    return unsafe (
       mapping.bytes.rebased(from: position - mappingStart), mappingEnd == payloadEnd, position
     )
   }
 
-  func consume(_ byteCount: Int) { position += byteCount }
+  func consume(_ byteCount: Int) { unsafe position += byteCount }
 
   /// The next window, from the page holding the position; a window that already reaches the
   /// payload's end holds a short block, which is corrupt.
   func moreBytes() throws(BaseFormatError) {
-    guard mappingEnd < payloadEnd else {
-      throw BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
+    guard unsafe mappingEnd < payloadEnd else {
+      throw unsafe BaseFormatError(path: path, offset: position, problem: .recordPastEnd)
     }
     try remap()
   }
 
   func endOfBlocks() -> (unread: Int, fileOffset: Int) {
     unmap()
-    return (payloadEnd - position, position)
+    return unsafe (payloadEnd - position, position)
   }
 
   private func unmap() {
-    mapping?.unmap()
-    mapping = nil
+    unsafe mapping?.unmap()
+    unsafe mapping = nil
   }
 
   /// Releases the consumed window and maps the next one from the page holding `position`.
   private func remap() throws(BaseFormatError) {
     unmap()
-    let start = position / pageByteCount * pageByteCount
+    let start = unsafe position / pageByteCount * pageByteCount
     let end = min(payloadEnd, start + windowByteCount + BaseHeader.maximumBlockByteCount)
     guard end > start else { return }
     // Populated: the whole window in one call instead of one fault per 16 pages. Sequential:
@@ -136,8 +140,8 @@ public final class MappedBaseReader: BaseReader, BlockSource {
     } catch {
       throw FileHandleIO.error(path, start, "mmap", error)
     }
-    mapping = region
-    mappingStart = start
-    mappingEnd = end
+    unsafe mapping = region
+    unsafe mappingStart = start
+    unsafe mappingEnd = end
   }
 }

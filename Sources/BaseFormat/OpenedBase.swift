@@ -1,6 +1,10 @@
 import ByteCoding
 import SystemPackage
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// What both readers do when they open a base: decode and validate the header, open a compact
 /// base's dictionary section, and check that the file's size is exactly what they describe, so
 /// that both accept and reject the same files.
@@ -46,8 +50,10 @@ struct OpenedBase {
     let fileByteCount = try FileHandleIO.byteCount(of: descriptor, path: path)
     let headerBytes = try FileHandleIO.readFully(
       descriptor, at: 0, byteCount: BaseHeader.byteCount, path: path)
-    header = try headerBytes.withUnsafeBytes { bytes in
-      Result { () throws(BaseFormatError) in try BaseHeader.decode(ByteView(bytes), path: path) }
+    header = unsafe try headerBytes.withUnsafeBytes { bytes in
+      Result { () throws(BaseFormatError) in
+        unsafe try BaseHeader.decode(ByteView(bytes), path: path)
+      }
     }.get()
     if header.isCompact || header.isRules {
       guard fileByteCount >= header.payloadEndOffset else {
@@ -79,8 +85,8 @@ extension BaseHeader {
     let descriptor = try FileHandleIO.openForReading(path)
     defer { try? descriptor.close() }
     let bytes = try FileHandleIO.readFully(descriptor, at: 0, byteCount: byteCount, path: path)
-    return try bytes.withUnsafeBytes { raw in
-      Result { () throws(BaseFormatError) in try decode(ByteView(raw), path: path) }
+    return unsafe try bytes.withUnsafeBytes { raw in
+      Result { () throws(BaseFormatError) in unsafe try decode(ByteView(raw), path: path) }
     }.get()
   }
 }

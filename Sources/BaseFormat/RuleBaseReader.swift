@@ -1,6 +1,10 @@
 import ByteCoding
 import SystemPackage
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// Reads a rule base (``RuleBaseFormat``) and expands its ranges one number at a time, as a list
 /// base's reader hands on entries: a merge takes it as one more sorted source.
 ///
@@ -91,8 +95,8 @@ public final class RuleBaseReader: BaseReader {
     func fail(_ why: String) -> BaseFormatError {
       BaseFormatError(path: path, offset: offset, problem: .invalidBlock(why))
     }
-    let record = buffer.withUnsafeBytes { raw in
-      let view = ByteView(raw).rebased(
+    let record = unsafe buffer.withUnsafeBytes { raw in
+      let view = unsafe ByteView(raw).rebased(
         bufferPosition..<bufferPosition + RuleBaseFormat.recordByteCount)
       return (
         first: view.loadLittleEndian(Int64.self, at: 0),

@@ -1,5 +1,9 @@
 import ByteCoding
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// Writes a rule base (``RuleBaseFormat``) atomically: ranges in ascending order, disjoint, each
 /// with its label (identification) and the text of the rule it came from.
 public final class RuleBaseWriter {
@@ -46,7 +50,8 @@ public final class RuleBaseWriter {
     var labelReference: UInt32 = 0
     if kind == .identification {
       var bytes = label
-      if let problem = bytes.withUTF8({ LabelRule.problem(ByteView($0), checkUTF8: false) }) {
+      if let problem = bytes.withUTF8({ unsafe LabelRule.problem(ByteView($0), checkUTF8: false) })
+      {
         throw fail(.invalidLabel("\(problem) for the range from \(range.lowerBound)"))
       }
       labelReference = try reference(label)

@@ -1,5 +1,9 @@
 import ByteCoding
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// A streaming checksum over a byte sequence fed in chunks of any size: two running sums
 /// (Fletcher's construction) over little-endian 64-bit words, the last word zero-padded, then
 /// mixed with the length and finished with murmur3's 64-bit finalizer on the first sum.
@@ -71,7 +75,7 @@ public struct StreamChecksum: Sendable {
 
   /// Feeds the next bytes of the sequence from an array or a part of one.
   public mutating func update(_ bytes: ArraySlice<UInt8>) {
-    bytes.withUnsafeBytes { update(ByteView($0)) }
+    unsafe bytes.withUnsafeBytes { unsafe update(ByteView($0)) }
   }
 
   /// Feeds the next bytes of the sequence from an array.
@@ -98,6 +102,6 @@ public struct StreamChecksum: Sendable {
 
   /// The checksum of an array's bytes, alone.
   public static func of(_ bytes: [UInt8]) -> UInt64 {
-    bytes.withUnsafeBytes { of(ByteView($0)) }
+    unsafe bytes.withUnsafeBytes { unsafe of(ByteView($0)) }
   }
 }

@@ -3,6 +3,11 @@ import ByteCoding
 import DirectoryContainer
 import Foundation
 
+// Safe (the `unsafe` uses in this file): a sort record's raw fields point into the merge's current
+// buffer, valid until the next record is asked for, and each is copied (a String, a compare)
+// before that; the `@exclusivity(unchecked)` fields are touched only by their object's own
+// methods, on the one thread that owns the object, so no two accesses overlap.
+
 extension Compiler {
   /// Merges the sorted records and writes one base per region and per blocking category, then
   /// the seed set, into `outputScratch`: a folder on the container's own volume, since each base
@@ -48,19 +53,19 @@ extension Compiler {
     }
     try forEachChosen(sorters, report: &report) { record in
       let output: Unmanaged<OutputBase>
-      if let current = lastOutput, ByteView(record.region).equals(lastRegion),
-        ByteView(record.category).equals(lastCategory)
+      if let current = unsafe lastOutput, unsafe ByteView(record.region).equals(lastRegion),
+        unsafe ByteView(record.category).equals(lastCategory)
       {
-        output = current
+        unsafe output = unsafe current
       } else {
-        let region = String(decoding: record.region, as: UTF8.self)
-        let category = String(decoding: record.category, as: UTF8.self)
+        let region = unsafe String(decoding: record.region, as: UTF8.self)
+        let category = unsafe String(decoding: record.category, as: UTF8.self)
         let key =
           category.isEmpty
           ? "region-" + FileSafeName.encode(region)
           : "blocking-" + FileSafeName.encode(category)
         if let existing = writers[key] {
-          output = Unmanaged.passUnretained(existing)
+          unsafe output = unsafe Unmanaged.passUnretained(existing)
         } else {
           let kind: BaseKind = category.isEmpty ? .identification : .blocking
           // Written in the scratch folder, moved into bases/ under its hash once finished.
@@ -70,16 +75,16 @@ extension Compiler {
             role: kind == .identification ? .region : .blocking,
             region: kind == .identification ? region : nil)
           writers[key] = made
-          output = Unmanaged.passUnretained(made)
+          unsafe output = unsafe Unmanaged.passUnretained(made)
         }
-        lastRegion = Array(record.region)
-        lastCategory = Array(record.category)
-        lastOutput = output
+        lastRegion = unsafe Array(record.region)
+        lastCategory = unsafe Array(record.category)
+        unsafe lastOutput = unsafe output
       }
-      try output._withUnsafeGuaranteedRef { output in
+      unsafe try output._withUnsafeGuaranteedRef { output in
         if output.kind == .identification {
           if seed.consider(number: record.number, rank: record.rank) {
-            try seedCandidates?.add(record.number, label: ByteView(record.label))
+            unsafe try seedCandidates?.add(record.number, label: ByteView(record.label))
           }
           identificationEntries += 1
           if record.tag != 0, let tags {
@@ -90,7 +95,7 @@ extension Compiler {
             }
           }
         }
-        try output.writer.append(record.number, checkedLabelBytes: ByteView(record.label))
+        unsafe try output.writer.append(record.number, checkedLabelBytes: ByteView(record.label))
         output.count += 1
       }
     }
@@ -144,10 +149,10 @@ extension Compiler {
         var ignored = CompileReport()
         var index = 0
         try forEachChosen(sorters, report: &ignored) { record in
-          guard record.category.isEmpty else { return }
+          guard unsafe record.category.isEmpty else { return }
           defer { index += 1 }
           if index % spreadStride == 0 && report.seedEntries < options.seedSize {
-            try seedWriter.append(record.number, checkedLabelBytes: ByteView(record.label))
+            unsafe try seedWriter.append(record.number, checkedLabelBytes: ByteView(record.label))
             report.seedEntries += 1
           }
         }

@@ -1,6 +1,10 @@
 import ByteCoding
 import Foundation
 
+// Safe (the `unsafe` uses in this file): the `@exclusivity(unchecked)` fields are touched only by
+// their object's own methods, on the one thread that owns the object, so no two accesses overlap
+// (each ingest is one thread's, read here after its thread was joined).
+
 extension Compiler {
   /// What reading the inputs left: one sorter per thread that read (the first is `sorter`), and
   /// whether any row had a rank.
@@ -80,7 +84,7 @@ extension Compiler {
         for (ingest, lines) in zip(ingests, lineCounts) {
           ingest.merge(into: &report, name: name, lineOffset: offset)
           offset += lines
-          sawRank = sawRank || ingest.sawRank
+          sawRank = unsafe sawRank || ingest.sawRank
         }
       } else {
         main.start(ordinal: ordinal)
@@ -91,7 +95,7 @@ extension Compiler {
         }
         try read.whole(into: main)
         main.merge(into: &report, name: name, lineOffset: 0)
-        sawRank = sawRank || main.sawRank
+        sawRank = unsafe sawRank || main.sawRank
       }
     }
     sorter.budget = options.memoryBudget / 2

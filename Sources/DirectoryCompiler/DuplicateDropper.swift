@@ -1,3 +1,6 @@
+// Safe (the `unsafe` uses in this file): a record decoded from a batch points into that batch,
+// lent by `withUnsafeBytes`, and is used inside the closure only.
+
 /// Keeps one record per number and list as the merge passes them in (number, input order), per
 /// the ``DuplicatePolicy``, writing the kept ones into a batch of encoded records
 /// (``ExternalSorter/append(_:to:)``). A batch is handed on only before a record of a new
@@ -29,7 +32,7 @@ struct DuplicateDropper {
     _ record: SortRecordView, to batch: inout [UInt8], threshold: Int,
     handOn: (inout [UInt8]) throws -> Void
   ) throws {
-    let isBlocking = !record.category.isEmpty
+    let isBlocking = unsafe !record.category.isEmpty
     if let last, last.number == record.number {
       if last.isBlocking == isBlocking {
         guard replaces(last, with: record) else { return }
@@ -83,10 +86,10 @@ struct DuplicateDropper {
   /// Calls `body` with each record of `batch`, in order.
   /// - Throws: what `body` throws; `ByteCoding.ByteCodingError` for a batch cut short (a bug).
   static func forEachRecord(in batch: [UInt8], _ body: (SortRecordView) throws -> Void) throws {
-    try batch.withUnsafeBytes { bytes in
+    unsafe try batch.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
-        let (record, end) = try ExternalSorter.decode(bytes, at: offset)
+        let (record, end) = unsafe try ExternalSorter.decode(bytes, at: offset)
         try body(record)
         offset = end
       }

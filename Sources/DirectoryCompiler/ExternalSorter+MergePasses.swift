@@ -1,6 +1,10 @@
 import Foundation
 import SystemCalls
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// Merging many runs: how many one merge reads at once, and the passes that merge them into
 /// fewer, longer runs first when there are more (a compile of billions of rows).
 extension ExternalSorter {
@@ -64,13 +68,13 @@ extension ExternalSorter {
 
   /// Writes every record of `merge`, in order, as one run file at `path`.
   private static func write(_ merge: MergedRuns, to path: String) throws {
-    try writeRun(to: path) { emit in
+    unsafe try writeRun(to: path) { emit in
       var record: [UInt8] = []
       while try merge.next({
         record.removeAll(keepingCapacity: true)
         append($0, to: &record)
       }) {
-        try record.withUnsafeBytes { try emit($0) }
+        unsafe try record.withUnsafeBytes { unsafe try emit($0) }
       }
     }
   }

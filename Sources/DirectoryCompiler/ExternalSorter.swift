@@ -2,6 +2,13 @@ import ByteCoding
 import Foundation
 import SystemCalls
 
+// Safe (the `unsafe` uses in this file): a record is encoded into the arena with its lengths
+// first, and decoded only within the bytes those lengths and the arena's count allow; the
+// `@exclusivity(unchecked)` fields are touched only by their object's own methods, on the one
+// thread that owns the object, so no two accesses overlap (a sorter is one thread's); the views
+// and buffers made here wrap bytes lent by `withUnsafeBytes`, `withUTF8` or
+// `withUnsafeMutableBytes`, and are used only inside the closure that lends them.
+
 /// A normalized entry on its way through the sort, as owned values (for tests and small callers;
 /// the compiler adds bytes and reads ``SortRecordView``s).
 struct SortRecord: Equatable {
@@ -31,7 +38,7 @@ struct SortRecord: Equatable {
 
   /// A copy of a view's record.
   init(_ view: SortRecordView) {
-    self.init(
+    unsafe self.init(
       number: view.number, rank: view.rank, sequence: view.sequence,
       label: String(decoding: view.label, as: UTF8.self),
       region: String(decoding: view.region, as: UTF8.self),
@@ -42,7 +49,7 @@ struct SortRecord: Equatable {
 /// A record as the sort hands it out: its texts are views of the sort's buffers, valid only
 /// inside the closure they are handed to. Records stay bytes from the input file to the base:
 /// a `String` per text and per pass was a fifth of a compile's instructions.
-struct SortRecordView {
+@safe struct SortRecordView {
   var number: Int64
   var rank: Int64
   var sequence: UInt64
@@ -94,22 +101,22 @@ final class ExternalSorter {
     // Room reserved once, not grown by doubling: a doubling copies the old buffer into a new
     // one while both are resident, which took a two-thread compile's peak RSS over its budget.
     // The reservation is address space only; pages count once records fill them.
-    arena.reserveCapacity(self.budget)
-    index.reserveCapacity(self.budget / Self.indexEntryByteCount + 1)
+    unsafe arena.reserveCapacity(self.budget)
+    unsafe index.reserveCapacity(self.budget / Self.indexEntryByteCount + 1)
     self.runPrefix = runPrefix
   }
 
-  private var usedBytes: Int { arena.count + index.count * Self.indexEntryByteCount }
+  private var usedBytes: Int { unsafe arena.count + index.count * Self.indexEntryByteCount }
 
   /// Adds one record; its texts are copied (each at most 65,535 bytes: longer ones are cut).
   func add(
     number: Int64, rank: Int64, sequence: UInt64, label: ByteView, region: ByteView,
     category: ByteView, tag: UInt8 = 0
   ) throws {
-    try label.withUnsafeBytes { label in
-      try region.withUnsafeBytes { region in
-        try category.withUnsafeBytes { category in
-          try add(
+    unsafe try label.withUnsafeBytes { label in
+      unsafe try region.withUnsafeBytes { region in
+        unsafe try category.withUnsafeBytes { category in
+          unsafe try add(
             number: number, rank: rank, sequence: sequence, label: label, region: region,
             category: category, tag: tag)
         }
@@ -123,11 +130,11 @@ final class ExternalSorter {
     number: Int64, rank: Int64, sequence: UInt64, label: UnsafeRawBufferPointer,
     region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer, tag: UInt8 = 0
   ) throws {
-    let offset = arena.count
-    Self.appendRecord(
+    let offset = unsafe arena.count
+    unsafe Self.appendRecord(
       number: number, rank: rank, sequence: sequence, tag: tag, label: label, region: region,
       category: category, to: &arena)
-    index.append((number, sequence, Self.place(offset: offset, size: arena.count - offset)))
+    unsafe index.append((number, sequence, Self.place(offset: offset, size: arena.count - offset)))
     if usedBytes >= budget { try spill() }
   }
 
@@ -155,7 +162,7 @@ final class ExternalSorter {
     try label.withUTF8 { label in
       try region.withUTF8 { region in
         try category.withUTF8 { category in
-          try add(
+          unsafe try add(
             number: record.number, rank: record.rank, sequence: record.sequence,
             label: UnsafeRawBufferPointer(label), region: UnsafeRawBufferPointer(region),
             category: UnsafeRawBufferPointer(category), tag: record.tag)
@@ -166,11 +173,11 @@ final class ExternalSorter {
 
   /// Appends `record` to `bytes` as the sorter writes records (what ``decode(_:at:)`` reads).
   static func append(_ record: SortRecordView, to bytes: inout [UInt8]) {
-    if let encoded = record.encoded {
-      bytes.append(contentsOf: encoded)
+    if let encoded = unsafe record.encoded {
+      unsafe bytes.append(contentsOf: encoded)
       return
     }
-    appendRecord(
+    unsafe appendRecord(
       number: record.number, rank: record.rank, sequence: record.sequence, tag: record.tag,
       label: record.label, region: record.region, category: record.category, to: &bytes)
   }
@@ -183,26 +190,28 @@ final class ExternalSorter {
     region: UnsafeRawBufferPointer, category: UnsafeRawBufferPointer, to bytes: inout [UInt8]
   ) {
     func clamped(_ text: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-      UnsafeRawBufferPointer(rebasing: text[0..<min(text.count, Int(UInt16.max))])
+      unsafe UnsafeRawBufferPointer(rebasing: text[0..<min(text.count, Int(UInt16.max))])
     }
-    let (label, region, category) = (clamped(label), clamped(region), clamped(category))
+    let (label, region, category) = unsafe (clamped(label), clamped(region), clamped(category))
     let size = fixedFieldsByteCount + 6 + label.count + region.count + category.count
-    withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { record in
-      record.storeLittleEndian(number, at: 0)
-      record.storeLittleEndian(rank, at: 8)
-      record.storeLittleEndian(sequence, at: 16)
-      record.storeBytes(of: tag, toByteOffset: 24, as: UInt8.self)
+    unsafe withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { record in
+      unsafe record.storeLittleEndian(number, at: 0)
+      unsafe record.storeLittleEndian(rank, at: 8)
+      unsafe record.storeLittleEndian(sequence, at: 16)
+      unsafe record.storeBytes(of: tag, toByteOffset: 24, as: UInt8.self)
       var offset = fixedFieldsByteCount
       func put(_ text: UnsafeRawBufferPointer) {
-        record.storeLittleEndian(UInt16(text.count), at: offset)
-        UnsafeMutableRawBufferPointer(rebasing: record[(offset + 2)..<(offset + 2 + text.count)])
-          .copyMemory(from: text)
+        unsafe record.storeLittleEndian(UInt16(text.count), at: offset)
+        unsafe UnsafeMutableRawBufferPointer(
+          rebasing: record[(offset + 2)..<(offset + 2 + text.count)]
+        )
+        .copyMemory(from: text)
         offset += 2 + text.count
       }
-      put(label)
-      put(region)
-      put(category)
-      bytes.append(contentsOf: UnsafeRawBufferPointer(record))
+      unsafe put(label)
+      unsafe put(region)
+      unsafe put(category)
+      unsafe bytes.append(contentsOf: UnsafeRawBufferPointer(record))
     }
   }
 
@@ -211,17 +220,17 @@ final class ExternalSorter {
   static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(ByteCodingError)
     -> (SortRecordView, Int)
   {
-    var reader = LittleEndianReader(ByteView(bytes), offset: offset)
+    var reader = unsafe LittleEndianReader(ByteView(bytes), offset: offset)
     let number = try reader.read(Int64.self)
     let rank = try reader.read(Int64.self)
     let sequence = try reader.read(UInt64.self)
     let tag = try reader.read(UInt8.self)
     // The texts stay raw buffers into `bytes` (the caller's borrow), as the record view holds;
     // the reader checks each one's length against the bytes left.
-    let label = try Self.text(&reader, in: bytes)
-    let region = try Self.text(&reader, in: bytes)
-    let category = try Self.text(&reader, in: bytes)
-    return (
+    let label = unsafe try Self.text(&reader, in: bytes)
+    let region = unsafe try Self.text(&reader, in: bytes)
+    let category = unsafe try Self.text(&reader, in: bytes)
+    return unsafe (
       SortRecordView(
         number: number, rank: rank, sequence: sequence, label: label, region: region,
         category: category, tag: tag,
@@ -237,7 +246,7 @@ final class ExternalSorter {
     let count = Int(try reader.read(UInt16.self))
     let start = reader.offset
     try reader.skip(count)
-    return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+    return unsafe UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
   }
 
   /// Number, rank and sequence (three 8-byte fields) and the tag (a byte) before the three
@@ -245,32 +254,32 @@ final class ExternalSorter {
   static let fixedFieldsByteCount = 25
 
   private func sortIndex() {
-    IndexRadixSort.sort(&index, scratch: &radixScratch)
+    unsafe IndexRadixSort.sort(&index, scratch: &radixScratch)
   }
 
   /// Writes the buffered records, sorted, as a run file.
   private func spill() throws {
-    guard !index.isEmpty else { return }
+    guard unsafe !index.isEmpty else { return }
     sortIndex()
     let path = directory + "/\(runPrefix)run-\(runPaths.count).bin"
-    try Self.writeRun(to: path) { emit in
-      try arena.withUnsafeBytes { bytes in
-        for entry in index {
+    unsafe try Self.writeRun(to: path) { emit in
+      unsafe try arena.withUnsafeBytes { bytes in
+        for entry in unsafe index {
           let (offset, size) = Self.unpack(entry.offset)
-          try emit(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + size)]))
+          unsafe try emit(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + size)]))
         }
       }
     }
     runPaths.append(path)
-    arena.removeAll(keepingCapacity: true)
-    index.removeAll(keepingCapacity: true)
+    unsafe arena.removeAll(keepingCapacity: true)
+    unsafe index.removeAll(keepingCapacity: true)
   }
 
   /// All records in (number, input order), merged from the runs and what is still in memory.
   func sorted() throws -> MergedRuns {
     guard !runPaths.isEmpty else {
       sortIndex()
-      return try MergedRuns(
+      return unsafe try MergedRuns(
         runs: [], bufferByteCount: 0, memory: (arena, index.map { Self.unpack($0.offset).offset }))
     }
     try spillRemainder()
@@ -288,9 +297,9 @@ final class ExternalSorter {
   /// merge: a sorter that reads another input keeps its reservation (growing it by doubling
   /// would copy it while both are resident).
   private func releaseBuffers() {
-    arena = []
-    index = []
-    radixScratch = []
+    unsafe arena = []
+    unsafe index = []
+    unsafe radixScratch = []
   }
 
   /// Every record of several sorters (one per thread that read an input's part), merged in
@@ -317,8 +326,8 @@ final class ExternalSorter {
     defer { try? handle.close() }
     var chunk: [UInt8] = []
     chunk.reserveCapacity(1 << 20)
-    try records { bytes in
-      chunk.append(contentsOf: bytes)
+    unsafe try records { bytes in
+      unsafe chunk.append(contentsOf: bytes)
       if chunk.count >= 1 << 20 {
         try handle.write(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)
@@ -345,6 +354,6 @@ extension UnsafeMutableRawBufferPointer {
   fileprivate func storeLittleEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
     precondition(
       offset >= 0 && offset <= count - MemoryLayout<T>.size, "store outside the buffer")
-    storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+    unsafe storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
   }
 }

@@ -1,5 +1,9 @@
 import ByteCoding
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// The most frequent labels of a stream in bounded memory (Misra–Gries): `capacity` counters;
 /// a new label when all are taken lowers every counter by one, which happens at most once per
 /// `capacity` labels, so the work stays O(n). Every label more frequent than n / capacity is kept.
@@ -17,7 +21,7 @@ public final class FrequentLabels {
   /// Counts one use of `label`.
   public func add(_ label: String) {
     var label = label
-    label.withUTF8 { add(bytes: ByteView($0)) }
+    label.withUTF8 { unsafe add(bytes: ByteView($0)) }
   }
 
   /// Counts one use of the label spelt by `bytes` (copied only when it gets a counter).

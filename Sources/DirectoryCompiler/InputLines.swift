@@ -3,11 +3,17 @@ import CZlib
 import Foundation
 import SystemCalls
 
+// Safe (the `unsafe` uses in this file): `file` is gzopen's handle, closed once (close or deinit)
+// and set to nil then; the `@exclusivity(unchecked)` fields are touched only by their object's own
+// methods, on the one thread that owns the object, so no two accesses overlap (a reader of lines
+// is one thread's); the views and buffers made here wrap bytes lent by `withUnsafeBytes`,
+// `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure that lends them.
+
 /// The lines of an input file, read through zlib so gzip files are read directly (plain files
 /// pass through unchanged), in 1 MiB chunks: memory does not grow with the file. A UTF-8 byte
 /// order mark is skipped; CRLF and LF both end a line, and CR alone does in a file whose first
 /// chunk has CRs and no LF (classic Mac OS exports, some spreadsheets' "CSV (Macintosh)").
-public final class InputLines {
+@safe public final class InputLines {
   let path: String
   /// The zlib stream the lines are read through, or nil for a byte range of a plain file
   /// (``init(path:byteRange:maximumLineByteCount:)``), read with `pread`.
@@ -46,7 +52,7 @@ public final class InputLines {
   /// The longest line read; longer ones are skipped and reported (``lastLineWasTooLong``).
   let maximumLineByteCount: Int
   /// Compressed bytes consumed so far, for progress.
-  var bytesConsumed: Int { file.map { Int(gzoffset($0)) } ?? decompressedByteCount }
+  var bytesConsumed: Int { unsafe (file.map { unsafe Int(gzoffset($0)) } ?? decompressedByteCount) }
   /// Bytes read at a time: 1 MiB, or less for a small file (each read reserves its room, which
   /// would dominate reading a file of a few lines).
   private let chunkByteCount: Int
@@ -58,15 +64,15 @@ public final class InputLines {
     self.maximumLineByteCount = maximumLineByteCount
     var status = stat()
     // A pipe has no size: read it a megabyte at a time.
-    let fileByteCount = stat(path, &status) == 0 ? Int(status.st_size) : 0
+    let fileByteCount = unsafe stat(path, &status) == 0 ? Int(status.st_size) : 0
     let isRegular = status.st_mode & S_IFMT == S_IFREG
     chunkByteCount = isRegular ? min(1 << 20, max(16 << 10, fileByteCount)) : 1 << 20
     plain = nil
-    guard let file = gzopen(path, "rb") else {
+    guard let file = unsafe gzopen(path, "rb") else {
       throw CompileError.unreadable(path, SystemErrorText.last)
     }
-    self.file = file
-    gzbuffer(file, 256 * 1024)
+    unsafe self.file = unsafe file
+    unsafe gzbuffer(file, 256 * 1024)
     fill()
     let (byteOrderMark, onlyCarriageReturns) = buffer.withView { read in
       let skipped = read.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -76,8 +82,8 @@ public final class InputLines {
           && read.firstIndex(of: UInt8(ascii: "\r"), from: skipped) != nil
       )
     }
-    start = byteOrderMark
-    if onlyCarriageReturns { lineEnd = UInt8(ascii: "\r") }
+    unsafe start = byteOrderMark
+    if onlyCarriageReturns { unsafe lineEnd = UInt8(ascii: "\r") }
   }
 
   /// Opens the lines of `byteRange` of the plain (not gzip) regular file at `path`: one part of
@@ -92,16 +98,16 @@ public final class InputLines {
     guard let descriptor = PositionalRead.open(path) else {
       throw CompileError.unreadable(path, SystemErrorText.last)
     }
-    file = nil
+    unsafe file = nil
     plain = (descriptor, byteRange.lowerBound, byteRange.upperBound)
     fill()
     if byteRange.lowerBound == 0, buffer.withView({ $0.starts(with: [0xEF, 0xBB, 0xBF]) }) {
-      start = 3
+      unsafe start = 3
     }
   }
 
   deinit {
-    if let file { gzclose(file) }
+    if let file = unsafe file { unsafe gzclose(file) }
     if let plain { PositionalRead.close(plain.descriptor) }
   }
 
@@ -109,24 +115,24 @@ public final class InputLines {
   private func skipRestOfLine() {
     while true {
       buffer.removeAll()
-      start = 0
+      unsafe start = 0
       fill()
-      if let newline = buffer.withView({ $0.firstIndex(of: lineEnd, from: 0) }) {
-        start = newline + 1
+      if let newline = buffer.withView({ unsafe $0.firstIndex(of: lineEnd, from: 0) }) {
+        unsafe start = newline + 1
         return
       }
-      if atEnd {
-        start = buffer.count
+      if unsafe atEnd {
+        unsafe start = buffer.count
         return
       }
     }
   }
 
   private func fill() {
-    guard !atEnd else { return }
-    if start > 0 {
-      buffer.removeFirst(start)
-      start = 0
+    guard unsafe !atEnd else { return }
+    if unsafe start > 0 {
+      unsafe buffer.removeFirst(start)
+      unsafe start = 0
     }
     if let range = plain {
       let wanted = max(0, min(chunkByteCount, range.end - range.offset))
@@ -136,55 +142,55 @@ public final class InputLines {
         streamError = "read failed (\(SystemErrorText.last))"
       }
       if read <= 0 {
-        atEnd = true
+        unsafe atEnd = true
         return
       }
       plain!.offset += read
-      decompressedByteCount += read
+      unsafe decompressedByteCount += read
       return
     }
-    guard let file else { return }
-    let read = buffer.append(upTo: chunkByteCount) {
-      Int(gzread(file, $0.baseAddress!, UInt32($0.count)))
+    guard let file = unsafe file else { return }
+    let read = unsafe buffer.append(upTo: chunkByteCount) {
+      unsafe Int(gzread(file, $0.baseAddress!, UInt32($0.count)))
     }
     if read < 0 {
       var code: Int32 = 0
-      streamError = "truncated or corrupt gzip (\(String(cString: gzerror(file, &code))))"
-      atEnd = true
+      streamError = unsafe "truncated or corrupt gzip (\(String(cString: gzerror(file, &code))))"
+      unsafe atEnd = true
       return
     }
-    decompressedByteCount += read
+    unsafe decompressedByteCount += read
     // The bound follows the compressed bytes read so far, not the file's size (a pipe has
     // none): a bomb stops after about 16 MiB of work, and plain text (gzdirect) has no
     // expansion to bound.
-    if gzdirect(file) == 0 {
-      let offset = Int(gzoffset(file))
+    if unsafe gzdirect(file) == 0 {
+      let offset = unsafe Int(gzoffset(file))
       if offset < 0 {
         // A pipe: zlib cannot tell how many compressed bytes it read, so a fixed bound.
-        if decompressedByteCount > Self.unseekableGzipBound {
+        if unsafe decompressedByteCount > Self.unseekableGzipBound {
           streamError =
             "gzip from a pipe expands past \(Self.unseekableGzipBound) bytes, the most read without seeing its compressed size: give the file itself, or zcat it into the pipe"
-          atEnd = true
+          unsafe atEnd = true
           return
         }
       } else {
         let compressed = max(1, offset)
         let (bound, overflow) = compressed.multipliedReportingOverflow(by: Self.maximumExpansion)
-        if !overflow, decompressedByteCount > bound + Self.expansionAllowance {
+        if !overflow, unsafe decompressedByteCount > bound + Self.expansionAllowance {
           streamError =
-            "gzip expands more than \(Self.maximumExpansion) times (\(decompressedByteCount) bytes from \(compressed)): not a directory dump; stopped there"
-          atEnd = true
+            unsafe "gzip expands more than \(Self.maximumExpansion) times (\(decompressedByteCount) bytes from \(compressed)): not a directory dump; stopped there"
+          unsafe atEnd = true
           return
         }
       }
     }
     if read == 0 {
-      atEnd = true
+      unsafe atEnd = true
       // A gzip stream cut short reads as a clean end with gzread; gzerror tells.
       var code: Int32 = 0
-      let message = gzerror(file, &code)
-      if code != Z_OK && code != Z_STREAM_END, let message {
-        streamError = "truncated or corrupt gzip (\(String(cString: message)))"
+      let message = unsafe gzerror(file, &code)
+      if code != Z_OK && code != Z_STREAM_END, let message = unsafe message {
+        streamError = unsafe "truncated or corrupt gzip (\(String(cString: message)))"
       }
     }
   }
@@ -193,12 +199,12 @@ public final class InputLines {
   /// longer than ``maximumLineByteCount`` is skipped in constant memory: `body` gets no bytes and
   /// ``lastLineWasTooLong`` is set.
   public func next(_ body: (ByteView) throws -> Void) rethrows -> Bool {
-    lastLineWasTooLong = false
+    unsafe lastLineWasTooLong = false
     while true {
       // The line found where it lies in the buffer, then handed on, no copy and no borrow (nil:
       // read on). The closure reads copies of the fields, never `self`: touching the class's
       // fields from inside it cost dynamic exclusivity checks per line (cachegrind).
-      let (start, lineEnd, atEnd, maximum) = (
+      let (start, lineEnd, atEnd, maximum) = unsafe (
         self.start, self.lineEnd, self.atEnd, maximumLineByteCount
       )
       let found: (line: Range<Int>, next: Int, tooLong: Bool)? = buffer.withView { bytes in
@@ -219,16 +225,16 @@ public final class InputLines {
         return (start..<end, bytes.count, false)
       }
       if let found {
-        lineNumber += 1
-        lastLineWasTooLong = found.tooLong
+        unsafe lineNumber += 1
+        unsafe lastLineWasTooLong = found.tooLong
         try buffer.withView { try body($0.rebased(found.line)) }
-        self.start = found.next
+        unsafe self.start = found.next
         return true
       }
       if buffer.count - start > maximumLineByteCount {
         skipRestOfLine()
-        lineNumber += 1
-        lastLineWasTooLong = true
+        unsafe lineNumber += 1
+        unsafe lastLineWasTooLong = true
         try body(.empty)
         return true
       }

@@ -35,11 +35,13 @@ struct InputRead {
   private static func readAll(
     _ reader: RowReader, into ingest: RowIngest, country: String, blocksAll: Bool
   ) throws {
-    ingest.fileDefaults = (country, blocksAll)
+    unsafe ingest.fileDefaults = (country, blocksAll)
     // Safe: the caller holds `ingest` for the whole loop (`withExtendedLifetime`).
-    let target = Unmanaged.passUnretained(ingest)
+    let target = unsafe Unmanaged.passUnretained(ingest)
     try withExtendedLifetime(ingest) {
-      while try reader.next({ row in try target._withUnsafeGuaranteedRef { try $0.ingest(row) } }) {
+      while try reader.next({ row in
+        unsafe try target._withUnsafeGuaranteedRef { try $0.ingest(row) }
+      }) {
       }
     }
   }

@@ -3,6 +3,11 @@ import Foundation
 import HeapModule
 import SystemCalls
 
+// Safe (the `unsafe` uses in this file): each record is read within the bytes of its run's buffer
+// (its length read first, and refilled when the record is not whole); the
+// `@exclusivity(unchecked)` fields are touched only by their object's own methods, on the one
+// thread that owns the object, so no two accesses overlap (the merge is one thread's).
+
 /// A k-way merge of sorted runs (or the in-memory records when nothing was spilled).
 final class MergedRuns {
   /// One run file, read a chunk at a time into a buffer of its own; its current record is whole
@@ -65,14 +70,14 @@ final class MergedRuns {
       var needed = ExternalSorter.fixedFieldsByteCount
       for _ in 0..<3 {
         guard try ensure(needed + 2) else { throw CompileError.write("a sort run is truncated") }
-        let count = buffer.withUnsafeBytes {
-          Int($0.loadLittleEndian(UInt16.self, at: position + needed))
+        let count = unsafe buffer.withUnsafeBytes {
+          unsafe Int($0.loadLittleEndian(UInt16.self, at: position + needed))
         }
         needed += 2 + count
       }
       guard try ensure(needed) else { throw CompileError.write("a sort run is truncated") }
-      current = buffer.withUnsafeBytes {
-        (
+      current = unsafe buffer.withUnsafeBytes {
+        unsafe (
           $0.loadLittleEndian(Int64.self, at: position),
           $0.loadLittleEndian(UInt64.self, at: position + 16)
         )
@@ -82,8 +87,8 @@ final class MergedRuns {
     /// Hands the current record to `body`, then loads the next.
     mutating func take(_ body: (SortRecordView) throws -> Void) throws {
       // `load` made sure the record lies whole before `end`.
-      let next = try buffer.withUnsafeBytes { bytes in
-        let (record, next) = try ExternalSorter.decode(bytes, at: position)
+      let next = unsafe try buffer.withUnsafeBytes { bytes in
+        let (record, next) = unsafe try ExternalSorter.decode(bytes, at: position)
         try body(record)
         return next
       }
@@ -126,33 +131,33 @@ final class MergedRuns {
       guard let descriptor = PositionalRead.open(path) else {
         throw CompileError.unreadable(path, "sort run vanished")
       }
-      runs.append(Run(descriptor: descriptor, path: path, chunk: bufferByteCount))
-      try runs[runs.count - 1].load()
-      let run = runs[runs.count - 1]
+      unsafe runs.append(Run(descriptor: descriptor, path: path, chunk: bufferByteCount))
+      unsafe try runs[runs.count - 1].load()
+      let run = unsafe runs[runs.count - 1]
       if let (number, sequence) = run.current {
-        heap.insert(Key(number: number, sequence: sequence, run: runs.count - 1))
+        unsafe heap.insert(Key(number: number, sequence: sequence, run: runs.count - 1))
       }
     }
   }
 
-  deinit { for run in runs { PositionalRead.close(run.descriptor) } }
+  deinit { for run in unsafe runs { PositionalRead.close(run.descriptor) } }
 
   /// Hands the next record in (number, input order) to `body`; false at the end.
   func next(_ body: (SortRecordView) throws -> Void) throws -> Bool {
     if inMemory {
-      guard memoryPosition < offsets.count else { return false }
-      let offset = offsets[memoryPosition]
-      memoryPosition += 1
+      guard unsafe memoryPosition < offsets.count else { return false }
+      let offset = unsafe offsets[memoryPosition]
+      unsafe memoryPosition += 1
       // The arena holds what `add` wrote in this process: a short record is a bug here.
-      try arena.withUnsafeBytes { try body(ExternalSorter.decode($0, at: offset).0) }
+      unsafe try arena.withUnsafeBytes { unsafe try body(ExternalSorter.decode($0, at: offset).0) }
       return true
     }
-    guard let top = heap.min else { return false }
-    try runs[top.run].take(body)
-    if let (number, sequence) = runs[top.run].current {
-      _ = heap.replaceMin(with: Key(number: number, sequence: sequence, run: top.run))
+    guard let top = unsafe heap.min else { return false }
+    unsafe try runs[top.run].take(body)
+    if let (number, sequence) = unsafe runs[top.run].current {
+      _ = unsafe heap.replaceMin(with: Key(number: number, sequence: sequence, run: top.run))
     } else {
-      _ = heap.removeMin()
+      _ = unsafe heap.removeMin()
     }
     return true
   }

@@ -3,6 +3,10 @@ import ByteCoding
 import Foundation
 import PhoneNormalization
 
+// Safe (the `unsafe` uses in this file): the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// One line of a pattern file: a pattern with what it gives its numbers.
 public struct PatternRule: Equatable, Sendable {
   /// The file and line it was read from, for errors and lookups (`fr.tsv:3`).
@@ -124,7 +128,7 @@ public enum PatternFile {
       let label = field(labelColumn)
       if kind == .identification {
         var bytes = label
-        if let problem = bytes.withUTF8({ LabelRule.problem(ByteView($0)) }) {
+        if let problem = bytes.withUTF8({ unsafe LabelRule.problem(ByteView($0)) }) {
           throw .usage("\(place): label: \(problem)")
         }
       }
@@ -178,7 +182,7 @@ public enum PatternFile {
     var line = line
     return try line.withUTF8 { bytes in
       Result { () throws(CompileError) in
-        try fields(of: ByteView(bytes), delimiter: delimiter, at: place)
+        unsafe try fields(of: ByteView(bytes), delimiter: delimiter, at: place)
       }
     }.get()
   }

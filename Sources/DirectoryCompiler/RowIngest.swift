@@ -2,12 +2,16 @@ import BaseFormat
 import ByteCoding
 import PhoneNormalization
 
+// Safe (the `unsafe` uses in this file): the `@exclusivity(unchecked)` fields are touched only by
+// their object's own methods, on the one thread that owns the object, so no two accesses overlap
+// (each ingest is one thread's).
+
 /// The compiler's work on each row of one input (or of one part of a split input): normalize the
 /// number, check the label, pick the region and list, and add the record to a sorter. One per
 /// thread: its normalizer caches, counters and rejections are its own, merged in input order
 /// once every part is read (``merge(into:name:lineOffset:)``), so a compile on several threads
 /// reports what it would on one.
-final class RowIngest {
+@safe final class RowIngest {
   let sorter: ExternalSorter
   // Safe: touched only by this class's own methods on its one thread, never overlapping: the
   // dynamic exclusivity checks on each row's access were 3% of a compile (perf).
@@ -36,7 +40,7 @@ final class RowIngest {
     entryTags: ByteStringTable, prefixes: RegionPrefixes
   ) {
     self.sorter = sorter
-    self.normalizers = normalizers
+    unsafe self.normalizers = normalizers
     self.blockingCategories = blockingCategories
     self.entryTags = entryTags
     self.prefixes = prefixes
@@ -44,13 +48,13 @@ final class RowIngest {
 
   /// Starts an input (or a part of one), the `ordinal`-th of the compile.
   func start(ordinal: UInt64) {
-    sequenceBase = ordinal << Self.ordinalShift
-    sequence = 0
+    unsafe sequenceBase = ordinal << Self.ordinalShift
+    unsafe sequence = 0
   }
 
   /// A line rejected while reading (before it became a row), on `line` of this part.
   func rejectRead(_ reason: RejectionReason, line: Int) {
-    linesRead += 1
+    unsafe linesRead += 1
     reject(reason, line: line)
   }
 
@@ -66,7 +70,7 @@ final class RowIngest {
   /// The file being read: the country of its numbers written without one, and whether the
   /// whole input is a blocking list.
   @exclusivity(unchecked) var fileDefaults: (country: String, blocksAll: Bool) = ("", false) {
-    didSet { fileNormalizer = nil }
+    didSet { unsafe fileNormalizer = nil }
   }
   /// The normalizer of ``fileDefaults``' country once it is known, held in a box read
   /// unretained per row: a normalizer copied out of the cache per row retained and released its
@@ -76,20 +80,20 @@ final class RowIngest {
 
   /// One row of a file read with ``fileDefaults``.
   func ingest(_ row: RowFields) throws {
-    linesRead += 1
+    unsafe linesRead += 1
     let number: Int64
-    let blocksAll = fileDefaults.blocksAll
+    let blocksAll = unsafe fileDefaults.blocksAll
     do throws(NormalizationError) {
       if let country = row.country {
-        number = try normalizers.normalizer(String(decoding: country, as: UTF8.self))
+        number = unsafe try normalizers.normalizer(String(decoding: country, as: UTF8.self))
           .normalize(utf8: row.number)
       } else {
-        if fileNormalizer == nil {
-          let box = NormalizerBox(try normalizers.normalizer(fileDefaults.country))
-          (fileNormalizerBox, fileNormalizer) = (box, .passUnretained(box))
+        if unsafe fileNormalizer == nil {
+          let box = unsafe NormalizerBox(try normalizers.normalizer(fileDefaults.country))
+          unsafe (fileNormalizerBox, fileNormalizer) = unsafe (box, .passUnretained(box))
         }
         // Safe: `fileNormalizerBox` holds the box for as long as `fileNormalizer` points at it.
-        let read = fileNormalizer.unsafelyUnwrapped._withUnsafeGuaranteedRef { box in
+        let read = unsafe fileNormalizer.unsafelyUnwrapped._withUnsafeGuaranteedRef { box in
           Result { () throws(NormalizationError) in try box.normalizer.normalize(utf8: row.number) }
         }
         number = try read.get()
@@ -117,14 +121,14 @@ final class RowIngest {
         return
       }
     }
-    if row.rank != nil { sawRank = true }
+    if row.rank != nil { unsafe sawRank = true }
     // A blocking entry has no label; its category names its list.
     let category: ByteView? = blocking ? (row.fromBlockingBase ? nil : row.category) : .empty
     // An identification entry's own category (not a blocking list's) may be kept as its tag.
     let tag =
       blocking ? 0 : row.category.flatMap { entryTags.find($0) }.map { UInt8(entryTags[$0]) } ?? 0
     func add(region: ByteView, category: ByteView) throws {
-      try sorter.add(
+      unsafe try sorter.add(
         number: number, rank: row.rank ?? 0, sequence: sequenceBase + sequence,
         label: blocking ? .empty : label, region: region, category: category, tag: tag)
     }
@@ -133,25 +137,25 @@ final class RowIngest {
         try add(region: region, category: category)
       } else {
         var name = Compiler.blockingBaseCategory
-        try name.withUTF8 { try add(region: region, category: ByteView($0)) }
+        try name.withUTF8 { unsafe try add(region: region, category: ByteView($0)) }
       }
     }
     if let region = row.region {
       try add(region: region)
     } else {
       var name = prefixes.region(for: number) ?? Compiler.unassignedRegion
-      try name.withUTF8 { try add(region: ByteView($0)) }
+      try name.withUTF8 { unsafe try add(region: ByteView($0)) }
     }
-    sequence += 1
-    accepted += 1
-    if accepted % 100_000 == 0 { onProgress?(accepted) }
+    unsafe sequence += 1
+    unsafe accepted += 1
+    if unsafe accepted % 100_000 == 0 { unsafe onProgress?(accepted) }
   }
 
   /// Adds this part's counts and rejections to `report`, its lines numbered from `lineOffset`
   /// in the file `name`; then starts counting afresh (the same ingest reads the next file).
   func merge(into report: inout CompileReport, name: String, lineOffset: Int) {
-    report.linesRead += linesRead
-    report.accepted += accepted
+    unsafe report.linesRead += linesRead
+    unsafe report.accepted += accepted
     for reason in rejections.keys.sorted(by: { "\($0)" < "\($1)" }) {
       let (count, lines) = rejections[reason]!
       var entry = report.rejected[reason] ?? (0, [])
@@ -161,8 +165,8 @@ final class RowIngest {
       }
       report.rejected[reason] = entry
     }
-    linesRead = 0
-    accepted = 0
+    unsafe linesRead = 0
+    unsafe accepted = 0
     rejections = [:]
   }
 }

@@ -2,6 +2,12 @@ import BaseFormat
 import ByteCoding
 import Foundation
 
+// Safe (the `unsafe` uses in this file): the `@exclusivity(unchecked)` fields are touched only by
+// their object's own methods, on the one thread that owns the object, so no two accesses overlap
+// (a row reader is one thread's); the views and buffers made here wrap bytes lent by
+// `withUnsafeBytes`, `withUTF8` or `withUnsafeMutableBytes`, and are used only inside the closure
+// that lends them.
+
 /// Reads the rows of one input file in its format, reporting malformed lines to `reject` with a
 /// reason instead of stopping.
 final class RowReader {
@@ -33,7 +39,7 @@ final class RowReader {
   /// True when a JSON number was not written as a whole number (`1e3`, `2.5`) or is a boolean:
   /// JSONSerialization keeps the kind it read as the number's type.
   static func isFloatingPoint(_ value: NSNumber) -> Bool {
-    !["q", "l", "i", "s", "Q", "L", "I", "S"].contains(String(cString: value.objCType))
+    unsafe !["q", "l", "i", "s", "Q", "L", "I", "S"].contains(String(cString: value.objCType))
   }
 
   /// The Chinese article's file and the Russian guide's lines hold numbers as CallKit takes them
@@ -69,7 +75,7 @@ final class RowReader {
       lines = try InputLines(
         path: path, byteRange: part.byteRange, maximumLineByteCount: maximumLineByteCount)
       base = nil
-      self.columns = part.columns
+      unsafe self.columns = part.columns
     } else {
       lines = try InputLines(path: path, maximumLineByteCount: maximumLineByteCount)
       base = nil
@@ -77,10 +83,10 @@ final class RowReader {
   }
 
   /// The columns the header named, once it is read.
-  var resolvedColumns: ResolvedColumns? { columns }
+  var resolvedColumns: ResolvedColumns? { unsafe columns }
 
   /// Lines read so far (a part's own, numbered from 1).
-  var linesRead: Int { lines?.lineNumber ?? 0 }
+  var linesRead: Int { unsafe lines?.lineNumber ?? 0 }
 
   /// Bytes of the file consumed so far.
   var bytesConsumed: Int { lines?.bytesConsumed ?? 0 }
@@ -105,32 +111,32 @@ final class RowReader {
     // Safe: the line source and this reader, unretained in the line's closure (`self` holds both
     // for the whole call): captured as classes, each was retained and released per line where the
     // closure was specialized into the reading loop (callgrind).
-    let source = Unmanaged.passUnretained(lines)
-    let reader = Unmanaged.passUnretained(self)
+    let source = unsafe Unmanaged.passUnretained(lines)
+    let reader = unsafe Unmanaged.passUnretained(self)
     while true {
       var delivered = false
       var pending: [UInt8]?
       var opening = 0
       let more: Bool
-      if replay.isEmpty {
+      if unsafe replay.isEmpty {
         // The hot path: each line parsed where it lies in the reader's buffer.
-        more = try source._withUnsafeGuaranteedRef { lines in
+        more = unsafe try source._withUnsafeGuaranteedRef { lines in
           try lines.next { bytes in
-            opening = lines.lineNumber
-            if lines.lastLineWasTooLong {
-              reader._withUnsafeGuaranteedRef { $0.reject(.lineTooLong, opening) }
+            opening = unsafe lines.lineNumber
+            if unsafe lines.lastLineWasTooLong {
+              unsafe reader._withUnsafeGuaranteedRef { $0.reject(.lineTooLong, opening) }
               return
             }
-            delivered = try reader._withUnsafeGuaranteedRef {
+            delivered = unsafe try reader._withUnsafeGuaranteedRef {
               try $0.parse(bytes, line: opening, pending: &pending, body)
             }
           }
         }
       } else {
-        let (bytes, line) = replay.removeFirst()
+        let (bytes, line) = unsafe replay.removeFirst()
         opening = line
-        delivered = try bytes.withUnsafeBytes {
-          try parse(ByteView($0), line: line, pending: &pending, body)
+        delivered = unsafe try bytes.withUnsafeBytes {
+          unsafe try parse(ByteView($0), line: line, pending: &pending, body)
         }
         more = true
       }
@@ -139,7 +145,7 @@ final class RowReader {
         // A damaged input fails the whole run before anything is written: a truncated
         // download must not replace a good container with part of itself.
         if let error = lines.streamError {
-          throw CompileError.unreadable(path, "after line \(lines.lineNumber): \(error)")
+          throw CompileError.unreadable(path, unsafe "after line \(lines.lineNumber): \(error)")
         }
         return false
       }
@@ -149,20 +155,20 @@ final class RowReader {
 
   /// Hands a row read as strings to `body`, through the reader's scratch bytes.
   private func deliver(_ row: InputRow, to body: (RowFields) throws -> Void) throws {
-    scratch.removeAll(keepingCapacity: true)
+    unsafe scratch.removeAll(keepingCapacity: true)
     func add(_ text: String?) -> Range<Int>? {
       guard let text, !text.isEmpty else { return nil }
-      let start = scratch.count
-      scratch.append(contentsOf: text.utf8)
-      return start..<scratch.count
+      let start = unsafe scratch.count
+      unsafe scratch.append(contentsOf: text.utf8)
+      return unsafe start..<scratch.count
     }
     let number = add(row.numberText) ?? 0..<0
     let label = add(row.label) ?? 0..<0
     let region = add(row.region)
     let category = add(row.category)
     let country = add(row.country?.trimmingWhitespace())
-    try scratch.withUnsafeBytes { bytes in
-      func view(_ range: Range<Int>) -> ByteView { ByteView(bytes).rebased(range) }
+    unsafe try scratch.withUnsafeBytes { bytes in
+      func view(_ range: Range<Int>) -> ByteView { unsafe ByteView(bytes).rebased(range) }
       try body(
         RowFields(
           number: view(number), label: view(label), region: region.map(view), rank: row.rank,
@@ -190,26 +196,28 @@ final class RowReader {
       joined.append(UInt8(ascii: "\n"))
       joined.append(contentsOf: bytes)
       var again: [UInt8]?
-      let delivered = try joined.withUnsafeBytes {
-        try parse(ByteView($0), line: line, pending: &again, body)
+      let delivered = unsafe try joined.withUnsafeBytes {
+        unsafe try parse(ByteView($0), line: line, pending: &again, body)
       }
       if again == nil { return delivered }
     }
     reject(.badQuoting, line)
-    replay.insert(contentsOf: span, at: 0)
+    unsafe replay.insert(contentsOf: span, at: 0)
     return false
   }
 
   /// The next physical line and its number: lines put back for another reading first.
   private func nextPhysicalLine() throws -> ([UInt8], Int)? {
-    if !replay.isEmpty { return replay.removeFirst() }
+    if unsafe !replay.isEmpty { return unsafe replay.removeFirst() }
     guard let lines else { return nil }
     var line: ([UInt8], Int)?
     while true {
       line = nil
-      guard lines.next({ bytes in line = (Array(bytes), lines.lineNumber) }) else { return nil }
-      guard lines.lastLineWasTooLong else { return line }
-      reject(.lineTooLong, lines.lineNumber)
+      guard lines.next({ bytes in line = unsafe (Array(bytes), lines.lineNumber) }) else {
+        return nil
+      }
+      guard unsafe lines.lastLineWasTooLong else { return line }
+      unsafe reject(.lineTooLong, lines.lineNumber)
     }
   }
 
@@ -222,7 +230,7 @@ final class RowReader {
     switch format {
     case .tsv, .csv:
       let delimiter = format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
-      switch DelimitedFields.split(
+      switch unsafe DelimitedFields.split(
         bytes, delimiter: delimiter,
         quoting: quoting ?? (format == .tsv ? .none : .rfc4180),
         fields: &fieldRanges, unquoted: &scratch)
@@ -237,8 +245,8 @@ final class RowReader {
         reject(.badUTF8, line)
         return false
       case .fields(let inUnquoted):
-        return try inUnquoted
-          ? scratch.withUnsafeBytes { try deliverFields(of: ByteView($0), line: line, body) }
+        return unsafe try inUnquoted
+          ? scratch.withUnsafeBytes { unsafe try deliverFields(of: ByteView($0), line: line, body) }
           : deliverFields(of: bytes, line: line, body)
       }
     case .russian, .jsonl, .chinese:
@@ -257,8 +265,8 @@ final class RowReader {
   ) throws -> Bool {
     // Moved out and back, not copied: a copy of the array retained and released it per row.
     var moved: [Range<Int>] = []
-    swap(&moved, &fieldRanges)
-    defer { swap(&moved, &fieldRanges) }
+    unsafe swap(&moved, &fieldRanges)
+    defer { unsafe swap(&moved, &fieldRanges) }
     return try deliverFields(moved, of: storage, line: line, body)
   }
 
@@ -267,8 +275,8 @@ final class RowReader {
     _ body: (RowFields) throws -> Void
   ) throws -> Bool {
     func field(_ index: Int) -> ByteView { storage.rebased(fields[index]) }
-    guard let columns else {
-      columns = try selection.resolve(
+    guard let columns = unsafe columns else {
+      unsafe columns = try selection.resolve(
         header: fields.indices.map { String(decoding: field($0), as: UTF8.self) }, path: path)
       return false
     }

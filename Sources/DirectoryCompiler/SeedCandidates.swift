@@ -1,6 +1,10 @@
 import ByteCoding
 import Foundation
 
+// Safe (the `unsafe` uses in this file): the `@exclusivity(unchecked)` fields are touched only by
+// their object's own methods, on the one thread that owns the object, so no two accesses overlap
+// (one writer's).
+
 /// The entries that could end in a rank-chosen seed set, written aside in number order while the
 /// bases are written, so the seed set is picked from them instead of from a second merge of
 /// every sorted record (a tenth of a compile).
@@ -26,22 +30,22 @@ final class SeedCandidates {
     else { throw CompileError.write("cannot create \(path)") }
     self.path = path
     self.handle = handle
-    buffer.reserveCapacity(Self.bufferByteCount)
+    unsafe buffer.reserveCapacity(Self.bufferByteCount)
   }
 
   deinit { try? handle.close() }
 
   /// Adds an entry (numbers ascending; a label of at most 65,535 bytes).
   func add(_ number: Int64, label: ByteView) throws {
-    buffer.appendLittleEndian(number)
-    buffer.appendLittleEndian(UInt16(label.count))
-    buffer.append(contentsOf: label)
-    if buffer.count >= Self.bufferByteCount { try flush() }
+    unsafe buffer.appendLittleEndian(number)
+    unsafe buffer.appendLittleEndian(UInt16(label.count))
+    unsafe buffer.append(contentsOf: label)
+    if unsafe buffer.count >= Self.bufferByteCount { try flush() }
   }
 
   private func flush() throws {
-    try handle.write(contentsOf: buffer)
-    buffer.removeAll(keepingCapacity: true)
+    unsafe try handle.write(contentsOf: buffer)
+    unsafe buffer.removeAll(keepingCapacity: true)
   }
 
   /// Reads the entries back, in the order added.
@@ -52,8 +56,8 @@ final class SeedCandidates {
     var pending: [UInt8] = []
     while let data = try handle.read(upToCount: Self.bufferByteCount), !data.isEmpty {
       pending.append(contentsOf: data)
-      let used = try pending.withUnsafeBytes { bytes in
-        var reader = LittleEndianReader(ByteView(bytes))
+      let used = unsafe try pending.withUnsafeBytes { bytes in
+        var reader = unsafe LittleEndianReader(ByteView(bytes))
         while reader.remainingCount >= 10 {
           let start = reader.offset
           let number = try reader.read(Int64.self)
