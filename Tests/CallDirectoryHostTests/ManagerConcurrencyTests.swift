@@ -34,7 +34,7 @@ struct ManagerConcurrencyTests {
     // The slow load, from a task of its own; it says when it runs, then waits for `go`.
     let bundleID = fixture.bundleID
     let slow = Task.detached { try manager.reloadExtension(bundleID, incremental: false) }
-    try ready.awaitByte()
+    try await ready.byteArrival()
     let second = try await Task.detached {
       try manager.reloadExtension(bundleID, incremental: false)
     }.value

@@ -82,6 +82,15 @@ public struct Rendezvous: Sendable {
     guard count == 1 else { throw Errno.ioError }
   }
 
+  /// Suspends until the other side writes a byte. The read blocks a Dispatch thread, not one of
+  /// Swift's cooperative pool: the task that makes the other side write may need that thread
+  /// (two cores, two pool threads: two tests blocking them held a whole `swift test` run).
+  public func byteArrival() async throws {
+    try await withCheckedThrowingContinuation { (arrived: CheckedContinuation<Void, any Error>) in
+      DispatchQueue.global().async { arrived.resume(with: Result { try awaitByte() }) }
+    }
+  }
+
   /// Lets the other side, blocked in its read, go on.
   public func sendByte() throws {
     _ = try descriptor.writeAll([1 as UInt8])

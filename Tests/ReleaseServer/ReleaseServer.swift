@@ -46,9 +46,11 @@ public final class ReleaseServer: Sendable {
   public var log: String { state.logText }
 
   /// Returns once a request whose log line contains `fragment` has arrived (true), or once the
-  /// server has stopped without one (false).
-  public func waitForRequest(containing fragment: String) -> Bool {
-    state.wait(forLineContaining: fragment)
+  /// server has stopped without one or `seconds` have passed (false). It blocks its thread: call
+  /// it where the request comes from another process or thread, not from a task the caller's
+  /// own thread of the cooperative pool must run.
+  public func waitForRequest(containing fragment: String, seconds: Double = 120) -> Bool {
+    state.wait(forLineContaining: fragment, deadline: Date(timeIntervalSinceNow: seconds))
   }
 
   /// Returns once no connection is open (true: every client has closed its own, a cancelled
@@ -126,13 +128,15 @@ final class ServerState: @unchecked Sendable {
 
   var logText: String { locked { lines.map { $0 + "\n" }.joined() } }
 
-  func wait(forLineContaining fragment: String) -> Bool {
+  func wait(forLineContaining fragment: String, deadline: Date) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     while true {
       if lines.contains(where: { $0.contains(fragment) }) { return true }
       if stopped { return false }
-      condition.wait()
+      if !condition.wait(until: deadline) {
+        return lines.contains(where: { $0.contains(fragment) })
+      }
     }
   }
 
