@@ -110,9 +110,13 @@ typecheck() { # platform-folder triple interface-triple
   fi
   # Dispatch first: CallDirectoryApp runs its blocking work on a queue of its own.
   emit Dispatch Scripts/ios-stand-ins/Dispatch.swift
+  # calldir's own modules in strict memory safety, its diagnostics errors, as Package.swift
+  # builds them: the Darwin branches (`#if canImport(Darwin)`, `#if os(macOS)`) that a Linux
+  # build never compiles are checked here (issue 57).
+  local strict=(-strict-memory-safety -Werror StrictMemorySafety)
   for module in "${modules[@]}"; do
     mapfile -d '' files < <(sources "Sources/$module")
-    emit "$module" "${files[@]}"
+    emit "$module" "${strict[@]}" "${files[@]}"
   done
   # What an app links beyond them, against stand-ins for Apple's Foundation, Dispatch and
   # CallKit (Scripts/ios-stand-ins/Foundation.swift, Dispatch.swift, Scripts/CallKitStandIn.swift):
@@ -121,9 +125,9 @@ typecheck() { # platform-folder triple interface-triple
   emit Foundation Scripts/ios-stand-ins/Foundation.swift
   emit CallKit Scripts/CallKitStandIn.swift
   mapfile -d '' files < <(sources Sources/ReleaseDownload)
-  emit ReleaseDownload "${files[@]}"
+  emit ReleaseDownload "${strict[@]}" "${files[@]}"
   mapfile -d '' files < <(sources Sources/CallKitAdapter)
-  emit CallKitAdapter "${files[@]}"
+  emit CallKitAdapter "${strict[@]}" "${files[@]}"
   if [[ $folder == iphonesimulator ]]; then # the example is an iOS app
     emit CallerIDExample Examples/CallerID/Extension/*.swift Examples/CallerID/Shared/*.swift
     echo "typecheck-ios: ${modules[*]} ReleaseDownload CallKitAdapter and the example's" \

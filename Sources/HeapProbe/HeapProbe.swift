@@ -23,7 +23,7 @@ public enum HeapProbe {
   private static let mallctl: MallctlFunction? = {
     #if canImport(Darwin)
       // Darwin's RTLD_DEFAULT is ((void *)-2).
-      let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
+      let everywhere = unsafe UnsafeMutableRawPointer(bitPattern: -2)
     #else
       // glibc's RTLD_DEFAULT is ((void *)0); Swift does not import the macro.
       let everywhere: UnsafeMutableRawPointer? = nil

@@ -10,7 +10,7 @@
 /// `@unchecked Sendable` because the pthread handle and the two flags are mutable: they are
 /// written by ``start()`` and ``join()`` on the one thread that owns the object, and the new
 /// thread reads only the `@Sendable` work (handed over by `pthread_create`, which orders it).
-public final class JoinableThread: @unchecked Sendable {
+@safe public final class JoinableThread: @unchecked Sendable {
   private let work: @Sendable () -> Void
   #if canImport(Glibc)
     private var thread = pthread_t()
@@ -63,7 +63,7 @@ public final class JoinableThread: @unchecked Sendable {
       #if canImport(Glibc)
         pthread_join(thread, nil)
       #else
-        if let thread { pthread_join(thread, nil) }
+        if let thread = unsafe thread { unsafe pthread_join(thread, nil) }
       #endif
     } else {
       work()

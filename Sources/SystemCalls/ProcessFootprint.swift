@@ -11,9 +11,11 @@
       footprintBytes: Int, peakFootprintBytes: Int, residentBytes: Int
     )? {
       var info = rusage_info_v4()
-      let status = withUnsafeMutablePointer(to: &info) { pointer in
-        pointer.withMemoryRebound(to: rusage_info_t?.self, capacity: 1) { raw in
-          proc_pid_rusage(processID, RUSAGE_INFO_V4, raw)
+      // Safe: proc_pid_rusage writes one `rusage_info_v4` (the flavor named) into `info`, lent
+      // for the call; its C signature takes the struct as a `rusage_info_t *`.
+      let status = unsafe withUnsafeMutablePointer(to: &info) { pointer in
+        unsafe pointer.withMemoryRebound(to: rusage_info_t?.self, capacity: 1) { raw in
+          unsafe proc_pid_rusage(processID, RUSAGE_INFO_V4, raw)
         }
       }
       guard status == 0 else { return nil }

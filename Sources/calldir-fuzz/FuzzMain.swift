@@ -27,7 +27,7 @@ func printError(_ line: String) {
 #if FUZZING
   /// The target this process fuzzes, from CALLDIR_FUZZ_TARGET.
   nonisolated(unsafe) let fuzzedTarget: FuzzTarget = {
-    guard let name = getenv("CALLDIR_FUZZ_TARGET").map({ String(cString: $0) }),
+    guard let name = unsafe getenv("CALLDIR_FUZZ_TARGET").map({ unsafe String(cString: $0) }),
       let target = FuzzTarget(rawValue: name)
     else {
       let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
@@ -37,10 +37,13 @@ func printError(_ line: String) {
     return target
   }()
 
+  // Safe: libFuzzer lends `data` with `size` readable bytes for this call only, and they are
+  // copied into an array at once; `argv` is the process's own, handed to libFuzzer's driver as
+  // `main` got it; `fuzzedTarget` is set before the first input and only read after.
   @_cdecl("LLVMFuzzerTestOneInput")
   func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Copied once into an array: the properties then read it through bounds-checked arrays.
-    fuzzedTarget.check(Array(UnsafeRawBufferPointer(start: data, count: size)))
+    unsafe fuzzedTarget.check(Array(UnsafeRawBufferPointer(start: data, count: size)))
     return 0
   }
 
@@ -56,10 +59,10 @@ func printError(_ line: String) {
   func fuzzingMain(
     _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
   ) -> Int32 {
-    _ = fuzzedTarget
+    _ = unsafe fuzzedTarget
     var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { fuzzOneInput($0, $1) }
+    var arguments = unsafe argv
+    return unsafe runFuzzerDriver(&count, &arguments) { unsafe fuzzOneInput($0, $1) }
   }
 #else
   @main
