@@ -44,6 +44,35 @@ def snapshot(folder):
     return files
 
 
+def interrupt(command, delay):
+    """Runs `command`, sends it SIGINT `delay` seconds later (the harness's own clock: where in
+    the run the signal lands), and returns the milliseconds it took to end, and its status."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    status = process.wait()
+    return (time.monotonic() - sent) * 1000, status
+
+
+def report_row(delay, options, stops, statuses, unchanged):
+    """Prints one delay's row of the table; true when its every stop met the bound, exited 0
+    (finished first) or 130, and left the container as it was."""
+    stopped = [ms for ms, status in zip(stops, statuses) if status == 130]
+    median = f"{statistics.median(stopped):.0f} ms" if stopped else "–"
+    largest = f"{max(stopped):.0f} ms" if stopped else "–"
+    print(f"| {delay:.2f} s | {options.repeats} | {median} | {largest} "
+          f"| {', '.join(map(str, statuses))} | {'as it was' if unchanged else 'CHANGED'} |")
+    return (unchanged and all(ms <= options.target_ms for ms in stopped)
+            and all(status in (0, 130) for status in statuses))
+
+
+def report_end(ok, options):
+    print()
+    print(f"every stop within {options.target_ms:.0f} ms and the container as it was: "
+          f"{'yes' if ok else 'no'}")
+
+
 def quiet(command):
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
@@ -115,26 +144,13 @@ def measure_update(calldir, work, options):
         stops, statuses, unchanged = [], [], True
         for _ in range(options.repeats):
             fresh()
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL)
-            time.sleep(delay)  # the harness's own clock: where in the update the signal lands
-            sent = time.monotonic()
-            process.send_signal(signal.SIGINT)
-            status = process.wait()
-            stops.append((time.monotonic() - sent) * 1000)
+            milliseconds, status = interrupt(command, delay)
+            stops.append(milliseconds)
             statuses.append(status)
             if status == 130 and without_downloads(snapshot(box)) != before:
                 unchanged = False
-        stopped = [ms for ms, status in zip(stops, statuses) if status == 130]
-        ok &= unchanged and all(ms <= options.target_ms for ms in stopped)
-        ok &= all(status in (0, 130) for status in statuses)
-        median = f"{statistics.median(stopped):.0f} ms" if stopped else "–"
-        largest = f"{max(stopped):.0f} ms" if stopped else "–"
-        print(f"| {delay:.2f} s | {options.repeats} | {median} | {largest} "
-              f"| {', '.join(map(str, statuses))} | {'as it was' if unchanged else 'CHANGED'} |")
-    print()
-    print(f"every stop within {options.target_ms:.0f} ms and the container as it was: "
-          f"{'yes' if ok else 'no'}")
+        ok &= report_row(delay, options, stops, statuses, unchanged)
+    report_end(ok, options)
     return ok
 
 
@@ -186,15 +202,10 @@ def main():
     for delay in delays:
         stops, statuses, unchanged = [], [], True
         for _ in range(options.repeats):
-            process = subprocess.Popen(
+            milliseconds, status = interrupt(
                 [calldir, "app", "stage", big, "--name", "big", "--role", "region", "--region",
-                 "R2", "--priority", "10", "--container", box],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(delay)  # the harness's own clock: where in the stage the signal lands
-            sent = time.monotonic()
-            process.send_signal(signal.SIGINT)
-            status = process.wait()
-            stops.append((time.monotonic() - sent) * 1000)
+                 "R2", "--priority", "10", "--container", box], delay)
+            stops.append(milliseconds)
             statuses.append(status)
             after = snapshot(box)
             if status == 0:
@@ -206,18 +217,10 @@ def main():
                 before = snapshot(box)
             elif after != before:
                 unchanged = False
-        stopped = [ms for ms, status in zip(stops, statuses) if status == 130]
-        ok &= unchanged and all(ms <= options.target_ms for ms in stopped)
-        ok &= all(status in (0, 130) for status in statuses)
-        median = f"{statistics.median(stopped):.0f} ms" if stopped else "–"
-        largest = f"{max(stopped):.0f} ms" if stopped else "–"
-        print(f"| {delay:.2f} s | {options.repeats} | {median} | {largest} "
-              f"| {', '.join(map(str, statuses))} | {'as it was' if unchanged else 'CHANGED'} |")
+        ok &= report_row(delay, options, stops, statuses, unchanged)
     if not options.work:
         shutil.rmtree(work, ignore_errors=True)
-    print()
-    print(f"every stop within {options.target_ms:.0f} ms and the container as it was: "
-          f"{'yes' if ok else 'no'}")
+    report_end(ok, options)
     return 0 if ok else 1
 
 
