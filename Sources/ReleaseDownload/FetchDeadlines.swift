@@ -4,7 +4,7 @@
 /// The clock is the source's (``HTTPReleaseSource/init(base:idleTimeout:totalTimeout:configuration:clock:)``):
 /// `ContinuousClock` in an app, a clock the test advances by hand in the tests, so a stalled
 /// server is given up on at once, with no real second waited (issue 56, item 8). URLSession's
-/// own idle timer cannot take a clock, so it is only a backstop set to the total.
+/// own idle timer cannot take a clock, so it stays as a second guard on the real clock.
 struct FetchDeadlines: Sendable {
   /// Time since the fetch began.
   let elapsed: @Sendable () -> Duration

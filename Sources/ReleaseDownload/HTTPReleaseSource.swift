@@ -117,9 +117,11 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     if let expectedByteCount, have >= expectedByteCount { return (false, nil) }
     if Task.isCancelled { throw Receiver.cancelled(url) }
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
-    // URLSession's idle timer cannot take the source's clock: the deadlines do the timing, and
-    // it is only a backstop, later than either.
-    request.timeoutInterval = min(idleTimeout + totalTimeout, Self.maximumTimeout)
+    // URLSession's idle timer cannot take the source's clock: the deadlines do the timing on
+    // it. The timer stays at the idle timeout as a second guard on the real clock, which also
+    // ends a cancelled transfer that swift-corelibs-foundation left open (a cancelled fetch's
+    // connection once stayed open past 30 s under a loaded CI run, with a 630 s timer).
+    request.timeoutInterval = idleTimeout
     if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
     // The bytes as the index sized them: a compressed body decodes to what the server says,
     // and 1 MB of gzip took 1.18 GB before its size was refused (issue 52, item 11).
