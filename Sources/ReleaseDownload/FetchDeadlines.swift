@@ -4,7 +4,8 @@
 /// The clock is the source's (``HTTPReleaseSource/init(base:idleTimeout:totalTimeout:configuration:clock:)``):
 /// `ContinuousClock` in an app, a clock the test advances by hand in the tests, so a stalled
 /// server is given up on at once, with no real second waited (issue 56, item 8). URLSession's
-/// own idle timer cannot take a clock, so it stays as a second guard on the real clock.
+/// own idle timer cannot take a clock: it is only a backstop on the real clock, set past both
+/// deadlines, so it never races them (issue 65, item 0).
 struct FetchDeadlines: Sendable {
   /// Time since the fetch began.
   let elapsed: @Sendable () -> Duration

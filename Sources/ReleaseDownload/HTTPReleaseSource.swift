@@ -61,6 +61,12 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     deadlines = { FetchDeadlines(clock: clock, idle: idle, total: total) }
   }
 
+  /// URLSession's own timer, in seconds: past both deadlines, so only the source's clock ends
+  /// a fetch that the clock can still end; the timer ends one whose clock never moves.
+  static func backstopSeconds(idle: TimeInterval, total: TimeInterval) -> TimeInterval {
+    min(idle + total, maximumTimeout)
+  }
+
   /// Fetches `path` into `destination`, resuming from the bytes already there.
   /// - Throws: `ReleaseFormat.ReleaseError`: `ReleaseFormat.ReleaseError.Kind.download` for
   ///   a status, a timeout or a dropped connection, `ReleaseFormat.ReleaseError.Kind.cancelled`
@@ -118,10 +124,11 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     if Task.isCancelled { throw Receiver.cancelled(url) }
     var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData)
     // URLSession's idle timer cannot take the source's clock: the deadlines do the timing on
-    // it. The timer stays at the idle timeout as a second guard on the real clock, which also
-    // ends a cancelled transfer that swift-corelibs-foundation left open (a cancelled fetch's
-    // connection once stayed open past 30 s under a loaded CI run, with a 630 s timer).
-    request.timeoutInterval = idleTimeout
+    // it, and URLSession's is only a backstop on the real clock, later than both of them. At
+    // the idle timeout it raced the source's clock whenever the watch ran late on a busy
+    // cooperative pool: a loaded `swift test` saw "URLSession's own timer" end a fetch that
+    // the test had cancelled, and one the injected clock was about to end (issue 65, item 0).
+    request.timeoutInterval = Self.backstopSeconds(idle: idleTimeout, total: totalTimeout)
     if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
     // The bytes as the index sized them: a compressed body decodes to what the server says,
     // and 1 MB of gzip took 1.18 GB before its size was refused (issue 52, item 11).

@@ -85,6 +85,11 @@ public struct ReleasePublisher {
     do { manifest = try Manifest.read(container: container) } catch {
       throw ReleaseError("\(container): \(error)")
     }
+    // Held until the index is renamed and the files it no longer names are gone: the index is
+    // read, and the folder changed, by one publisher at a time.
+    let lock = try ReleaseFolderLock(releases: releases)
+    defer { lock.release() }
+    removeAbandonedScratch()
     var index = try currentIndex()
     let published = manifest.bases.filter { $0.state != .retired }
     guard !published.isEmpty else {
@@ -215,6 +220,13 @@ public struct ReleasePublisher {
     } catch {
       throw ReleaseError(error.description)
     }
+  }
+
+  /// Removes what killed publishes left (`.publish-PID/`, `patches/*.cdp.tmp-PID`): under the
+  /// folder's lock, scratch of a process that is gone is no one's. A SIGKILLed publish's scratch
+  /// folder outlived every later publish (issue 65, item 14).
+  private func removeAbandonedScratch() {
+    for folder in ["", "/bases", "/patches"] { Leftovers.removeAbandoned(in: releases + folder) }
   }
 
   /// Removes base and patch files the index no longer names (best effort).

@@ -1,10 +1,10 @@
 /// Scratch files and folders named by the process that made them (`manifest.cdm.tmp-4242`,
-/// `.compile-4242`, `calldir-two-phase-4242`): the process removes its own when it is
+/// `.compile-4242`, `.publish-4242`, `calldir-two-phase-4242`): the process removes its own when it is
 /// interrupted, and the next run removes those of processes that are gone (a SIGKILL leaves
 /// them; issue 52, item 9).
 public enum Leftovers {
   /// What comes before the process ID in a scratch name.
-  static let markers = [".tmp-", ".compile-", "calldir-two-phase-"]
+  static let markers = [".tmp-", ".compile-", ".publish-", "calldir-two-phase-"]
 
   /// The process that made the scratch file or folder `name`, or nil when the name is not one.
   public static func owner(of name: String) -> Int32? {

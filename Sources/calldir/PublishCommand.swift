@@ -47,7 +47,10 @@ struct PublishCommand: ParsableCommand {
   }
 
   func run() throws {
-    Interruption.watch([out])
+    // A patch is made beside its final name (`patches/NAME.cdp.tmp-PID`), and checked in
+    // `.publish-PID/`: both are this run's scratch.
+    Interruption.watch([out, out + "/bases", out + "/patches"])
+    LockWaitNotice.waitIfBusy(out)
     // A shrink refusal leaves through `Calldir.main` with exit status 5.
     var publisher = ReleasePublisher(releases: out, keep: keep, allowShrink: allowShrink)
     let display = progressOptions.display(command: "publish")

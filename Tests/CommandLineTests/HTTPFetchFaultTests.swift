@@ -27,7 +27,9 @@ struct HTTPFetchFaultTests {
     let server = try ReleaseServer(folder: root, faults: .stalling(after: sent))
     let part = folder.path("big.part")
     let (counts, reporter) = AsyncStream.makeStream(of: Int.self)
-    let source = HTTPReleaseSource(base: URL(string: server.url)!)
+    // A clock that never moves: only the cancellation can end this fetch, however late the
+    // test's task runs on a loaded machine (URLSession's own timer waits past 10 minutes).
+    let source = HTTPReleaseSource(base: URL(string: server.url)!, clock: ManualClock())
     let fetch = Task {
       defer { reporter.finish() }
       try await source.fetch(
