@@ -33,6 +33,19 @@ public enum OpenFiles {
     #endif
   }
 
+  /// Whether `path` and `other` name one regular file (links followed, `/dev/fd/N` and
+  /// `/proc/self/fd/N` included): false when either names none. An output checked against the
+  /// inputs it must not replace by name, whatever descriptors are open at that moment
+  /// (issue 65, item 8).
+  public static func namesSameFile(_ path: String, _ other: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    guard unsafe stat(path, &first) == 0, unsafe stat(other, &second) == 0,
+      first.st_mode & S_IFMT == S_IFREG, second.st_mode & S_IFMT == S_IFREG
+    else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+  }
+
   /// Whether another descriptor of this process is open on the regular file `descriptor` is.
   public static func isOpenElsewhere(descriptor: Int32) -> Bool {
     #if canImport(Glibc)

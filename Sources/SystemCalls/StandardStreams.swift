@@ -17,9 +17,15 @@ public enum StandardStreams {
   /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed, ignores `SIGPIPE`
   /// (a write to a closed pipe then fails with `EPIPE`, which the writer reports), and makes
   /// stdout's failures visible to ``finishStandardOutput()``. Call first thing in `main`.
+  ///
+  /// A closed stdin or stdout is opened the wrong way round (stdin write-only, stdout
+  /// read-only), so reading or writing it fails with `EBADF` and the command says so: with
+  /// `1>&-` every command's output was lost with status 0, and `<&-` read as an empty input
+  /// (issue 65, item 10). A closed stderr takes `/dev/null` for writing: diagnostics are never
+  /// fatal.
   public static func prepare() {
     for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
-      let opened = unsafe open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      let opened = unsafe open("/dev/null", descriptor == 1 ? O_RDONLY : O_WRONLY)
       // `open` returns the lowest free descriptor, which is this one; anything else is closed.
       if opened >= 0 && opened != descriptor { close(opened) }
     }
@@ -44,6 +50,35 @@ public enum StandardStreams {
   /// caller exits with an error instead of claiming success.
   public static func finishStandardOutput() -> Bool {
     unsafe fflush(stdout) == 0 && ferror(stdout) == 0
+  }
+
+  /// Whether the shell closed stdin (`<&-`): ``prepare()`` put a write-only `/dev/null` there,
+  /// which no reader opens on purpose. A command that reads stdin refuses it rather than read
+  /// an empty input.
+  public static var standardInputWasClosed: Bool {
+    (fcntl(STDIN_FILENO, F_GETFL) & O_ACCMODE) == O_WRONLY
+  }
+
+  /// Whether the last failure was a pipe whose reader went away (`EPIPE`).
+  public static var lastFailureWasClosedPipe: Bool { errno == EPIPE }
+}
+
+/// Writes a command's bulk output (`normalize`, `inspect --dump`) to descriptor 1, after what
+/// `print` buffered, so the two keep their order. Foundation's `FileHandle.write` trapped here
+/// on a full stdout or a broken pipe (SIGILL, exit 132; issue 65, item 10).
+public enum StandardOutput {
+  /// Writes `bytes`; `EINTR` is retried.
+  /// - Throws: `Errno`: `.brokenPipe` when the reader went away, or the write's own failure.
+  public static func write(_ bytes: some Sequence<UInt8>) throws(Errno) {
+    if unsafe fflush(stdout) != 0 { throw Errno(rawValue: errno) }
+    let array = Array(bytes)
+    do {
+      _ = unsafe try array.withUnsafeBytes {
+        unsafe try FileDescriptor.standardOutput.writeAll($0)
+      }
+    } catch {
+      throw error as? Errno ?? .ioError
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import FaultInjection
 import Foundation
 import ReleaseFormat
 import SystemCalls
+import SystemPackage
 
 /// `calldir`: compile, load, simulate and benchmark Call Directory data.
 @main
@@ -45,9 +46,17 @@ struct Calldir: AsyncParsableCommand {
       }
       // A result printed into a closed pipe or a full disk is not a success.
       guard StandardStreams.finishStandardOutput() else {
-        StandardError.write("calldir: cannot write to stdout: \(SystemErrorText.last)\n")
+        // A reader that went away (`| head`) asked for no more: quiet, 141, as SIGPIPE.
+        if StandardStreams.lastFailureWasClosedPipe {
+          Foundation.exit(ExitStatus.outputClosed.rawValue)
+        }
+        StandardError.write(
+          "calldir: cannot write to stdout: \(SystemErrorText.last) (the command's work is done; what it printed is lost)\n"
+        )
         Foundation.exit(ExitStatus.usageOrInput.rawValue)
       }
+    } catch let error as Errno where error == .brokenPipe {
+      Foundation.exit(ExitStatus.outputClosed.rawValue)
     } catch {
       let code = exitCode(for: error)
       if code == .success {

@@ -168,6 +168,13 @@ struct HistoryReportCommand: ParsableCommand {
   }
 
   func run() throws {
+    // By name first, before anything is opened: an --out that is the database, its journal or
+    // a descriptor on either (`/dev/fd/7`, `/proc/self/fd/7`) is refused whatever else is open.
+    for file in [database.db, database.db + "-journal", database.db + "-wal"]
+    where OpenFiles.namesSameFile(out, file) {
+      throw ValidationError(
+        "--out \(out) is the history database's file \(file): not written over")
+    }
     let history = try database.open()
     do {
       let commits = try history.commits()

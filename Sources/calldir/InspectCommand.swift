@@ -1,6 +1,8 @@
 import ArgumentParser
 import BaseFormat
 import Foundation
+import SystemCalls
+import SystemPackage
 
 struct InspectCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -51,13 +53,13 @@ struct InspectCommand: ParsableCommand {
           output +=
             header.kind == .blocking ? "\(entry.number)\n" : "\(entry.number)\t\(entry.label)\n"
           if output.utf8.count > 1 << 16 {
-            FileHandle.standardOutput.write(Data(output.utf8))
+            Self.writeOrExit(output)
             output = ""
           }
         }
       }
       if dump {
-        FileHandle.standardOutput.write(Data(output.utf8))
+        Self.writeOrExit(output)
         return
       }
       if header.kind == .identification && header.entryCount > 0 {
@@ -83,11 +85,11 @@ struct InspectCommand: ParsableCommand {
         output +=
           header.kind == .blocking ? "\(entry.number)\n" : "\(entry.number)\t\(entry.label)\n"
         if output.utf8.count > 1 << 16 {
-          FileHandle.standardOutput.write(Data(output.utf8))
+          Self.writeOrExit(output)
           output = ""
         }
       }
-      FileHandle.standardOutput.write(Data(output.utf8))
+      Self.writeOrExit(output)
       return
     }
     let fileByteCount =
@@ -101,5 +103,15 @@ struct InspectCommand: ParsableCommand {
       print("  \(range.first) … \(range.last)\t\(range.count)\t\(label)\t\(range.rule)")
     }
     print("checksums: the header, every range and the dictionary verified")
+  }
+
+  /// Writes a dump's text to stdout, or ends the command: quietly with 141 when the reader went
+  /// away (`| head`), with one line and 1 when stdout is full or closed.
+  static func writeOrExit(_ text: String) {
+    do throws(Errno) { try StandardOutput.write(text.utf8) } catch {
+      if error == .brokenPipe { Foundation.exit(ExitStatus.outputClosed.rawValue) }
+      StandardError.write("calldir: cannot write to stdout: \(SystemErrorText.text(error))\n")
+      Foundation.exit(ExitStatus.usageOrInput.rawValue)
+    }
   }
 }

@@ -3,6 +3,8 @@ import ByteCoding
 import DirectoryCompiler
 import Foundation
 import PhoneNormalization
+import SystemCalls
+import SystemPackage
 
 struct NormalizeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -56,6 +58,9 @@ struct NormalizeCommand: ParsableCommand {
     }
     // Lines as bytes, straight to the normalizer: no String per line (readLine's cost was
     // several times the normalizing). gzip input is read too.
+    guard !StandardStreams.standardInputWasClosed else {
+      throw ValidationError("standard input is closed: give the numbers on stdin, one a line")
+    }
     let lines: InputLines
     do {
       lines = try InputLines(path: "/dev/stdin")
@@ -64,27 +69,40 @@ struct NormalizeCommand: ParsableCommand {
     }
     var output: [UInt8] = []
     output.reserveCapacity(Self.flushByteCount + 256)
-    while lines.next({ line in
-      do {
-        guard !lines.lastLineWasTooLong else {
-          output.append(contentsOf: "error: line too long (over 64 KiB)\n".utf8)
-          return
+    // The first write that fails ends the run: a reader gone (`| head`) exits 141, quietly;
+    // a full disk is an error.
+    var writeFailure: Errno?
+    while writeFailure == nil,
+      lines.next({ line in
+        do {
+          guard !lines.lastLineWasTooLong else {
+            output.append(contentsOf: "error: line too long (over 64 KiB)\n".utf8)
+            return
+          }
+          let number = try normalizer.normalize(utf8: line)
+          appendDigits(of: number, to: &output)
+        } catch {
+          output.append(contentsOf: "error: \(error)".utf8)
         }
-        let number = try normalizer.normalize(utf8: line)
-        appendDigits(of: number, to: &output)
-      } catch {
-        output.append(contentsOf: "error: \(error)".utf8)
-      }
-      output.append(UInt8(ascii: "\n"))
-      if output.count >= Self.flushByteCount {
-        FileHandle.standardOutput.write(Data(output))
-        output.removeAll(keepingCapacity: true)
-      }
-    }) {}
-    FileHandle.standardOutput.write(Data(output))
+        output.append(UInt8(ascii: "\n"))
+        if output.count >= Self.flushByteCount {
+          do throws(Errno) { try StandardOutput.write(output) } catch { writeFailure = error }
+          output.removeAll(keepingCapacity: true)
+        }
+      })
+    {}
+    if let writeFailure { throw Self.outputError(writeFailure) }
+    do throws(Errno) { try StandardOutput.write(output) } catch { throw Self.outputError(error) }
     if let error = lines.streamError {
       throw ValidationError("standard input: \(error)")
     }
+  }
+
+  /// What a failed write of the output ends the command with: the broken pipe itself (exit
+  /// 141, quietly), or one line naming stdout.
+  static func outputError(_ error: Errno) -> Error {
+    error == .brokenPipe
+      ? error : ValidationError("cannot write to stdout: \(SystemErrorText.text(error))")
   }
 
   /// Output is written in blocks of this many bytes.

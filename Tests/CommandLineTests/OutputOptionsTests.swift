@@ -205,15 +205,20 @@ struct OutputOptionsTests {
     let folder = try TemporaryFolder()
     let database = try historyDatabase(folder.path("h.db"))
     let before = try Data(contentsOf: URL(fileURLWithPath: database))
-    for out in ["/dev/fd/3", "/proc/self/fd/3", database] {
+    // Descriptor 7, the only one on the database when the command starts, was written over
+    // (issue 65, item 8): the output is now compared with the database by name first.
+    for (out, descriptor) in [
+      ("/dev/fd/3", 3), ("/proc/self/fd/3", 3), (database, 3), ("/dev/fd/7", 7),
+      ("/proc/self/fd/7", 7),
+    ] {
       let run = try runProcess(
         "/bin/sh",
         [
-          "-c", "exec \"$0\" history report --db \"$1\" --out \"$2\" 3<>\"$1\"", calldir, database,
-          out,
+          "-c", "exec \"$0\" history report --db \"$1\" --out \"$2\" \(descriptor)<>\"$1\"",
+          calldir, database, out,
         ])
       #expect(run.status == 1, "--out \(out): \(run.stdout)")
-      #expect(run.stderr.contains("has open"), "\(run.stderr)")
+      #expect(run.stderr.contains("not written over"), "\(run.stderr)")
       #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
       #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
     }

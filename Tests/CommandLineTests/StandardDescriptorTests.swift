@@ -44,9 +44,16 @@ struct StandardDescriptorTests {
     let closedAll = try shell(
       "\"$0\" compile d.tsv --out k2 <&- 1>&- 2>&-; echo \"status $?\" > status.txt", in: folder)
     #expect(closedAll.status == 0)
+    // The compile is committed, but its summary had nowhere to go: status 1, not a silent 0
+    // (issue 65, item 10); its line says the work is done.
     let status = try String(contentsOfFile: folder.path("status.txt"), encoding: .utf8)
-    #expect(status == "status 0\n", "\(status)")
+    #expect(status == "status 1\n", "\(status)")
     #expect(FileManager.default.fileExists(atPath: folder.path("k2/manifest.cdm")))
+    let closedOut = try shell("\"$0\" compile d.tsv --out k3 1>&-", in: folder)
+    #expect(closedOut.status == 1)
+    #expect(
+      closedOut.stderr.contains("cannot write to stdout") && closedOut.stderr.contains("done"),
+      "\(closedOut.stderr)")
   }
 
   @Test func aBrokenPipeOnStdoutIsAnError() throws {
