@@ -12,7 +12,7 @@ struct DictionaryLabelCache {
   /// 0.360 allocations and 509.6 instructions per entry, 64 KiB 0.050 and 370.0 (its dictionary
   /// fits), 128 KiB no better; three regions' incremental update peaked at 1.3, 1.4 and 1.6 MiB
   /// (1.3 without a cache). A sixteenth of the 1 MiB the extension measures, and of iOS's 5 MiB
-  /// limit a small part (BRIEF.md §6).
+  /// limit a small part (2GIS, habr.com/ru/post/323050).
   static let defaultByteBudget = 64 * 1024
   /// A slot: one `String`, 16 bytes.
   private static let slotByteCount = MemoryLayout<String>.stride

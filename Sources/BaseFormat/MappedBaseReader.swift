@@ -8,7 +8,7 @@ import SystemPackage
 
 /// Reads a base through `mmap` in bounded windows, unmapping each window once it is consumed, so
 /// resident memory stays flat whatever the file size (mapping a whole 75 MB file raises the
-/// process's peak RSS by the file size; see BRIEF.md §6).
+/// process's peak RSS by the file size, measured on Linux).
 ///
 /// A window maps `windowByteCount` bytes plus room for the largest block, so a block that
 /// starts inside the window always ends inside the mapping; each block is verified whole before

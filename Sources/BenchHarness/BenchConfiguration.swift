@@ -21,7 +21,7 @@ public struct BenchConfiguration: Sendable {
   /// The most a gated strategy's peak RSS may exceed its binary's idle peak, in bytes.
   public var rssBudgetBytes = Self.defaultRSSBudgetBytes
   /// 1 MiB of RSS over the same binary's idle peak: what a load may add to a process that is
-  /// mostly shared libraries at rest (BRIEF.md §6 compares memory this way).
+  /// mostly shared libraries at rest (proc(5)'s VmHWM and RssAnon, measured this way on Linux).
   public static let defaultRSSBudgetBytes = 1024 * 1024
   /// Wall-time limit per run, in seconds (`timed-out`).
   public var timeoutSeconds = 120.0

@@ -1,4 +1,4 @@
-/// A context that enforces the system's contract exactly as BRIEF.md §1 states it, and counts what
+/// A context that enforces the system's contract exactly as Apple's CallKit documentation and iOS 26.1's loader state it, and counts what
 /// it accepted.
 ///
 /// Rules, each with iOS's error code:
@@ -8,7 +8,7 @@
 ///   starts at 0, so an entry 0 is a duplicate and a negative one is out of order;
 /// - the cap: an add fails with 5 when `count + 1 >= maximumAllowedEntries`, so with the system's
 ///   2,000,000 the 1,999,999th entry is the last accepted. Whether both lists share the count is
-///   shared by default, as iOS 26.1's loader counts them (BRIEF §1: one count per load operation,
+///   shared by default, as iOS 26.1's loader counts them (iOS 26.1's CDXLoadExtensionDataOperation, in EthanArbuckle/iPhone18-3_26.1_23B85_Restore: one count per load operation,
 ///   blocking and identification together); ``Configuration/sharesCountAcrossLists`` can split
 ///   them. The count is this request's additions, as iOS's loader makes each load operation
 ///   with `maximumAllowedEntries: 2000000` (``Configuration/capScope``, per request by
@@ -41,7 +41,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
 
   /// What the system's cap counts. iOS 26.1's own loader (in the OS image's CallKit service)
   /// counts each load operation's additions, both lists together, and fails with 5 at
-  /// `added + batch >= 2,000,000` (BRIEF.md §1): a cap per request, which apps installing 11 M
+  /// `added + batch >= 2,000,000` (iOS 26.1's CDXLoadExtensionDataOperation, in EthanArbuckle/iPhone18-3_26.1_23B85_Restore): a cap per request, which apps installing 11 M
   /// numbers in 1 M incremental requests rely on. The per-extension reading, which an older
   /// team's note gave, stays as an option. Whether a failed complete load keeps the old entries
   /// is not in the decompiled text: the simulated system keeps a failed request atomic.

@@ -1,4 +1,4 @@
-/// Figures the system imposes on a Call Directory extension (see BRIEF.md §1–§3).
+/// Figures the system imposes on a Call Directory extension (Apple's CallKit documentation, iOS 26.1's loader and the field reports named below).
 public enum SystemLimits {
   /// The value iOS's loader is created with (`maximumAllowedEntries: 2000000`). A batch is rejected
   /// when `count + added >= maximumAllowedEntries`, so at most ``maximumEntriesPerLoad`` fit.

@@ -1,7 +1,7 @@
 import CallDirectoryCore
 import Foundation
 
-/// The system's call directory database, with iOS's schema (BRIEF.md §2): `Extension`,
+/// The system's call directory database, with the schema iOS's CallDirectory.db holds (`/var/mobile/Library/CallDirectory/`): `Extension`,
 /// `PhoneNumber` (filled with `INSERT OR IGNORE`), `Label`, `PhoneNumberBlockingEntry`,
 /// `PhoneNumberIdentificationEntry`, `SchemaVersion`; foreign keys on, 120 s busy timeout.
 /// One table of our own, `CalldirRequest`, logs requests for `status`.

@@ -1,7 +1,7 @@
 // CallKit itself, behind calldir's protocols, for a real app and extension. CallKit exists only on
 // Apple's platforms: on Linux this module is empty, and it has never been compiled here (no
 // Apple toolchain on the machine that wrote it). `.github/workflows/ios.yml` builds it for iOS on
-// a macOS runner. Written against CallKit's API as BRIEF.md §1 gives it; CI type-checks it under
+// a macOS runner. Written against CallKit's API as Apple's CallKit documentation gives it; CI type-checks it under
 // Swift 6 against a stand-in with CallKit's documented signatures
 // (Scripts/typecheck-callkit-adapter.sh).
 #if canImport(CallKit) && !os(macOS)  // macOS has CallKit, but not its call directory

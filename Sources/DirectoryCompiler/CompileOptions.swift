@@ -31,7 +31,7 @@ public struct CompileOptions: Sendable {
   /// Entries in the seed set; 0 for none.
   public var seedSize = Self.defaultSeedSize
   /// 100,000 entries: a seed set phase one installs at once (about 2.5 s of labels on an
-  /// iPhone 13 by BRIEF.md's device figures, 0.2 s on the host).
+  /// iPhone 13 by ovidius72/caller-filter's tools/entry-limit-harness's device rates, 0.2 s on the host).
   public static let defaultSeedSize = 100_000
   /// How the seed set is chosen.
   public var seedBy = SeedChoice.auto

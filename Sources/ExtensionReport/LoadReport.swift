@@ -2,7 +2,7 @@
 /// just before it exits: one line of `key=value` fields separated by spaces.
 ///
 /// The child measures itself because a child may inherit its parent's high-water mark at `exec`
-/// (BRIEF.md §6): its own `VmHWM` after the load is the trustworthy peak.
+/// (proc(5)'s `VmHWM` is the process's, and exec keeps it on some kernels): its own `VmHWM` after the load is the trustworthy peak.
 public struct LoadReport: Equatable, Sendable {
   /// Entries handed to the context.
   public var entries: Int = 0

@@ -35,8 +35,8 @@ public struct LiveLookupExporter {
   }
 
   /// 20 M rows: France's telemarketing plan (12 M) and a directory fit; past it, Apple's tools
-  /// take hours to process a dataset (1 to 2 hours at about 100 M rows in the field, BRIEF
-  /// §11), and a PIR database has no incremental update.
+  /// take hours to process a dataset (1 to 2 hours at about 100 M rows, as teams running them
+  /// have reported), and a PIR database has no incremental update.
   public static let defaultMaximumRows = 20_000_000
 
   /// Apple's onboarding test identity: +1 408 555 1212, "Johnny Appleseed".

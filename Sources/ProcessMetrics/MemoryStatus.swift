@@ -4,7 +4,7 @@ import ByteCoding
 ///
 /// Footprint is `RssAnon + RssShmem`: private dirty and shared-memory pages, the closest Linux
 /// analogue of iOS's memory footprint (file-backed pages such as a mapped base or the binary's own
-/// code count in `RssFile` instead). See BRIEF.md §6.
+/// code count in `RssFile` instead; proc(5)).
 public struct MemoryStatus: Equatable, Sendable {
   /// Peak resident set size (`VmHWM`).
   public var peakResidentBytes: Int

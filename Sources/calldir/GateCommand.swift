@@ -104,8 +104,15 @@ struct GateCommand: AsyncParsableCommand {
       try resolved.read(file: GateSettings.defaultFileName)
     }
     for override in overrides {
-      let parts = override.split(separator: "=", maxSplits: 1).map(String.init)
-      try resolved.set(parts[0], to: parts.count > 1 ? parts[1] : "", place: "--set \(override)")
+      // `split` drops empty pieces: "=" and "==" have no key (they trapped here, issue 65,
+      // item 12), and "key=" an empty value.
+      guard let equals = override.firstIndex(of: "="), equals != override.startIndex else {
+        throw ValidationError(
+          "--set takes KEY=VALUE (a setting's name before '='), got '\(override)'")
+      }
+      try resolved.set(
+        String(override[..<equals]), to: String(override[override.index(after: equals)...]),
+        place: "--set \(override)")
     }
     return resolved
   }

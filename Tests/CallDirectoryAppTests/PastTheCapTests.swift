@@ -135,7 +135,7 @@ struct PastTheCapTests {
     #expect(try inode() == before, "and leaves the manifest as it was, not rewritten")
   }
 
-  /// The simulated system's default is iOS 26.1's loader (BRIEF §1, issue 40 item 7): each load
+  /// The simulated system's default is iOS 26.1's loader (CDXLoadExtensionDataOperation, issue 40 item 7): each load
   /// operation counts its own additions, blocking and identification together, so the complete
   /// load stops at the cap across both lists, and the chunks after it install the rest.
   @Test func theDefaultCapIsPerRequestAndSharedByBothLists() async throws {

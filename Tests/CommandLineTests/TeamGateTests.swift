@@ -150,6 +150,10 @@ struct TeamGateTests {
       (["--against-rev", "no-such-branch"], "is not a commit"),
       (["--set", "budgets.requests=0"], "budgets.requests must be a whole number from 1"),
       (["--set", "budgets.nothing=1"], "unknown setting 'budgets.nothing'"),
+      // Issue 65, items 12 and 15: no key traps no more; a % on a count is refused.
+      (["--set", "="], "--set takes KEY=VALUE"),
+      (["--set", "=="], "--set takes KEY=VALUE"),
+      (["--set", "budgets.requests=12%"], "budgets.requests must be a whole number from 1"),
       (["--settings", notYAML], "not YAML"),
       (["--settings", unknown], "unknown.yml:2: unknown setting 'budgets.footprint'"),
       (["--settings", folder.path("missing.yml")], "cannot read the gate settings"),

@@ -5,7 +5,7 @@ import CallDirectoryCore
 /// not budgets: a longer label costs more instructions and still fits, so those are reported
 /// with their change, never gated.
 ///
-/// Defaults come from iOS's limits and the device profiles (BRIEF §1, §3); a team sets its own
+/// Defaults come from iOS's limits and the device profiles (Apple's CallKit documentation, iOS 26.1's CDXLoadExtensionDataOperation, in EthanArbuckle/iPhone18-3_26.1_23B85_Restore, and 2GIS, habr.com/ru/post/323050); a team sets its own
 /// in `.calldir-gate.yml` (``GateSettings``).
 public struct DataBudgets: Sendable, Equatable {
   /// The extension's memory limit, in bytes: what iOS kills it past (5 MiB, the field's
@@ -16,13 +16,13 @@ public struct DataBudgets: Sendable, Equatable {
   public var footprintMargin = 0.2
   /// The seed set's projected time from the switch to enabled, in seconds, on ``device``.
   /// Devices take labelled entries slowly: `calldir compile`'s default 100,000-entry seed set
-  /// projects to 2.5 s on an iPhone 13 (BRIEF §8), so 3 s passes it, and a seed set a fifth
+  /// projects to 2.5 s on an iPhone 13 (by the device rates of ovidius72/caller-filter's tools/entry-limit-harness), so 3 s passes it, and a seed set a fifth
   /// larger fails.
   public var seedSecondsToEnabled = 3.0
   /// The device profile the seed set's time is projected on (`Datasets/devices`): the slower
   /// of the two measured phones, so a budget met there is met on both.
   public var device = "iphone13"
-  /// The most entries one request may carry: iOS's loader fails at 2,000,000 (BRIEF §1).
+  /// The most entries one request may carry: iOS's loader fails at 2,000,000 (iOS 26.1's CDXLoadExtensionDataOperation, in EthanArbuckle/iPhone18-3_26.1_23B85_Restore).
   public var entriesPerRequest = SystemLimits.maximumAllowedEntries - 1
   /// The most requests the whole set may take past the cap: 10 requests carry 20 M entries,
   /// minutes on an iPhone 13; each is a complete load the user waits through.
@@ -33,7 +33,7 @@ public struct DataBudgets: Sendable, Equatable {
   /// `calldir gate`): 25% passes routine changes three times over and fails a wholesale one.
   public var updateShare = 0.25
   /// The mean bytes of a label, over the labelled entries: 2GIS's 4 M numbers with names were
-  /// 140 MB of text (35 bytes a line with its number, BRIEF §3); 64 leaves room twice over.
+  /// 140 MB of text (35 bytes a line with its number, 2GIS, habr.com/ru/post/323050); 64 leaves room twice over.
   public var labelBytesPerEntry = 64.0
 
   /// The defaults.
