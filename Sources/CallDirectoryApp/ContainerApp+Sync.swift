@@ -284,12 +284,7 @@ extension ContainerApp {
   /// The next incremental request: the next chunk past what is installed, or the same prefix
   /// when only the files changed.
   static func nextRequest(_ manifest: Manifest) -> NextRequest {
-    let selected = manifest.selection
-    let filesUpToDate =
-      selected.allSatisfy { $0.installedFile == $0.file }
-      && manifest.bases.allSatisfy { base in
-        base.installedFile == nil || selected.contains { $0.name == base.name }
-      }
+    let filesUpToDate = manifest.pendingBases.isEmpty
     let progress = manifest.installProgress
     guard let installed = progress.installedEntries, let total = progress.totalEntries else {
       return filesUpToDate ? .none : .upToTheCap

@@ -25,9 +25,15 @@ public struct DirectoryStatus: Sendable, Equatable {
     public var chunkEntries: Int
     /// Where the system stopped taking entries (error 5), if it did.
     public var capReachedAt: Int?
+    /// Bases whose current version the system does not hold yet: after an update, a
+    /// recompile, a choice of regions or a failed sync, until the next sync installs them.
+    public var pendingBases = PendingBases()
 
-    /// Whether everything staged is installed.
-    public var isUpToDate: Bool { pendingEntries == 0 && installedEntries != nil }
+    /// Whether everything staged is installed: no entry past the cap and no base changed since
+    /// the last sync.
+    public var isUpToDate: Bool {
+      pendingEntries == 0 && pendingBases.isEmpty && installedEntries != nil
+    }
   }
 
   /// Whether the next complete load installs the full set (phase two).
@@ -52,21 +58,48 @@ extension DirectoryStatus.Install {
       bundleID: nil, enabled: nil, numberRange: manifest.numberRange,
       installedEntries: progress.installedEntries, totalEntries: progress.totalEntries,
       pendingEntries: progress.installedEntries == nil ? staged : progress.pendingEntries,
-      chunkEntries: progress.chunkEntries, capReachedAt: progress.capReachedAt)
+      chunkEntries: progress.chunkEntries, capReachedAt: progress.capReachedAt,
+      pendingBases: manifest.pendingBases)
   }
 
   /// What is installed, what is pending, and why installing stopped, in one English line.
   public var summary: String {
     guard let installed = installedEntries, let total = totalEntries else {
-      return "installed: up to the system's cap (the extension has not counted the set yet)"
+      let line = "installed: up to the system's cap (the extension has not counted the set yet)"
+      return pendingBases.isEmpty ? line : line + "; " + Self.describe(pendingBases)
     }
     var line = "installed: the top \(installed) of \(total) entries by priority"
-    if installed >= total { return line + "; nothing pending" }
-    line += "; \(pendingEntries) pending, next chunk \(chunkEntries) entries"
+    if installed >= total && pendingBases.isEmpty { return line + "; nothing pending" }
+    if installed < total {
+      line += "; \(pendingEntries) pending, next chunk \(chunkEntries) entries"
+    }
+    if !pendingBases.isEmpty { line += "; " + Self.describe(pendingBases) }
     if let cap = capReachedAt, installed >= cap {
       line += "; stopped: the system holds no more than \(cap) entries (error 5)"
     }
     return line
+  }
+}
+
+extension DirectoryStatus.Install {
+  /// "pending at the next sync: 1 base changed (3 entries, diffed), 1 added (+5), 1 removed
+  /// (−2)": what a sync will do, from the manifest.
+  static func describe(_ pending: PendingBases) -> String {
+    var parts: [String] = []
+    func bases(_ count: Int) -> String { count == 1 ? "1 base" : "\(count) bases" }
+    if !pending.changed.isEmpty {
+      parts.append(
+        "\(bases(pending.changed.count)) changed (\(pending.entriesInChanged) entries, diffed then)"
+      )
+    }
+    if !pending.added.isEmpty {
+      parts.append("\(bases(pending.added.count)) added (up to +\(pending.entriesToAdd) entries)")
+    }
+    if !pending.removed.isEmpty {
+      parts.append(
+        "\(bases(pending.removed.count)) removed (about −\(pending.entriesToRemove) entries)")
+    }
+    return "pending at the next sync: " + parts.joined(separator: ", ")
   }
 }
 

@@ -25,3 +25,59 @@ extension Manifest {
     }
   }
 }
+
+/// What the system's copy lacks of a manifest's selection, base by base, read from the
+/// manifest alone (no base file is opened): bases the next sync adds whole, bases it removes,
+/// and bases whose new version it diffs against the one the system holds. The entry counts
+/// are each base's own, so bounds: numbers two bases share count in both.
+///
+/// A status that read only the install progress said "nothing pending" after an update or a
+/// recompile, until the next sync, and an app that synced only when not up to date never
+/// installed an update (issue 65, item 1).
+public struct PendingBases: Equatable, Sendable {
+  /// Selected bases the system holds nothing of (a new region, a first install).
+  public var added: [String] = []
+  /// Selected bases the system holds an older version of: the next sync sends the difference.
+  public var changed: [String] = []
+  /// Bases the system holds that are no longer selected (a region left out, a retired base).
+  public var removed: [String] = []
+  /// Entries of the added bases: at most this many are added.
+  public var entriesToAdd = 0
+  /// Entries of the removed bases' current versions: about this many are removed.
+  public var entriesToRemove = 0
+  /// Entries of the changed bases' new versions; their difference is known once diffed.
+  public var entriesInChanged = 0
+
+  public init() {}
+
+  /// Whether the system holds exactly the selection's files.
+  public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
+
+  /// Bases with a change pending.
+  public var count: Int { added.count + changed.count + removed.count }
+}
+
+extension Manifest {
+  /// What the next sync changes, base by base (``PendingBases``).
+  public var pendingBases: PendingBases {
+    var pending = PendingBases()
+    let selected = selection
+    let selectedNames = Set(selected.map(\.name))
+    for base in selected {
+      switch base.installedFile {
+      case nil:
+        pending.added.append(base.name)
+        pending.entriesToAdd += base.entries
+      case base.file?: break
+      default:
+        pending.changed.append(base.name)
+        pending.entriesInChanged += base.entries
+      }
+    }
+    for base in bases where base.installedFile != nil && !selectedNames.contains(base.name) {
+      pending.removed.append(base.name)
+      pending.entriesToRemove += base.entries
+    }
+    return pending
+  }
+}

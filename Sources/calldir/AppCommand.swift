@@ -264,14 +264,34 @@ struct AppCommand: ParsableCommand {
     @Option(
       name: .long, help: "The simulated system's folder.", completion: .directory)
     var hostDir: String = ".calldir/host"
+    @Flag(name: .long, help: "List every pattern range (by default, one line per rule base).")
+    var verbose = false
 
     func validate() throws { _ = try nonEmptyPath(hostDir) }
 
-    /// Each pattern rule base's ranges: the numbers each holds and, with a bundle identifier,
-    /// how many of them the system has installed (issue 54).
+    /// Each pattern rule base: the numbers it holds and, with a bundle identifier, how many of
+    /// them the system has installed (issue 54); with --verbose, range by range (a national
+    /// plan printed 113 lines by default, issue 65, item 6).
     private func printRules(store: CallDirectoryStore?) throws {
+      // A first launch's container has no manifest yet: no rule base, and no error (the
+      // status above was printed, then the command exited 1, issue 65, item 2).
+      guard FileManager.default.fileExists(atPath: container + "/" + Manifest.fileName) else {
+        return
+      }
       for base in try RuleLookup.ruleBases(inContainer: container) {
-        print("\(base.name): \(base.entries) numbers in \(base.rangeCount) pattern ranges")
+        var line = "\(base.name): \(base.entries) numbers in \(base.rangeCount) pattern ranges"
+        if !verbose, let bundleID, let store {
+          var installed = 0
+          for range in base.ranges {
+            installed += try store.installedCount(
+              of: bundleID, blocking: base.kind == .blocking, numbersFrom: range.first,
+              through: range.last)
+          }
+          let cut = base.rangeCount > base.ranges.count
+          line += ", \(installed) installed" + (cut ? " in the first \(base.ranges.count)" : "")
+        }
+        print(line + (verbose ? "" : " (--verbose lists them)"))
+        guard verbose else { continue }
         for range in base.ranges {
           var line = "  \(range.first) … \(range.last)\t\(range.count) numbers"
           if let bundleID, let store {
