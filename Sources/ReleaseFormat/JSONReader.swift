@@ -73,9 +73,15 @@ struct JSONReader {
     depth: Int, _ body: (inout JSONReader, String) throws(ReleaseError) -> Void
   ) throws(ReleaseError) {
     guard try open(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: depth, "an object") else { return }
+    // A name twice is refused at any depth: this reader took the first and Python's json the
+    // last, so `{"version":3,"version":9}` was two different releases (issue 65, item 13).
+    var names = Set<String>()
     repeat {
       guard next(is: UInt8(ascii: "\"")) else { throw fail("expected a member name") }
       let key = try string()
+      guard names.insert(key).inserted else {
+        throw fail("two members named \(key) in one object")
+      }
       skipSpace()
       try expect(":")
       try body(&self, key)
@@ -200,16 +206,50 @@ struct JSONReader {
       case UInt8(ascii: "r"): scalars.append("\r")
       case UInt8(ascii: "t"): scalars.append("\t")
       case UInt8(ascii: "u"):
-        guard offset + 4 <= bytes.count,
-          let code = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16),
-          let scalar = Unicode.Scalar(code)
-        else { throw fail("a \\u escape that is not a character") }
-        offset += 4
-        scalars.append(scalar)
+        scalars.append(try escapedScalar())
       default: throw fail("an unknown escape")
       }
     }
     try flush()
     return String(scalars)
+  }
+
+  /// Four hex digits after `\\u`, exactly (`UInt32(_:radix:)` took `\\u+041`).
+  private mutating func hexCodeUnit() throws(ReleaseError) -> UInt32 {
+    guard offset + 4 <= bytes.count else { throw fail("a \\u escape that is not a character") }
+    var code: UInt32 = 0
+    for byte in bytes[offset..<offset + 4] {
+      let digit: UInt8
+      switch byte {
+      case 0x30...0x39: digit = byte - 0x30
+      case 0x41...0x46: digit = byte - 0x41 + 10
+      case 0x61...0x66: digit = byte - 0x61 + 10
+      default: throw fail("a \\u escape that is not four hex digits")
+      }
+      code = code << 4 | UInt32(digit)
+    }
+    offset += 4
+    return code
+  }
+
+  /// The character a `\\u` escape names, its `u` read: one code unit, or a surrogate pair
+  /// written as two escapes (RFC 8259, section 7), which this reader refused.
+  private mutating func escapedScalar() throws(ReleaseError) -> Unicode.Scalar {
+    let first = try hexCodeUnit()
+    if (0xD800...0xDBFF).contains(first) {
+      guard offset + 2 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+        bytes[offset + 1] == UInt8(ascii: "u")
+      else { throw fail("a lone surrogate in a \\u escape") }
+      offset += 2
+      let second = try hexCodeUnit()
+      guard (0xDC00...0xDFFF).contains(second),
+        let scalar = Unicode.Scalar(0x10000 + (first - 0xD800) << 10 + (second - 0xDC00))
+      else { throw fail("a lone surrogate in a \\u escape") }
+      return scalar
+    }
+    guard let scalar = Unicode.Scalar(first) else {
+      throw fail("a lone surrogate in a \\u escape")
+    }
+    return scalar
   }
 }

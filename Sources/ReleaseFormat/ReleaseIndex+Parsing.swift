@@ -64,7 +64,7 @@ private struct IndexFields {
   func fail(_ what: String) -> ReleaseError { ReleaseError("\(path): \(what)") }
 
   func version(_ value: JSONValue) throws(ReleaseError) -> ReleaseIndex.Version {
-    let number = try count(value, "version", "a version")
+    let number = try count(value, "version", "a version", maximum: ReleaseIndex.maximumVersion)
     guard case .array(let baseValues)? = value["bases"] else {
       throw fail("version \(number) has no bases")
     }
@@ -147,6 +147,11 @@ private struct IndexFields {
     // Only the folder's own files: a name cannot climb out of it or be absolute.
     guard !text.hasPrefix("/"), !text.split(separator: "/").contains(".."), !text.contains("\\")
     else { throw fail("\(place): file \(text) is outside the release folder") }
+    // A NUL ends the path at the system call, so the file fetched would not be the one named;
+    // no control character names a file publish writes (issue 65, item 13).
+    guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+      throw fail("\(place): file \(text.debugDescription) holds a control character")
+    }
     return text
   }
 }

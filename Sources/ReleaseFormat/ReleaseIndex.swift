@@ -25,8 +25,12 @@ public struct ReleaseIndex: Equatable, Sendable {
   /// The most patches an index may name: 65,536, far above `publish`'s (bases × `--keep`), so
   /// the chain search stays bounded (issue 39, item 8).
   public static let maximumPatchCount = 1 << 16
-  /// The most entries a base may declare, and the highest priority and version number.
+  /// The most entries a base may declare, and the highest priority.
   public static let maximumCount = 1 << 32
+  /// The highest version number an index may hold: what `publish` and `app stage --version`
+  /// write at most. An index that said 4294967296 was read, and after one update from it every
+  /// real release was refused as older (issue 65, item 11).
+  public static let maximumVersion = 1_000_000_000
 
   /// A base of a version.
   public struct Base: Equatable, Sendable {

@@ -130,6 +130,11 @@ public struct ReleasePublisher {
           entries: base.entries, sha256: base.sha256, byteCount: byteCount, file: file))
     }
     if let latest = index.latest, latest.bases == bases { return summary }
+    guard (index.latest?.number ?? 0) < ReleaseIndex.maximumVersion else {
+      throw ReleaseError(
+        "\(releases): version \(ReleaseIndex.maximumVersion) is the last an index may hold; publish into a new release folder"
+      )
+    }
     let version = ReleaseIndex.Version(number: (index.latest?.number ?? 0) + 1, bases: bases)
     try makePatches(to: version, from: index.versions.suffix(keep), into: &index, summary: &summary)
     index.versions = Array((index.versions + [version]).suffix(keep + 1))

@@ -64,6 +64,20 @@ struct IndexReadingTests {
       #"{"format":1,"versions":[{"version":2,"bases":[]},{"version":2,"bases":[]}],"patches":[]}"#,
       "version 2 is not above the one before"
     ),
+    // Issue 65, items 11 and 13: a name twice at any depth, a version past the writer's
+    // bound, a NUL in a file.
+    (
+      #"{"format":1,"versions":[{"version":3,"version":9,"bases":[]}],"patches":[]}"#,
+      "two members named version"
+    ),
+    (
+      #"{"format":1,"versions":[{"version":4294967296,"bases":[]}],"patches":[]}"#,
+      "out of range (0 to 1000000000)"
+    ),
+    (
+      #"{"format":1,"versions":[{"version":1,"bases":[{"name":"seed","role":"seed","priority":1,"entries":1,"sha256":"\#(hash("a"))","bytes":1,"file":"bases/x\u0000.cdb"}]}],"patches":[]}"#,
+      "holds a control character"
+    ),
   ])
   func aBrokenOrAmbiguousIndexIsRefusedWithItsPlace(text: String, message: String) {
     #expect {
@@ -79,6 +93,18 @@ struct IndexReadingTests {
     #expect(plain == .array([.string("café \"x\""), .string("café")]))
     #expect(throws: ReleaseError.self) {
       try JSONValue(parsing: [0x22, 0xff, 0xfe, 0x22], path: "t")
+    }
+  }
+
+  /// A surrogate pair is one character (RFC 8259, section 7), a lone one is refused, and a
+  /// `\u` takes four hex digits, no sign (issue 65, item 13).
+  @Test func escapesReadAsRFC8259WritesThem() throws {
+    let pair = try JSONValue(parsing: Array(#"["\ud83d\ude00"]"#.utf8), path: "t")
+    #expect(pair == .array([.string("\u{1F600}")]))
+    for text in [#"["\u+041"]"#, #"["\ud83d"]"#, #"["\ude00"]"#, #"["\ud83dx"]"#, #"["\u00g1"]"#] {
+      #expect(throws: ReleaseError.self, "\(text)") {
+        try JSONValue(parsing: Array(text.utf8), path: "t")
+      }
     }
   }
 }
