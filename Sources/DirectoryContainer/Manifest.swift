@@ -152,9 +152,21 @@ public struct Manifest: Equatable, Sendable {
   }
 
   /// Writes `manifest.cdm` atomically (temporary file, fsync, rename).
-  /// - Throws: `BaseFormat.BaseFormatError` when the file cannot be written.
+  /// - Throws: `BaseFormat.BaseFormatError` when the file cannot be written, or when it would
+  ///   be larger than ``maximumByteCount``, which every reader refuses: a compile of 9,000
+  ///   regions wrote 1,615,778 bytes, and every later command refused the container (issue 65,
+  ///   item 9). The old manifest is then left as it was.
   public func write(container: String) throws(BaseFormatError) {
-    try writeContainerText(encoded(), to: container + "/" + Self.fileName)
+    let text = encoded()
+    let path = container + "/" + Self.fileName
+    guard text.utf8.count <= Self.maximumByteCount else {
+      throw BaseFormatError(
+        path: path, offset: 0,
+        problem: .refusedOutput(
+          "\(path) would be \(text.utf8.count) bytes for \(bases.count) bases, over the \(Self.maximumByteCount) a manifest may hold (what the extension reads in its few megabytes): fewer regions, or split the set (`app sync --extensions`); nothing was changed"
+        ))
+    }
+    try writeContainerText(text, to: path)
   }
 }
 
