@@ -33,6 +33,8 @@ public struct RequestResult: Sendable, CallDirectoryReloadOutcome {
   public var footprintPeakBytes: Int
   /// The extension's highest sampled VmHWM, in bytes; 0 in-process.
   public var peakRSSBytes: Int
+  /// The extension's CPU time, user and system, in seconds (`wait4`'s); 0 in-process.
+  public var extensionCPUSeconds: Double = 0
   /// Why the system killed the extension, when it did (memory, time, or a contract breach).
   public var killedFor: ChildProcess.KillReason?
 

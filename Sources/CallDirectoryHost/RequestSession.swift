@@ -126,6 +126,7 @@ final class RequestSession {
       ingestSeconds: ingestSeconds, footprintPeakBytes: outcome?.sampledFootprintPeakBytes ?? 0,
       peakRSSBytes: outcome?.sampledPeakResidentBytes ?? 0)
     result.commitSeconds = commitSeconds
+    result.extensionCPUSeconds = (outcome?.userSeconds ?? 0) + (outcome?.systemSeconds ?? 0)
     result.committedAtNanoseconds = committedAtNanoseconds
     result.removals = ingest.removalCount
     result.identificationEntries = ingest.checker.identificationCount

@@ -80,6 +80,7 @@ extension DirectoryLoader {
       return reader
     }
     list.range = numberRange
+    list.holdsRanges = members.contains { $0.header.isRules }
     return list
   }
 

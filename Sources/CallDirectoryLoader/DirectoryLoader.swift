@@ -187,6 +187,22 @@ public struct DirectoryLoader {
     let list = try merged(bases, kind: kind, installed: installed)
     var sent = 0
     do {
+      // Past the cap, a pattern plan's numbers are skipped a range at a time: walked number
+      // by number, the first complete request of a 120 M plan took 12 s of CPU, ten times the
+      // 12 M plan's, for the same 1,999,999 entries sent (issue 65, item 4). A list base's
+      // run is one entry, so a merge without ranges keeps the per-entry path.
+      if list.holdsRanges {
+        while let run = try list.nextRun() {
+          let admitted = filter.admits(priority: run.priority, count: run.count)
+          var number = run.first
+          for _ in 0..<admitted {
+            body(BaseEntry(number: number, label: run.label))
+            number += 1
+          }
+          sent += admitted
+        }
+        return sent
+      }
       while let (entry, priority) = try list.next() {
         guard filter.admits(priority: priority) else { continue }
         body(entry)

@@ -84,6 +84,11 @@ public final class MergedList {
     pendingOrder.sort { ($0.lowestNumber, $0.source) < ($1.lowestNumber, $1.source) }
   }
 
+  /// Whether a base of the merge is a rule base (number ranges): the loader then walks it by
+  /// runs (``nextRun()``), a range a step, so what it skips past the cap costs nothing per
+  /// number.
+  public var holdsRanges = false
+
   /// Only numbers in this range come out (one extension's part of a set split by number
   /// range); nil: all. The merge stops at the range's end, so the rest of each base is not read
   /// (its SHA-256 is still checked whole by the loader).

@@ -6,7 +6,7 @@ import SystemCalls
 
 /// `calldir bench patterns`: France's telemarketing plan installed by calldir's rule bases and
 /// by the anchor's method (saracroche), side by side.
-struct BenchPatternsCommand: ParsableCommand {
+struct BenchPatternsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "patterns",
     abstract:
@@ -23,6 +23,12 @@ struct BenchPatternsCommand: ParsableCommand {
       peak beside its idle footprint (the enabling request's), medians over --repeat. The \
       anchor's extension is Foundation, whose idle footprint on Linux is several times \
       Darwin's, so its memory limit is lifted to measure it; one CSV row per method and repeat, and a chart beside it.
+
+      With --scales, measures instead the first two requests of plans of 12 M, 120 M and 1.2 B \
+      numbers (the full set's complete request and the first incremental chunk, 1,999,999 \
+      entries each): the extension's CPU time and the request's time, per plan and repeat, \
+      into --out (default .calldir/bench/pattern-scales.csv). A request's cost must not grow \
+      with the plan.
 
       Exit statuses: 0 done; 1 usage or input error, a tool failed, or a store does not hold \
       the whole plan.
@@ -42,13 +48,18 @@ struct BenchPatternsCommand: ParsableCommand {
   var out: String = ".calldir/bench/patterns.csv"
   @Option(name: .long, help: "The folder the runs work in.", completion: .directory)
   var work: String = ".calldir/bench/patterns"
+  @Flag(
+    name: .long,
+    help: "Measure the first two requests of 12 M, 120 M and 1.2 B number plans instead.")
+  var scales = false
 
   func validate() throws {
     _ = try nonEmptyPath(out)
     _ = try nonEmptyPath(work)
   }
 
-  func run() throws {
+  func run() async throws {
+    if scales { return try await runScales() }
     var bench = PatternBench(binaryDirectory: SiblingExecutables.directory(), work: work)
     bench.repeats = repeats
     bench.wildcards = wildcards
@@ -89,5 +100,34 @@ struct BenchPatternsCommand: ParsableCommand {
             median { Double($0.backgroundRuns) }))
     }
     print("wrote \(out) and \(ResultFiles.replacingExtension(of: out, with: "svg"))")
+  }
+
+  /// `--scales`: the first requests of growing plans, side by side (issue 65, item 4).
+  private func runScales() async throws {
+    var bench = PatternScaleBench(binaryDirectory: SiblingExecutables.directory(), work: work)
+    bench.repeats = repeats
+    let path = out == ".calldir/bench/patterns.csv" ? ".calldir/bench/pattern-scales.csv" : out
+    let rows: [PatternScaleBench.Row]
+    do {
+      try ResultFiles.checkWritable(path)
+      rows = try await bench.run { StandardError.write("bench patterns: \($0)\n") }
+      try ResultFiles.writeAtomically(PatternScaleBench.csv(rows).encoded(), to: path)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    print("plan   numbers        request      entries  extension CPU s  request s  (medians)")
+    for plan in bench.plans {
+      for request in ["complete", "incremental"] {
+        let mine = rows.filter { $0.plan == plan.name && $0.request == request }
+        let cpu = Statistics.median(mine.map(\.extensionCPUSeconds)) ?? 0
+        let wall = Statistics.median(mine.map(\.wallSeconds)) ?? 0
+        print(
+          plan.name.padding(toLength: 7, withPad: " ", startingAt: 0)
+            + String(format: "%13d  ", plan.numbers)
+            + request.padding(toLength: 11, withPad: " ", startingAt: 0)
+            + String(format: "  %8d  %15.2f  %9.2f", mine.first?.entries ?? 0, cpu, wall))
+      }
+    }
+    print("wrote \(path)")
   }
 }

@@ -83,12 +83,21 @@ struct PatternRulesTests {
     #expect(tables.blocking.count == expected.count)
     #expect(Set(tables.numbers) == expected, "each range whole, the exceptions absent")
 
-    // `app status` says what each rule's range holds and how much of it is installed.
-    let status = try runProcess(
+    // `app status` says what each rule base holds and how much of it is installed, in one
+    // line; with --verbose, range by range (issue 65, item 6).
+    let summary = try runProcess(
       calldir, ["app", "status", bundleID, "--container", box, "--host-dir", host])
+    #expect(summary.status == 0, "\(summary.stderr)")
+    #expect(
+      summary.stdout.contains(
+        "rules-blocking: 29998 numbers in 4 pattern ranges, 29998 installed (--verbose lists them)"),
+      "\(summary.stdout)")
+    #expect(!summary.stdout.contains("33163000000 … 33163009999"), "\(summary.stdout)")
+    let status = try runProcess(
+      calldir, ["app", "status", bundleID, "--container", box, "--host-dir", host, "--verbose"])
     #expect(status.status == 0, "\(status.stderr)")
     #expect(
-      status.stdout.contains("rules-blocking: 29998 numbers in 4 pattern ranges"),
+      status.stdout.contains("rules-blocking: 29998 numbers in 4 pattern ranges\n"),
       "\(status.stdout)")
     #expect(
       status.stdout.contains("33163000000 … 33163009999\t10000 numbers, 10000 installed"),
