@@ -25,12 +25,13 @@ extension ContainerApp {
   ///   }
   /// }
   /// ```
-  /// - Returns: a stream that throws the update's ``ContainerAppError``.
+  /// - Returns: a stream that throws the update's ``ContainerAppError`` and nothing else (its
+  ///   failure type says `any Error` only because iOS 16's `AsyncThrowingStream` has no other).
   public func updateStream(
     from source: some ReleaseSource & Sendable, allowShrink: Bool = false,
     allowDowngrade: Bool = false
   ) -> AsyncThrowingStream<SyncStreamItem<UpdateSummary>, any Error> {
-    Self.stream { report in
+    Self.stream { report throws(ContainerAppError) in
       try await update(
         from: source, allowShrink: allowShrink, allowDowngrade: allowDowngrade, events: report)
     }
@@ -39,12 +40,12 @@ extension ContainerApp {
   /// ``sync(manager:bundleID:maximumRequests:events:)`` as a stream: its events as they happen,
   /// then ``SyncStreamItem/finished(_:)`` with how each request ended. Cancelled as
   /// ``updateStream(from:allowShrink:allowDowngrade:)`` is.
-  /// - Returns: a stream that throws the sync's ``ContainerAppError``.
+  /// - Returns: a stream that throws the sync's ``ContainerAppError`` and nothing else.
   public func syncStream<Manager: CallDirectoryManaging & Sendable>(
     manager: Manager, bundleID: String, maximumRequests: Int = maximumRequestsPerSync
   ) -> AsyncThrowingStream<SyncStreamItem<[Manager.ReloadOutcome]>, any Error>
   where Manager.ReloadOutcome: Sendable {
-    Self.stream { report in
+    Self.stream { report throws(ContainerAppError) in
       try await sync(
         manager: manager, bundleID: bundleID, maximumRequests: maximumRequests, events: report)
     }
@@ -52,8 +53,16 @@ extension ContainerApp {
 
   /// Runs `work` in a task, yielding its events and then its result; the stream's end cancels
   /// the task.
+  ///
+  /// The stream's failure type is `any Error` because `AsyncThrowingStream` takes no other
+  /// before iOS 18 (typed `AsyncSequence` failures came with Swift 6's runtime), but `work`
+  /// throws only ``ContainerAppError``, checked here by the compiler: every error the stream
+  /// ends with is one (`catch let error as ContainerAppError` always matches; issue 65,
+  /// item 6).
   private static func stream<Result: Sendable>(
-    _ work: @escaping @Sendable (@escaping @Sendable (SyncEvent) -> Void) async throws -> Result
+    _ work:
+      @escaping @Sendable (@escaping @Sendable (SyncEvent) -> Void) async throws(ContainerAppError)
+      -> Result
   ) -> AsyncThrowingStream<SyncStreamItem<Result>, any Error> {
     AsyncThrowingStream { continuation in
       let task = Task {

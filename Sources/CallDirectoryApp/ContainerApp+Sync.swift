@@ -60,6 +60,10 @@ extension ContainerApp {
     case accountedFor
     /// iOS made a complete request (a Settings toggle): the system holds its first chunk.
     case adoptedCompleteRequest
+    /// The same, before the app had recorded any install: the user's first switch-on, which is
+    /// what the app expected, so no event tells of it (every `enable` then `sync` said "the
+    /// system made a complete request on its own", issue 65, item 6).
+    case adoptedFirstInstall
     /// A request of the app's own ended without the app recording it (the app was killed): the
     /// system holds the old set or the new one, and only a complete reload makes it known.
     case unknown
@@ -95,9 +99,10 @@ extension ContainerApp {
       if !journal.committed { return .unknown }
       // A confirmed complete request the app did not make is iOS's own (a Settings toggle).
       manifest.recordInstalled(journal.files.map { ($0.name, $0.file, $0.sha256) })
+      let firstInstall = manifest.installProgress.installedEntries == nil
       manifest.installProgress.installedEntries = journal.entries
       manifest.installProgress.totalEntries = journal.totalEntries
-      return .adoptedCompleteRequest
+      return firstInstall ? .adoptedFirstInstall : .adoptedCompleteRequest
     }
   }
 

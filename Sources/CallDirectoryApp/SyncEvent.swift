@@ -8,8 +8,9 @@ public enum SyncEvent: Sendable, Equatable {
   case requestStarted(number: Int, incremental: Bool, targetEntries: Int?)
   /// Request `number` ended: nil when the system took its entries, else iOS's error.
   case requestFinished(number: Int, error: CallDirectoryError?)
-  /// iOS made a complete request on its own (the user turned the extension off and on): the
-  /// system holds its first chunk, and the sync goes on from there.
+  /// iOS made a complete request on its own after the app had installed (the user turned the
+  /// extension off and on): the system holds its first chunk again, and the sync goes on from
+  /// there. The first switch-on is no event: it is what the app expects.
   case systemRequestAdopted
   /// Mended: these installed bases no longer match what was installed (changed or gone), so a
   /// complete reload replaces what the system holds.
@@ -57,7 +58,8 @@ extension SyncEvent: CustomStringConvertible {
     case .requestFinished(let number, let error):
       return "request \(number): " + (error.map { "ended with code \($0.code) (\($0))" } ?? "done")
     case .systemRequestAdopted:
-      return "the system made a complete request on its own (a Settings toggle): taken as installed"
+      return
+        "the system reloaded the extension on its own (it was turned off and on in Settings): what that reload installed is counted, and the sync goes on from there"
     case .installedBasesChanged(let names):
       return
         "installed \(names.joined(separator: ", ")) no longer match what was installed: a complete reload replaces what the system holds"

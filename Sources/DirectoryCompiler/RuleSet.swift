@@ -80,8 +80,16 @@ public enum RuleSet {
       guard let open = pending else { return }
       written.numbers += Int(open.last - open.first) + 1
       guard written.numbers <= budget else {
+        // The line that crossed the budget, and the plan's size: its patterns' counts added up
+        // (numbers two patterns share count twice; resolving stops here).
+        let rule = rules[open.rule]
+        let (sum, overflowed) = rules.reduce((0, false)) { total, rule in
+          let (next, over) = total.0.addingReportingOverflow(rule.pattern.numberCount)
+          return (next, total.1 || over)
+        }
+        let size = overflowed ? "more than \(Int.max)" : "up to \(sum)"
         throw CompileError.usage(
-          "the patterns hold more than --max-pattern-entries \(budget) numbers (raise it to allow them)"
+          "\(rule.source): \(rule.text) takes the patterns past --max-pattern-entries \(budget) numbers; together they hold \(size) (raise it to allow them)"
         )
       }
       written.ranges += 1

@@ -162,7 +162,11 @@ public struct PhoneNormalizer: Sendable {
     guard let main = tables.mainRegion(callingCode: code) else {
       throw .unknownCallingCode(String(code))
     }
-    let name = main.id == "001" ? "+\(code)" : main.id
+    // The user's own country when it shares the calling code (KZ's numbers were said to have
+    // "wrong length for RU", issue 65, item 6); else the code's main country.
+    let name =
+      region.map { $0.callingCode == code && $0.id != "001" } == true
+      ? region!.id : main.id == "001" ? "+\(code)" : main.id
     switch validation {
     case .valid:
       guard isValid(national, code: code) else {

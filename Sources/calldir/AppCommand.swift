@@ -146,8 +146,11 @@ struct AppCommand: ParsableCommand {
     @Option(
       name: .long, parsing: .unconditional,
       help: """
-        Entries each incremental request past the cap adds (kept for later syncs; default \
-        1,000,000, halved on error 2 down to an eighth of it, at most 125,000).
+        Entries each incremental request past the cap adds, kept for later syncs. Default \
+        1,000,000, as urcalab/chao600 sends on older iPhones, whose requests must finish in \
+        the system's time; 1,999,999 (the most a request holds) takes fewer requests on newer \
+        ones. When the system kills a request (error 2) the chunk is halved, and halved again, \
+        down to a floor: an eighth of the chunk, or 125,000 if that is smaller.
         """, transform: wholeNumber(in: 1...OptionBounds.entries.upperBound))
     var chunkEntries: Int?
     @Option(
