@@ -85,6 +85,33 @@ struct TeamGateTests {
     #expect(counts.contains("%") || counts.contains("| – | – |"), "\(counts)")
   }
 
+  /// A directory replaced outright by other numbers, each with a person's name, fails (issue
+  /// 65, item 3): every number and label new, the head's bases grown by the unique labels, so
+  /// a download measured against the head's own bases looked small. Against what clients hold,
+  /// and by the numbers changed, it is named for what it is.
+  @Test func aDirectoryReplacedOutrightFails() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder)
+    try git(repo, ["checkout", "-q", "-b", "pr"])
+    let rows =
+      try String(contentsOfFile: repo + "/dump.tsv", encoding: .utf8)
+      .split(separator: "\n").count - 1
+    var text = "number\tlabel\n"
+    for index in 0..<rows {
+      text += "+7916\(String(format: "%07d", index))\tPerson number \(index * 7_919 % 1_000_003)\n"
+    }
+    try text.write(toFile: repo + "/dump.tsv", atomically: true, encoding: .utf8)
+    try compile(repo)
+    try git(repo, ["add", "-A"])
+    try git(repo, ["commit", "-qm", "replaced"])
+    let run = try gate(repo, ["--against-rev", "main"])
+    #expect(run.status == 2, "\(run.stdout)\n\(run.stderr)")
+    let failures = run.stderr.split(separator: "\n").filter { $0.hasPrefix("gate failed: data:") }
+    #expect(
+      failures.contains { $0.contains("numbers changed") && $0.contains("replaced outright") },
+      "\(run.stderr)")
+  }
+
   /// Each budget can fail the data, with one line naming the figure and its budget: a tight
   /// label budget from the settings file, a seed time from --set, the update's share.
   @Test func budgetsFailTheDataWithOneLineEach() throws {

@@ -32,6 +32,12 @@ public struct DataBudgets: Sendable, Equatable {
   /// full install through patches, while a 20% churn downloads 8% (500,000 rows, measured by
   /// `calldir gate`): 25% passes routine changes three times over and fails a wholesale one.
   public var updateShare = 0.25
+  /// The most numbers an update may change (added, removed or relabelled), as a share of the
+  /// numbers clients hold (0…; ``EntryChanges``). The gate's data trials churn at most 20%
+  /// (new rows, relabels, removals and longer labels, a quarter each), which changes 20%;
+  /// a directory replaced outright changes 200%. 50% passes the trials two and a half times
+  /// over and fails a replacement four times over.
+  public var changedEntriesShare = 0.5
   /// The mean bytes of a label, over the labelled entries: 2GIS's 4 M numbers with names were
   /// 140 MB of text (35 bytes a line with its number, 2GIS, habr.com/ru/post/323050); 64 leaves room twice over.
   public var labelBytesPerEntry = 64.0

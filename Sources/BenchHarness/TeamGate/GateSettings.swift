@@ -83,9 +83,16 @@ public struct GateSettings: Sendable {
     Key(
       section: "budgets", name: "update-percent",
       meaning:
-        "what a client downloads for this update (patches, else whole bases), as a share of a full install, percent: a 20% churn is 8%, a directory replaced outright 37% (patches are compressed)",
+        "what a client downloads for this update (patches, else whole bases), as a share of what clients hold now (the base revision's full install), percent: a 20% churn is 8%, a directory replaced outright 37% (patches are compressed)",
       range: 0...100, whole: false,
       read: { $0.budgets.updateShare * 100 }, write: { $0.budgets.updateShare = $1 / 100 }),
+    Key(
+      section: "budgets", name: "changed-entries-percent",
+      meaning:
+        "numbers this update adds, removes or relabels, as a share of the numbers clients hold, percent: the gate's 20% churn trials change 20%, a directory replaced outright 200%",
+      range: 0...1000, whole: false,
+      read: { $0.budgets.changedEntriesShare * 100 },
+      write: { $0.budgets.changedEntriesShare = $1 / 100 }),
     Key(
       section: "budgets", name: "label-bytes-per-entry",
       meaning:

@@ -97,13 +97,25 @@ public struct TeamGateResult: Sendable {
         Double(load.requests), Double(budgets.requests))
     }
     if let update {
+      let held = update.heldBytes > 0 ? update.heldBytes : update.fullBytes
       add(
         "update download",
         String(
-          format: "%@ of %@ (%.1f%%)", ByteCount.format(update.downloadBytes),
-          ByteCount.format(update.fullBytes), update.share * 100),
-        "≤ \(GateSettings.format(budgets.updateShare * 100))% of a full install", update.share,
+          format: "%@ of the %@ clients hold (%.1f%%)", ByteCount.format(update.downloadBytes),
+          ByteCount.format(held), update.share * 100),
+        "≤ \(GateSettings.format(budgets.updateShare * 100))% of what clients hold", update.share,
         budgets.updateShare)
+      let entries = update.entries
+      // Nine in ten of the held numbers gone: say what it is, not only how much.
+      let replaced = entries.held > 0 && entries.removed * 10 >= entries.held * 9
+      add(
+        "numbers changed",
+        String(
+          format: "%d of %d (%.1f%%: %d added, %d removed, %d relabelled)", entries.changed,
+          entries.held, entries.share * 100, entries.added, entries.removed, entries.relabelled)
+          + (replaced ? ", the directory replaced outright" : ""),
+        "≤ \(GateSettings.format(budgets.changedEntriesShare * 100))% of the numbers clients hold",
+        entries.share, budgets.changedEntriesShare)
     }
     add(
       "label bytes per labelled entry", String(format: "%.1f", head.labelBytesPerEntry),
