@@ -145,13 +145,28 @@ public enum ChildProcess {
       _ = fcntl(reportRead, F_SETFD, FD_CLOEXEC)
     }
     defer { if reportRead >= 0 { close(reportRead) } }
+    // The child's stderr goes to a file no name points to: created, then unlinked at once, and
+    // read back through the descriptor kept here. A named one (`calldir-child-PID-N.err`) was
+    // left in the temporary folder by every interrupted `app sync` and `host enable` (issue 65,
+    // item 14).
     let stderrPath =
       NSTemporaryDirectory() + "calldir-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).err"
-    defer { unsafe unlink(stderrPath) }
+    let stderrDescriptor = unsafe open(
+      stderrPath, O_RDWR | O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC, 0o600)
+    unsafe unlink(stderrPath)
+    guard stderrDescriptor >= 0 else {
+      throw SpawnError(
+        description:
+          "cannot create the child's stderr in \(NSTemporaryDirectory()): \(SystemErrorText.last)")
+    }
+    defer { close(stderrDescriptor) }
 
-    let (processID, started, spawnedAt) = try spawn(
-      executable: executable, arguments: arguments, environment: environment, io: io,
-      reportWrite: reportWrite, stderrPath: stderrPath, clock: limits.clock)
+    let (processID, started, spawnedAt) = try RunningChildren.spawning {
+      try spawn(
+        executable: executable, arguments: arguments, environment: environment, io: io,
+        reportWrite: reportWrite, stderrDescriptor: stderrDescriptor, clock: limits.clock)
+    }
+    defer { RunningChildren.ended(processID) }
     var outcome = Outcome(
       exitCode: nil, signal: nil, killedFor: nil, wallSeconds: 0, userSeconds: 0, systemSeconds: 0,
       maxResidentBytes: 0, sampledFootprintPeakBytes: 0, sampledPeakResidentBytes: 0,
@@ -168,29 +183,26 @@ public enum ChildProcess {
     outcome.wallSeconds = limits.clock.seconds(since: started)
     record(waitStatus, usage, into: &outcome)
     if reportRead >= 0 { outcome.report = readFirstLine(reportRead) }
-    if let data = FileManager.default.contents(atPath: stderrPath) {
-      outcome.standardError = String(decoding: data.prefix(4096), as: UTF8.self)
-    }
+    outcome.standardError = readStart(of: stderrDescriptor, byteCount: 4096)
     return outcome
   }
 
   /// Starts the child with its descriptors: stdin and stdout on /dev/null unless `io` gives
-  /// them, stderr into `stderrPath`, the report pipe's write end as descriptor 3.
+  /// them, stderr onto `stderrDescriptor`, the report pipe's write end as descriptor 3.
   /// - Returns: its process ID, and when it was spawned: on `clock` (the limits' clock, for the
   ///   wall time and the timeout) and on the machine's monotonic clock the child reads its load
   ///   start on.
   /// - Throws: ``SpawnError`` when it cannot be started.
   private static func spawn(
     executable: String, arguments: [String], environment: [String]?, io: IO, reportWrite: Int32,
-    stderrPath: String, clock: MonotonicClock
+    stderrDescriptor: Int32, clock: MonotonicClock
   ) throws -> (processID: pid_t, started: UInt64, spawnedAt: UInt64) {
     var actions = unsafe posix_spawn_file_actions_t()
     unsafe posix_spawn_file_actions_init(&actions)
     defer { unsafe posix_spawn_file_actions_destroy(&actions) }
     unsafe posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     unsafe posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    unsafe posix_spawn_file_actions_addopen(
-      &actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    unsafe posix_spawn_file_actions_adddup2(&actions, stderrDescriptor, 2)
     if io.capturesReport { unsafe posix_spawn_file_actions_adddup2(&actions, reportWrite, 3) }
     for (childDescriptor, parentDescriptor) in io.descriptors.sorted(by: { $0.key < $1.key }) {
       unsafe posix_spawn_file_actions_adddup2(&actions, parentDescriptor, childDescriptor)
@@ -327,6 +339,15 @@ public enum ChildProcess {
 
   /// Sends SIGKILL to the child's process group (its ID), and to the child itself should it have
   /// left the group.
+  /// The first `byteCount` bytes of the file `descriptor` is open on, as text.
+  private static func readStart(of descriptor: Int32, byteCount: Int) -> String {
+    var bytes = [UInt8](repeating: 0, count: byteCount)
+    let read = unsafe bytes.withUnsafeMutableBytes {
+      unsafe pread(descriptor, $0.baseAddress, byteCount, 0)
+    }
+    return String(decoding: bytes.prefix(max(0, read)), as: UTF8.self)
+  }
+
   private static func killGroup(_ processID: pid_t) {
     kill(-processID, SIGKILL)
     kill(processID, SIGKILL)

@@ -33,10 +33,37 @@ public enum Leftovers {
     remove(in: folder) { $0 == ProcessEnvironment.processID }
   }
 
-  private static func remove(in folder: String, where matches: (Int32) -> Bool) -> Int {
+  /// Removes, from `folder` and the folders below it down to `depth` levels, this process's own
+  /// scratch: a bench's dataset cache holds one folder per dataset, each with a compile's
+  /// container, and `bench two-phase` interrupted left `update.tsv.tmp-PID` and `.compile-PID`
+  /// there (issue 65, item 14).
+  /// - Returns: how many files and folders went.
+  @discardableResult
+  public static func removeOwn(in folder: String, depth: Int) -> Int {
+    remove(in: folder, depth: depth) { $0 == ProcessEnvironment.processID }
+  }
+
+  /// Removes, from `folder` and the folders below it down to `depth` levels, the scratch of
+  /// processes that are no longer running.
+  @discardableResult
+  public static func removeAbandoned(in folder: String, depth: Int) -> Int {
+    remove(in: folder, depth: depth) { owner in
+      owner != ProcessEnvironment.processID && !ProcessEnvironment.isRunning(owner)
+    }
+  }
+
+  private static func remove(in folder: String, depth: Int = 0, where matches: (Int32) -> Bool)
+    -> Int
+  {
     var removed = 0
     for entry in FolderCalls.entries(of: folder) {
-      guard let owner = owner(of: entry.name), matches(owner) else { continue }
+      guard let owner = owner(of: entry.name) else {
+        if depth > 0, entry.isFolder, entry.name != ".", entry.name != ".." {
+          removed += remove(in: folder + "/" + entry.name, depth: depth - 1, where: matches)
+        }
+        continue
+      }
+      guard matches(owner) else { continue }
       removeTree(folder + "/" + entry.name, isFolder: entry.isFolder)
       removed += 1
     }

@@ -119,13 +119,16 @@ struct BenchPatternsCommand: AsyncParsableCommand {
     for plan in bench.plans {
       for request in ["complete", "incremental"] {
         let mine = rows.filter { $0.plan == plan.name && $0.request == request }
+        guard !mine.isEmpty else { continue }
+        let failed = mine.filter { $0.status != "ok" }
         let cpu = Statistics.median(mine.map(\.extensionCPUSeconds)) ?? 0
         let wall = Statistics.median(mine.map(\.wallSeconds)) ?? 0
         print(
           plan.name.padding(toLength: 7, withPad: " ", startingAt: 0)
             + String(format: "%13d  ", plan.numbers)
             + request.padding(toLength: 11, withPad: " ", startingAt: 0)
-            + String(format: "  %8d  %15.2f  %9.2f", mine.first?.entries ?? 0, cpu, wall))
+            + String(format: "  %8d  %15.2f  %9.2f", mine.first?.entries ?? 0, cpu, wall)
+            + (failed.isEmpty ? "" : "  \(failed.count) failed: \(failed[0].status)"))
       }
     }
     print("wrote \(path)")

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 import SystemCalls
 
 /// SIGINT and SIGTERM end a long command cleanly (issue 52, item 9): the scratch this process
@@ -12,9 +13,11 @@ enum Interruption {
   private final class Folders: @unchecked Sendable {
     // @unchecked: every access holds `lock`.
     private let lock = NSLock()
-    private var folders: [String] = []
-    func add(_ more: [String]) { lock.withLock { folders += more } }
-    var all: [String] { lock.withLock { folders } }
+    private var folders: [(path: String, depth: Int)] = []
+    func add(_ more: [String], depth: Int) {
+      lock.withLock { folders += more.map { ($0, depth) } }
+    }
+    var all: [(path: String, depth: Int)] { lock.withLock { folders } }
     /// What a command that cancels its work asked to run on the first signal, and that signal.
     private var canceller: (@Sendable () -> Void)?
     private var cancelledBy: Int32?
@@ -49,8 +52,13 @@ enum Interruption {
           cancel()
           return
         }
+        // The children first (an extension, a compile's sort): they are in process groups of
+        // their own, which the signal did not reach.
+        RunningChildren.killAll()
         var removed = 0
-        for folder in folders.all { removed += Leftovers.removeOwn(in: folder) }
+        for folder in folders.all {
+          removed += Leftovers.removeOwn(in: folder.path, depth: folder.depth)
+        }
         let name = signalNumber == SIGINT ? "SIGINT" : "SIGTERM"
         StandardError.write(
           "calldir: interrupted by \(name); removed \(removed) scratch file\(removed == 1 ? "" : "s") and folders this run made\n"
@@ -80,7 +88,13 @@ enum Interruption {
   /// Names the folders this command writes scratch into: its own is removed on an
   /// interruption, and what killed runs of any command left there is removed now.
   static func watch(_ paths: [String]) {
-    folders.add(paths)
-    for path in paths { Leftovers.removeAbandoned(in: path) }
+    watch(paths, depth: 0)
+  }
+
+  /// ``watch(_:)`` for `paths` and the folders below them down to `depth` levels (a cache of
+  /// datasets, each with its containers).
+  static func watch(_ paths: [String], depth: Int) {
+    folders.add(paths, depth: depth)
+    for path in paths { Leftovers.removeAbandoned(in: path, depth: depth) }
   }
 }
