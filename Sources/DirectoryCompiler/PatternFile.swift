@@ -168,9 +168,11 @@ public enum PatternFile {
     guard let text = String(data: data, encoding: .utf8) else {
       throw .unreadable(path, "not UTF-8")
     }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-    }
+    // "\r\n" is one Character in Swift, so splitting on "\n" alone kept a CRLF file as one
+    // line ("unknown column pattern\r…", issue 65, item 15): both line ends split.
+    var lines = text.split(
+      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
+    ).map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
     if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
     return lines
   }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 65, item 6: the smaller findings, a line of test each.
+/// Issue 65, items 6 and 15: the smaller findings, a line of test each.
 @Suite("Round five's smaller findings")
 struct RoundFiveFindingsTests {
   let calldir = builtExecutablePath("calldir")
@@ -41,5 +41,26 @@ struct RoundFiveFindingsTests {
     let run = try runProcess(calldir, ["normalize", "--country", "KZ"], stdin: "8 701 12\n")
     #expect(
       run.stdout == "error: wrong length for KZ: 6 digits, expected 10 or 14\n", "\(run.stdout)")
+  }
+
+  /// A pattern file and an allow list with CRLF line ends read as their LF twins (item 15).
+  @Test func crlfPatternFilesAndAllowListsAreRead() throws {
+    let folder = try TemporaryFolder()
+    let patterns = folder.path("fr.tsv")
+    try "pattern\tcategory\r\n+33162######\tspam\r\n"
+      .write(toFile: patterns, atomically: true, encoding: .utf8)
+    let allow = folder.path("allow.txt")
+    try "+33162000012\r\n+33162000013\r\n".write(toFile: allow, atomically: true, encoding: .utf8)
+    let empty = folder.path("empty.tsv")
+    try "number\tlabel\n".write(toFile: empty, atomically: true, encoding: .utf8)
+    let run = try runProcess(
+      calldir,
+      [
+        "compile", empty, "--block-patterns", patterns, "--allow", allow, "--out",
+        folder.path("box"),
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let manifest = try String(contentsOfFile: folder.path("box/manifest.cdm"), encoding: .utf8)
+    #expect(manifest.contains("\t999998\t"), "\(manifest)")
   }
 }
