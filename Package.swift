@@ -336,8 +336,8 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: [
         "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
-        "CallDirectoryHost", "SystemCalls", "FaultInjection", "ReleaseDownload", "ReleaseFormat",
-        "ReleaseServer",
+        "CallDirectoryHost", "CallDirectoryLoader", "SystemCalls", "FaultInjection",
+        "ReleaseDownload", "ReleaseFormat", "ReleaseServer",
       ],
       exclude: ["Help"]),
     .testTarget(

@@ -57,6 +57,19 @@ import ByteCoding
 
   var isComplete: Bool { decodedCount == header.entryCount }
 
+  /// Starts decoding at a block whose records follow `number`, the last one of the block
+  /// before (nil for the first block): what a point lookup that reads one block needs, since
+  /// compact records are deltas from the record before. The counts and the blocks' checksum
+  /// then cover only what is read from here.
+  mutating func resume(after number: Int64?) {
+    previous = number ?? (header.lowestNumber &- 1)
+    lastNumber = number ?? 0
+    decodedCount = 0
+    blocksSeen = 0
+    blockEntriesLeft = 0
+    blockChecksums = StreamChecksum()
+  }
+
   private func fail(_ offset: Int, _ problem: BaseFormatError.Problem) -> BaseFormatError {
     BaseFormatError(path: path, offset: offset, problem: problem)
   }

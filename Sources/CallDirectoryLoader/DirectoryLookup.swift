@@ -1,0 +1,133 @@
+import BaseFormat
+import DirectoryContainer
+
+/// One point lookup over an App Group container: what the phone shows for a number once the
+/// pending requests commit (the full set of the chosen regions installed, as the app's syncs
+/// install it after the seed set), for an SMS filter extension
+/// (IdentityLookup's `ILMessageFilterExtension`) and the app's own screens. No Foundation.
+///
+/// Each list base is searched through an index of its blocks (``BaseFormat/BlockSearch``):
+/// O(log blocks) comparisons and one block of at most 8 KiB read, never a scan; a rule base's
+/// ranges are held in memory (a national plan is a few dozen ranges) and searched by halving.
+/// The indexes are built when the lookup is made (one pass per base, labels skipped), so make
+/// one lookup and keep it for the process. Not for concurrent use: one lookup per thread.
+///
+/// The answer follows the loader's merge: the label of the highest-priority base that holds the
+/// number (on equal priorities, the first in the manifest), and blocked when any blocking base
+/// holds it. A set past the system's cap whose last chunks the system refused (error 5) holds
+/// less than this answers.
+public final class DirectoryLookup {
+  /// What the phone shows for one number.
+  public struct Answer: Equatable, Sendable {
+    /// The number looked up.
+    public var number: Int64
+    /// The label shown on a call, if any.
+    public var label: String?
+    /// The base that gives the label (its manifest name).
+    public var labelledBy: String?
+    /// Whether calls from the number are blocked.
+    public var isBlocked: Bool { blockedBy != nil }
+    /// The base that blocks it: a blocking list, or a rule base (a pattern).
+    public var blockedBy: String?
+    /// The pattern rule that blocks it, as written, when a rule base does.
+    public var blockingRule: String?
+  }
+
+  private enum Source {
+    case list(BlockSearch)
+    case rules(first: [Int64], ranges: [NumberRange])
+  }
+
+  private struct Member {
+    let name: String
+    let kind: BaseKind
+    let priority: Int
+    let source: Source
+  }
+
+  /// The bases searched, highest priority first (the manifest's order among equals).
+  private let members: [Member]
+
+  /// A lookup over what `container`'s manifest selects now.
+  /// - Throws: ``LoaderError`` naming the manifest or a base that cannot be read.
+  public init(container: String) throws(LoaderError) {
+    var manifest: Manifest
+    do {
+      manifest = try Manifest.read(container: container)
+    } catch {
+      throw .manifest(error)
+    }
+    // The full set, as the app's next sync asks for it once the seed set is in: a fresh
+    // compile selects the seed set only until then.
+    manifest.fullSetRequested = true
+    var members: [Member] = []
+    for base in manifest.selection {
+      let path = container + "/" + base.file
+      do throws(BaseFormatError) {
+        let source: Source
+        if try BaseHeader.read(path: path).isRules {
+          let reader = try RuleBaseReader(path: path)
+          var ranges: [NumberRange] = []
+          while let range = try reader.nextRange() { ranges.append(range) }
+          source = .rules(first: ranges.map(\.first), ranges: ranges)
+        } else {
+          source = .list(try BlockSearch(path: path))
+        }
+        members.append(
+          Member(name: base.name, kind: base.kind, priority: base.priority, source: source))
+      } catch {
+        throw .format(base: base.name, error)
+      }
+    }
+    // Stable: equal priorities keep the manifest's order, as the merge breaks ties.
+    self.members = members.enumerated().sorted {
+      ($0.element.priority, -$0.offset) > ($1.element.priority, -$1.offset)
+    }.map(\.element)
+  }
+
+  /// What the phone shows for `number`.
+  /// - Throws: ``LoaderError`` when a base no longer reads (changed under the lookup).
+  public func lookup(_ number: Int64) throws(LoaderError) -> Answer {
+    var answer = Answer(number: number)
+    for member in members {
+      if member.kind == .identification, answer.label != nil { continue }
+      if member.kind == .blocking, answer.blockedBy != nil { continue }
+      let found: (label: String, rule: String)?
+      switch member.source {
+      case .list(let search):
+        do throws(BaseFormatError) {
+          found = try search.find(number).map { ($0, "") }
+        } catch {
+          throw .format(base: member.name, error)
+        }
+      case .rules(let first, let ranges):
+        found = Self.range(holding: number, first: first, ranges: ranges).map {
+          ($0.label, $0.rule)
+        }
+      }
+      guard let found else { continue }
+      if member.kind == .identification {
+        answer.label = found.label
+        answer.labelledBy = member.name
+      } else {
+        answer.blockedBy = member.name
+        if !found.rule.isEmpty { answer.blockingRule = found.rule }
+      }
+      if answer.label != nil, answer.blockedBy != nil { break }
+    }
+    return answer
+  }
+
+  /// The range that holds `number`: the last starting at or below it, if it reaches it.
+  private static func range(holding number: Int64, first: [Int64], ranges: [NumberRange])
+    -> NumberRange?
+  {
+    var (low, high) = (0, first.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if first[middle] <= number { low = middle + 1 } else { high = middle }
+    }
+    guard low > 0, ranges[low - 1].last >= number else { return nil }
+    return ranges[low - 1]
+  }
+}

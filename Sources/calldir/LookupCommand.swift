@@ -1,0 +1,108 @@
+import ArgumentParser
+import ByteCoding
+import CallDirectoryLoader
+import PhoneNormalization
+import ProcessSpawning
+import SystemCalls
+
+/// `calldir lookup`: what the phone shows for a number once the container's pending requests
+/// commit, read from the container itself (`DirectoryLookup`), as an SMS filter extension or
+/// the app's own screens read it; `host lookup` reads the simulated system's store instead.
+struct LookupCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lookup",
+    abstract: "What the phone shows for a number, read from an App Group container.",
+    discussion: """
+      Reads the container's selected bases through an index of their blocks (one block of at \
+      most 8 KiB read per base, never a scan) and its pattern rules, as DirectoryLookup does in \
+      an extension: the label and the base that gives it (the highest priority's), and whether \
+      the number is blocked and by what. The number is read as `calldir normalize` reads it. \
+      With --repeat N, looks it up N times more and prints the median and 99th percentile of \
+      one lookup, in microseconds, on stderr.
+      Exit statuses: 0 done (the number found or not); 1 usage or input error.
+      """)
+
+  @Argument(
+    help: "The number as written: 74951234567, +7 495 123-45-67, or with --country 8 495 ….")
+  var number: String
+  @Option(
+    name: .long, help: "The App Group container.", completion: .directory, transform: nonEmptyPath)
+  var container: String
+  @Option(help: "The country national forms belong to (ISO code); none: international forms only.")
+  var country: String?
+  @Flag(name: .long, help: "Print the answer as one JSON object.")
+  var json = false
+  @Option(
+    name: .customLong("repeat"), parsing: .unconditional,
+    help: "Look the number up this many times more and print the time of one lookup.",
+    transform: wholeNumber(in: 0...10_000_000))
+  var repeats = 0
+
+  func run() throws {
+    let parsed: Int64
+    do {
+      parsed = try PhoneNormalizer(country: country, validation: .possible).normalize(number)
+    } catch {
+      throw ValidationError("'\(number)' is not a phone number: \(error)")
+    }
+    let lookup: DirectoryLookup
+    let answer: DirectoryLookup.Answer
+    do {
+      lookup = try DirectoryLookup(container: container)
+      answer = try lookup.lookup(parsed)
+    } catch {
+      throw ValidationError("\(container): \(error)")
+    }
+    print(json ? Self.json(answer) : Self.line(answer))
+    guard repeats > 0 else { return }
+    let clock = MonotonicClock.system
+    var nanoseconds: [UInt64] = []
+    nanoseconds.reserveCapacity(repeats)
+    do {
+      for _ in 0..<repeats {
+        let start = clock.nanoseconds()
+        _ = try lookup.lookup(parsed)
+        nanoseconds.append(clock.nanoseconds() - start)
+      }
+    } catch {
+      throw ValidationError("\(container): \(error)")
+    }
+    nanoseconds.sort()
+    let median = Double(nanoseconds[nanoseconds.count / 2]) / 1000
+    let p99 = Double(nanoseconds[min(nanoseconds.count - 1, nanoseconds.count * 99 / 100)]) / 1000
+    StandardError.write(
+      "lookup of \(parsed), \(repeats) times: median \(Self.micro(median)) µs, p99 \(Self.micro(p99)) µs\n"
+    )
+  }
+
+  static func micro(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+
+  /// "74951234567: Аптека Ригла (region-RU-MOW); not blocked".
+  static func line(_ answer: DirectoryLookup.Answer) -> String {
+    var parts: [String] = []
+    if let label = answer.label {
+      parts.append("\(label) (\(answer.labelledBy ?? "-"))")
+    } else {
+      parts.append("no label")
+    }
+    if let base = answer.blockedBy {
+      parts.append(
+        "blocked by \(base)" + (answer.blockingRule.map { ", rule \($0)" } ?? ""))
+    } else {
+      parts.append("not blocked")
+    }
+    return "\(answer.number): " + parts.joined(separator: "; ")
+  }
+
+  /// The answer as one JSON object; absent fields are null.
+  static func json(_ answer: DirectoryLookup.Answer) -> String {
+    func string(_ value: String?) -> String {
+      value.map { "\"" + JSONStringEscaping.escaped($0) + "\"" } ?? "null"
+    }
+    return
+      "{\"number\":\(answer.number),\"label\":\(string(answer.label)),\"labelled_by\":\(string(answer.labelledBy)),\"blocked\":\(answer.isBlocked),\"blocked_by\":\(string(answer.blockedBy)),\"blocking_rule\":\(string(answer.blockingRule))}"
+  }
+}
