@@ -69,8 +69,8 @@ import PackageDescription
 //     SystemCalls ← BenchHarness
 //   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
 //     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, FaultInjection,
-//     LiveLookupExport, PhoneNormalization, ProcessMetrics, ProcessSpawning, ReleaseDownload,
-//     ReleaseFormat, SystemCalls ← calldir
+//     HeapProbe, LiveLookupExport, PhoneNormalization, ProcessMetrics, ProcessSpawning,
+//     ReleaseDownload, ReleaseFormat, SystemCalls ← calldir
 
 let package = Package(
   name: "calldir",
@@ -260,7 +260,7 @@ let package = Package(
         "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
-        "ReleaseDownload", "FaultInjection", "LiveLookupExport", "SystemCalls",
+        "ReleaseDownload", "FaultInjection", "LiveLookupExport", "SystemCalls", "HeapProbe",
         .product(name: "SystemPackage", package: "swift-system"),
         // Not linked: listed so that `swift run calldir` also builds the measured executables,
         // which `calldir bench` spawns from its own directory.

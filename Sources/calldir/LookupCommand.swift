@@ -1,7 +1,11 @@
 import ArgumentParser
 import ByteCoding
 import CallDirectoryLoader
+import Datasets
+import Foundation
+import HeapProbe
 import PhoneNormalization
+import ProcessMetrics
 import ProcessSpawning
 import SystemCalls
 
@@ -47,6 +51,7 @@ struct LookupCommand: ParsableCommand {
     }
     let lookup: DirectoryLookup
     let answer: DirectoryLookup.Answer
+    let opened = MemoryStatusReader.current()
     do {
       lookup = try DirectoryLookup(container: container)
       answer = try lookup.lookup(parsed)
@@ -55,23 +60,44 @@ struct LookupCommand: ParsableCommand {
     }
     print(json ? Self.json(answer) : Self.line(answer))
     guard repeats > 0 else { return }
+    try measure(parsed, opened: opened, lookup: lookup)
+  }
+
+  /// `--repeat`: the number itself `repeats` times, then as many numbers drawn around it (a
+  /// span of 10^8, most of them misses, some in other blocks), each lookup timed; the
+  /// process's private memory from before the lookup was made, and, with jemalloc preloaded,
+  /// the allocations per lookup after the first.
+  private func measure(_ number: Int64, opened: MemoryStatus?, lookup: DirectoryLookup) throws {
     let clock = MonotonicClock.system
-    var nanoseconds: [UInt64] = []
-    nanoseconds.reserveCapacity(repeats)
+    var random = SplitMix64(seed: 42)
+    var numbers = [Int64](repeating: number, count: repeats)
+    for _ in 0..<repeats {
+      numbers.append(max(1, number - 50_000_000 + Int64(random.next() % 100_000_000)))
+    }
+    var nanoseconds = [UInt64](repeating: 0, count: numbers.count)
+    let allocationsBefore = HeapProbe.allocationCount()
     do {
-      for _ in 0..<repeats {
+      for (index, candidate) in numbers.enumerated() {
         let start = clock.nanoseconds()
-        _ = try lookup.lookup(parsed)
-        nanoseconds.append(clock.nanoseconds() - start)
+        _ = try lookup.lookup(candidate)
+        nanoseconds[index] = clock.nanoseconds() - start
       }
     } catch {
       throw ValidationError("\(container): \(error)")
     }
-    nanoseconds.sort()
-    let median = Double(nanoseconds[nanoseconds.count / 2]) / 1000
-    let p99 = Double(nanoseconds[min(nanoseconds.count - 1, nanoseconds.count * 99 / 100)]) / 1000
+    var allocations = "unknown (preload jemalloc)"
+    if let before = allocationsBefore, let after = HeapProbe.allocationCount() {
+      allocations = String(format: "%.3f", Double(after - before) / Double(numbers.count))
+    }
+    let grown = MemoryStatusReader.current().map { $0.anonymousBytes - (opened?.anonymousBytes ?? 0) }
+    func figures(_ times: ArraySlice<UInt64>) -> String {
+      let sorted = times.sorted()
+      let median = Double(sorted[sorted.count / 2]) / 1000
+      let p99 = Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1000
+      return "median \(Self.micro(median)) µs, p99 \(Self.micro(p99)) µs"
+    }
     StandardError.write(
-      "lookup of \(parsed), \(repeats) times: median \(Self.micro(median)) µs, p99 \(Self.micro(p99)) µs\n"
+      "lookup of \(number), \(repeats) times: \(figures(nanoseconds[..<repeats])); \(repeats) numbers around it: \(figures(nanoseconds[repeats...])); private memory grown \(grown.map { ByteCount.format($0) } ?? "unknown") since before the lookup was made; allocations per lookup \(allocations)\n"
     )
   }
 
