@@ -56,6 +56,25 @@ import SystemPackage
 
   /// Reads the block at `offset` into the buffer and begins it; returns its whole size.
   private func beginBlock(at offset: Int, after number: Int64?) throws(BaseFormatError) -> Int {
+    let available = try readBlock(at: offset)
+    return try beginReadBlock(at: offset, available: available, after: number)
+  }
+
+  /// Begins again the block the buffer holds (read from `offset`), decoding from its start.
+  private func beginReadBlock(at offset: Int, available: Int, after number: Int64?)
+    throws(BaseFormatError) -> Int
+  {
+    decoder.resume(after: number)
+    guard
+      let size = unsafe try decoder.beginBlock(
+        at: buffer, available: available, reachesPayloadEnd: true, fileOffset: offset)
+    else { throw BaseFormatError(path: path, offset: offset, problem: .recordPastEnd) }
+    return size
+  }
+
+  /// Reads the bytes from `offset` to the payload's end, at most one block's worth, into the
+  /// buffer; returns how many.
+  private func readBlock(at offset: Int) throws(BaseFormatError) -> Int {
     let payloadEnd = BaseHeader.byteCount + header.payloadByteCount
     let available = min(BaseHeader.maximumBlockByteCount, payloadEnd - offset)
     var read = 0
@@ -74,12 +93,7 @@ import SystemPackage
     guard read == available else {
       throw BaseFormatError(path: path, offset: offset + read, problem: .recordPastEnd)
     }
-    decoder.resume(after: number)
-    guard
-      let size = unsafe try decoder.beginBlock(
-        at: buffer, available: available, reachesPayloadEnd: true, fileOffset: offset)
-    else { throw BaseFormatError(path: path, offset: offset, problem: .recordPastEnd) }
-    return size
+    return available
   }
 
   private func buildIndex() throws(BaseFormatError) {
@@ -125,7 +139,8 @@ import SystemPackage
       if firstNumbers[middle] <= number { low = middle } else { high = middle }
     }
     let before = numbersBefore[low] == Int64.min ? nil : numbersBefore[low]
-    _ = try beginBlock(at: offsets[low], after: before)
+    let available = try readBlock(at: offsets[low])
+    _ = try beginReadBlock(at: offsets[low], available: available, after: before)
     // Numbers only until the one sought: its label is decoded alone, by reading again.
     decoder.skipsLabels = true
     var index = 0
@@ -137,7 +152,8 @@ import SystemPackage
     }
     guard held else { return nil }
     if header.kind == .blocking { return "" }
-    _ = try beginBlock(at: offsets[low], after: before)
+    // The block is still in the buffer: decoded again from its start, its label made alone.
+    _ = try beginReadBlock(at: offsets[low], available: available, after: before)
     for _ in 0..<index { _ = try decoder.nextEntry() }
     decoder.skipsLabels = false
     let entry = try decoder.nextEntry()

@@ -100,6 +100,9 @@ struct ChartCommand: ParsableCommand {
     if columns.isSuperset(of: ["method", "requests", "extension_idle_bytes"]) {
       return "calldir bench patterns"
     }
+    if columns.isSuperset(of: ["plan", "request", "extension_cpu_s"]) {
+      return "calldir bench patterns --scales (a table: its figures print beside it)"
+    }
     if columns.isSuperset(of: ["run", "strategy", "load_min_s"]) {
       return "Scripts/history-noise.sh (an A/A history's table)"
     }

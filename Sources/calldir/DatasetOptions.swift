@@ -12,7 +12,7 @@ struct DatasetOptions: ParsableArguments {
   var profile: String?
 
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditional,
     help:
       "Entries in the dataset (overrides the profile): 2000000, 100k, 1.5M; bench sweep takes a list (100k,1M,4M).",
     completion: nil)

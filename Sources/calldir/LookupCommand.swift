@@ -65,8 +65,8 @@ struct LookupCommand: ParsableCommand {
 
   /// `--repeat`: the number itself `repeats` times, then as many numbers drawn around it (a
   /// span of 10^8, most of them misses, some in other blocks), each lookup timed; the
-  /// process's private memory from before the lookup was made, and, with jemalloc preloaded,
-  /// the allocations per lookup after the first.
+  /// process's private memory the lookup took to make and what the lookups added after, and,
+  /// with jemalloc preloaded, the allocations per lookup.
   private func measure(_ number: Int64, opened: MemoryStatus?, lookup: DirectoryLookup) throws {
     let clock = MonotonicClock.system
     var random = SplitMix64(seed: 42)
@@ -75,6 +75,9 @@ struct LookupCommand: ParsableCommand {
       numbers.append(max(1, number - 50_000_000 + Int64(random.next() % 100_000_000)))
     }
     var nanoseconds = [UInt64](repeating: 0, count: numbers.count)
+    // After the lookup was made and this measurement's own arrays allocated: what the lookups
+    // themselves add.
+    let built = MemoryStatusReader.current()
     let allocationsBefore = HeapProbe.allocationCount()
     do {
       for (index, candidate) in numbers.enumerated() {
@@ -89,7 +92,9 @@ struct LookupCommand: ParsableCommand {
     if let before = allocationsBefore, let after = HeapProbe.allocationCount() {
       allocations = String(format: "%.3f", Double(after - before) / Double(numbers.count))
     }
-    let grown = MemoryStatusReader.current().map { $0.anonymousBytes - (opened?.anonymousBytes ?? 0) }
+    let after = MemoryStatusReader.current()
+    let openCost = built.map { $0.anonymousBytes - (opened?.anonymousBytes ?? 0) }
+    let grown = after.map { $0.anonymousBytes - (built?.anonymousBytes ?? 0) }
     func figures(_ times: ArraySlice<UInt64>) -> String {
       let sorted = times.sorted()
       let median = Double(sorted[sorted.count / 2]) / 1000
@@ -97,7 +102,7 @@ struct LookupCommand: ParsableCommand {
       return "median \(Self.micro(median)) µs, p99 \(Self.micro(p99)) µs"
     }
     StandardError.write(
-      "lookup of \(number), \(repeats) times: \(figures(nanoseconds[..<repeats])); \(repeats) numbers around it: \(figures(nanoseconds[repeats...])); private memory grown \(grown.map { ByteCount.format($0) } ?? "unknown") since before the lookup was made; allocations per lookup \(allocations)\n"
+      "lookup of \(number), \(repeats) times: \(figures(nanoseconds[..<repeats])); \(repeats) numbers around it: \(figures(nanoseconds[repeats...])); private memory \(openCost.map { ByteCount.format($0) } ?? "unknown") to make the lookup (and this measurement's arrays), grown \(grown.map { ByteCount.format($0) } ?? "unknown") by the lookups; allocations per lookup \(allocations)\n"
     )
   }
 

@@ -63,4 +63,13 @@ struct RoundFiveFindingsTests {
     let manifest = try String(contentsOfFile: folder.path("box/manifest.cdm"), encoding: .utf8)
     #expect(manifest.contains("\t999998\t"), "\(manifest)")
   }
+
+  /// `--entries -1` names the value it refuses, not "Missing value" (item 15).
+  @Test func aNegativeEntryCountIsNamed() throws {
+    let run = try runProcess(
+      calldir, ["generate", "--entries", "-1", "--format", "tsv", "--out", "/dev/null"])
+    #expect(run.status == 1)
+    #expect(!run.stderr.contains("Missing value"), "\(run.stderr)")
+    #expect(run.stderr.contains("-1"), "\(run.stderr)")
+  }
 }
