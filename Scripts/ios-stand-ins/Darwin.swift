@@ -186,7 +186,11 @@ public struct rlimit {
 // The standard descriptors (SystemCalls.StandardStreams): fcntl's F_GETFD, signal, stdio's
 // stdout with fflush and ferror, as the SDK declares them.
 public let EBADF: Int32 = 9
+public let EPIPE: Int32 = 32
 public let F_GETFD: Int32 = 1
+public let F_GETFL: Int32 = 3
+public let O_ACCMODE: Int32 = 3
+public let STDIN_FILENO: Int32 = 0
 public typealias sig_t = @convention(c) (Int32) -> Void
 public let SIG_IGN: sig_t? = nil
 @discardableResult public func fcntl(_ descriptor: Int32, _ command: Int32) -> Int32 { 0 }

@@ -37,13 +37,19 @@ public enum OpenFiles {
   /// `/proc/self/fd/N` included): false when either names none. An output checked against the
   /// inputs it must not replace by name, whatever descriptors are open at that moment
   /// (issue 65, item 8).
+  /// Checked where the command-line tool runs (Linux); false on Apple's platforms, as the rest
+  /// of this type answers there.
   public static func namesSameFile(_ path: String, _ other: String) -> Bool {
-    var first = stat()
-    var second = stat()
-    guard unsafe stat(path, &first) == 0, unsafe stat(other, &second) == 0,
-      first.st_mode & S_IFMT == S_IFREG, second.st_mode & S_IFMT == S_IFREG
-    else { return false }
-    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    #if canImport(Glibc)
+      var first = stat()
+      var second = stat()
+      guard unsafe stat(path, &first) == 0, unsafe stat(other, &second) == 0,
+        first.st_mode & S_IFMT == S_IFREG, second.st_mode & S_IFMT == S_IFREG
+      else { return false }
+      return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    #else
+      return false
+    #endif
   }
 
   /// Whether another descriptor of this process is open on the regular file `descriptor` is.
