@@ -336,7 +336,7 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: [
         "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
-        "CallDirectoryHost", "CallDirectoryLoader", "SystemCalls", "FaultInjection",
+        "CallDirectoryHost", "CallDirectoryLoader", "Datasets", "SystemCalls", "FaultInjection",
         "ReleaseDownload", "ReleaseFormat", "ReleaseServer",
       ],
       exclude: ["Help"]),

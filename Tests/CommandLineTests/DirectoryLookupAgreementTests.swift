@@ -1,5 +1,6 @@
 import CallDirectoryHost
 import CallDirectoryLoader
+import Datasets
 import Foundation
 import TestSupport
 import Testing
@@ -45,7 +46,7 @@ struct DirectoryLookupAgreementTests {
     let blocked = Set(blocking)
     #expect(!labels.isEmpty && !blocked.isEmpty)
     let lookup = try DirectoryLookup(container: box)
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     var tried = Array(labels.keys) + Array(blocked)
     tried += tried.prefix(2_000).flatMap { [$0 - 1, $0 + 1] }
     tried += (0..<2_000).map { _ in 33_162_000_000 + Int64(random.next() % 20_000) }
@@ -59,18 +60,5 @@ struct DirectoryLookupAgreementTests {
     }
     #expect(
       disagreements.isEmpty, "\(disagreements.count) of \(tried.count): \(disagreements.prefix(5))")
-  }
-}
-
-/// A small deterministic generator for the numbers tried.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
