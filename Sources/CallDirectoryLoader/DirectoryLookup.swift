@@ -6,7 +6,7 @@ import DirectoryContainer
 /// install it after the seed set), for an SMS filter extension
 /// (IdentityLookup's `ILMessageFilterExtension`) and the app's own screens. No Foundation.
 ///
-/// Each list base is searched through an index of its blocks (``BaseFormat/BlockSearch``):
+/// Each list base is searched through an index of its blocks (`BaseFormat.BlockSearch`):
 /// O(log blocks) comparisons and one block of at most 8 KiB read, never a scan; a rule base's
 /// ranges are held in memory (a national plan is a few dozen ranges) and searched by halving.
 /// The indexes are built when the lookup is made (one pass per base, labels skipped), so make
