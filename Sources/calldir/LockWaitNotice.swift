@@ -40,9 +40,9 @@ enum LockWaitNotice {
   /// The process holding an `flock` on the file `descriptor` is open on, from Linux's
   /// `/proc/locks` (`N: FLOCK ADVISORY WRITE PID MAJOR:MINOR:INODE 0 EOF`); nil elsewhere.
   static func holderProcessID(of descriptor: FileDescriptor) -> Int32? {
-    guard let status = try? descriptor.stat(),
-      let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
-    else { return nil }
+    guard let status = try? descriptor.stat(), let locks = readProcFile("/proc/locks") else {
+      return nil
+    }
     for line in locks.split(separator: "\n") {
       let fields = line.split(separator: " ")
       guard fields.count >= 6, fields[1] == "FLOCK",
@@ -53,4 +53,17 @@ enum LockWaitNotice {
     }
     return nil
   }
+
+  /// The whole text of a `/proc` file, read until the end: its size says 0, and a reader that
+  /// trusts a size or stops at one page misses the lines past it. With a parallel `swift test`
+  /// holding many locks, the holder's line lay past what was read and the notice said
+  /// "another process".
+  static func readProcFile(_ path: String) -> String? {
+    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? file.close() }
+    // `readToEnd` reads until the file says end of file, whatever its size says.
+    guard let data = try? file.readToEnd() else { return nil }
+    return String(decoding: data, as: UTF8.self)
+  }
+
 }

@@ -100,6 +100,33 @@ struct SmallerFindingsTests {
   func aCommandWaitingForTheLockSaysWhoHoldsIt() throws {
     let folder = try TemporaryFolder()
     let box = try compiled(folder)
+    // Hundreds of other locks, taken before and after the holder's: `/proc/locks` then runs
+    // far past the 4,095 bytes `String(contentsOfFile:)` read of it, and a parallel swift test
+    // had the holder's line past them ("waiting for another process").
+    let fillers = try (0..<2).map { index in
+      try FileManager.default.createDirectory(
+        atPath: folder.path("fill\(index)"), withIntermediateDirectories: true)
+      let filler = Process()
+      filler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      filler.arguments = [
+        "python3", "-c",
+        "import fcntl, os, sys\nfs = []\nfor i in range(200):\n  f = open(os.path.join(sys.argv[1], str(i)), 'a'); fcntl.flock(f, fcntl.LOCK_EX); fs.append(f)\nprint('locked', flush=True)\nsys.stdin.read()",
+        folder.path("fill\(index)"),
+      ]
+      let input = Pipe()
+      let output = Pipe()
+      filler.standardInput = input
+      filler.standardOutput = output
+      return (filler, input, output)
+    }
+    try fillers[0].0.run()
+    #expect(firstLine(of: fillers[0].2).hasPrefix("locked"))
+    defer {
+      for (filler, input, _) in fillers {
+        try? input.fileHandleForWriting.close()
+        if filler.isRunning { filler.waitUntilExit() }
+      }
+    }
     let holder = Process()
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     holder.arguments = [
@@ -113,6 +140,8 @@ struct SmallerFindingsTests {
     holder.standardOutput = holderOutput
     try holder.run()
     #expect(firstLine(of: holderOutput).hasPrefix("locked"))
+    try fillers[1].0.run()
+    #expect(firstLine(of: fillers[1].2).hasPrefix("locked"))
     let choose = Process()
     choose.executableURL = URL(fileURLWithPath: calldir)
     choose.arguments = ["app", "choose", "--all", "--container", box]
