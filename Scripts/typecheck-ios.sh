@@ -32,7 +32,7 @@
 #   CallKit (Scripts/CallKitStandIn.swift), with their availability: ReleaseDownload,
 #   CallKitAdapter, and (for iOS) the example's extension and updater, so the async API an app
 #   calls is checked for iOS 16. Not covered: the example's SwiftUI files (no SwiftUI stand-in);
-#   ../shared/ios-sdk-check compiles all of it against a real iOS SDK.
+#   A check outside this repository (and .github/workflows/ios.yml) compiles all of it against a real iOS SDK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -2,7 +2,7 @@
 // calldir's iOS modules make, as Swift imports them from Apple's SDK (size_t as Int, off_t as
 // Int64, mode_t as UInt16, nullable pointers implicitly unwrapped, nonnull ones not optional;
 // dirent's d_name is a tuple of 1,024 CChars, as the SDK's). Checked against the real iOS 16.4
-// SDK (../shared/ios-sdk-check): strlen takes a pointer that is not optional, and libproc
+// SDK (checked outside this repository): strlen takes a pointer that is not optional, and libproc
 // (proc_pid_rusage) exists on macOS only.
 // Linux-only names (MAP_POPULATE) are absent on purpose: code that uses them must sit behind
 // `#if os(Linux)`. Values are Darwin's; nothing runs. Functions are @discardableResult, as Swift
