@@ -206,7 +206,8 @@ let package = Package(
       name: "CallDirectoryApp",
       dependencies: [
         "CallDirectoryCore", "CallDirectoryLoader", "DirectoryContainer", "BaseFormat",
-        "SystemCalls", "ReleaseFormat", .product(name: "SystemPackage", package: "swift-system"),
+        "SystemCalls", "ReleaseFormat", "PhoneNormalization",
+        .product(name: "SystemPackage", package: "swift-system"),
       ]),
 
     .target(

@@ -30,6 +30,18 @@ extension ContainerApp {
 
   /// ``recordRequest(succeeded:)``'s work.
   private func recordRequestNow(succeeded: Bool) throws {
+    if succeeded {
+      // The user's lists first: a kill before the manifest acknowledges the request leaves it
+      // unacknowledged, and the next sync reloads completely rather than trust the copy.
+      let journal = try? ExtensionJournal.read(container: container)
+      let acknowledged = try manifest().installProgress.acknowledgedRequest
+      let fresh = journal.flatMap { $0.sequence > acknowledged ? $0 : nil }
+      guard try recordUserListsSent(fresh?.files) else {
+        throw ContainerAppError(
+          "the user's lists were staged again while a request sent them (two syncs at once?): the next sync reloads completely",
+          kind: .conflict)
+      }
+    }
     try change { manifest, _ in
       let journal = try? ExtensionJournal.read(container: container)
       let wroteJournal = journal.map { $0.sequence > manifest.installProgress.acknowledgedRequest }
@@ -98,6 +110,9 @@ extension ContainerApp {
       // left the old set in place: only a complete reload makes what it holds known.
       if !journal.committed { return .unknown }
       // A confirmed complete request the app did not make is iOS's own (a Settings toggle).
+      // It sent the staged lists, or lists the app no longer has (then only a complete reload
+      // tells what the system holds).
+      guard try recordUserListsSent(journal.files) else { return .unknown }
       manifest.recordInstalled(journal.files.map { ($0.name, $0.file, $0.sha256) })
       let firstInstall = manifest.installProgress.installedEntries == nil
       manifest.installProgress.installedEntries = journal.entries
@@ -188,6 +203,7 @@ extension ContainerApp {
       events(.requestFinished(number: number, error: result.error))
       return result
     }
+    let userListsStage = try stageUserLists()
     let systemRequests = try adoptSystemRequests()
     if systemRequests == .adoptedCompleteRequest { events(.systemRequestAdopted) }
     let manifest = try self.manifest()
@@ -205,7 +221,10 @@ extension ContainerApp {
       } else if systemRequests == .unknown {
         events(.lastRequestUnknown)
       }
-      if !damaged.isEmpty || systemRequests == .unknown {
+      if userListsStage.resuming, damaged.isEmpty, systemRequests != .unknown {
+        events(.blockingResumed)
+      }
+      if !damaged.isEmpty || systemRequests == .unknown || userListsStage.resuming {
         if try await reload(incremental: false).error != nil { return results }
       }
     }
@@ -216,7 +235,7 @@ extension ContainerApp {
     while results.count < limit {
       let manifest = try self.manifest()
       let target: Int?
-      switch Self.nextRequest(manifest) {
+      switch Self.nextRequest(manifest, userListsPending: try stageUserLists().pending) {
       case .none: return results
       case .upToTheCap: target = nil
       case .prefix(let entries): target = entries
@@ -288,18 +307,20 @@ extension ContainerApp {
 
   /// The next incremental request: the next chunk past what is installed, or the same prefix
   /// when only the files changed.
-  static func nextRequest(_ manifest: Manifest) -> NextRequest {
+  /// An edit of the user's lists alone (`userListsPending`) is one request of the same prefix.
+  static func nextRequest(_ manifest: Manifest, userListsPending: Bool = false) -> NextRequest {
     let filesUpToDate = manifest.pendingBases.isEmpty
     let progress = manifest.installProgress
     guard let installed = progress.installedEntries, let total = progress.totalEntries else {
-      return filesUpToDate ? .none : .upToTheCap
+      return filesUpToDate && !userListsPending ? .none : .upToTheCap
     }
     let (grown, overflowed) = installed.addingReportingOverflow(progress.chunkEntries)
     let next = min(overflowed ? Int.max : grown, progress.capReachedAt ?? Int.max)
     // New files: their set's size is not known until the extension counts it, so the request
     // sends the changes and grows the prefix by a chunk at most (everything, when it fits).
     guard filesUpToDate else { return .prefix(max(installed, next)) }
-    return min(next, total) > installed ? .prefix(min(next, total)) : .none
+    if min(next, total) > installed { return .prefix(min(next, total)) }
+    return userListsPending ? .prefix(installed) : .none
   }
 }
 

@@ -28,11 +28,14 @@ public struct DirectoryStatus: Sendable, Equatable {
     /// Bases whose current version the system does not hold yet: after an update, a
     /// recompile, a choice of regions or a failed sync, until the next sync installs them.
     public var pendingBases = PendingBases()
+    /// The user's edits the system does not hold yet (see ``UserListsEditor/pending()``).
+    public var userListsPending = UserListsChanges()
 
-    /// Whether everything staged is installed: no entry past the cap and no base changed since
-    /// the last sync.
+    /// Whether everything staged is installed: no entry past the cap, no base changed since
+    /// the last sync, and no edit of the user's lists pending.
     public var isUpToDate: Bool {
       pendingEntries == 0 && pendingBases.isEmpty && installedEntries != nil
+        && userListsPending.isEmpty
     }
   }
 
@@ -64,6 +67,15 @@ extension DirectoryStatus.Install {
 
   /// What is installed, what is pending, and why installing stopped, in one English line.
   public var summary: String {
+    guard userListsPending.isEmpty else {
+      return directorySummary.replacingNothingPending
+        + "; the user's lists: pending at the next sync: \(userListsPending.summary)"
+    }
+    return directorySummary
+  }
+
+  /// ``summary`` for the directory alone.
+  var directorySummary: String {
     guard let installed = installedEntries, let total = totalEntries else {
       let line = "installed: up to the system's cap (the extension has not counted the set yet)"
       return pendingBases.isEmpty ? line : line + "; " + Self.describe(pendingBases)
@@ -78,6 +90,13 @@ extension DirectoryStatus.Install {
       line += "; stopped: the system holds no more than \(cap) entries (error 5)"
     }
     return line
+  }
+}
+
+extension String {
+  /// The line without its "; nothing pending" (something is, in the user's lists).
+  fileprivate var replacingNothingPending: String {
+    hasSuffix("; nothing pending") ? String(dropLast("; nothing pending".count)) : self
   }
 }
 
@@ -127,9 +146,11 @@ extension ContainerApp {
     let manifest = try manifest()
     var parts: [DirectoryStatus.Install] = []
     for part in existingParts() { parts.append(DirectoryStatus.Install(try part.manifest())) }
+    var install = DirectoryStatus.Install(manifest)
+    install.userListsPending = try userListsPendingNow()
     return DirectoryStatus(
       fullSetRequested: manifest.fullSetRequested, chosenRegions: manifest.chosenRegions,
-      bases: manifest.bases, install: DirectoryStatus.Install(manifest), parts: parts)
+      bases: manifest.bases, install: install, parts: parts)
   }
 
   /// ``status()``, with each extension's enabled status asked of `manager`: `bundleID` for the

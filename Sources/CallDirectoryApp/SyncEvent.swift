@@ -35,6 +35,9 @@ public enum SyncEvent: Sendable, Equatable {
   /// An update's progress: the phase and how far into it, at each file fetched, before and
   /// after the patches, and at each base staged.
   case updateProgress(UpdateProgress)
+  /// The user ended a pause: a complete reload brings the blocking entries back (then the
+  /// chunks past the cap, as the full set goes).
+  case blockingResumed
 
   /// Whether something went wrong and was mended, or stopped the sync early: worth a warning in
   /// a log, never an error.
@@ -82,6 +85,8 @@ extension SyncEvent: CustomStringConvertible {
       return "\(name): patched (\(patches) patch\(patches == 1 ? "" : "es"))"
     case .updateProgress(let progress):
       return "\(progress.phase.rawValue): \(progress.done) of \(progress.total) \(progress.unit)"
+    case .blockingResumed:
+      return "the pause ended: a complete reload brings the blocking entries back"
     }
   }
 }

@@ -52,14 +52,19 @@ extension DirectoryLoader {
           let wantedCount = wanted.admits(priority: run.priority, count: run.count)
           guard wantedCount > heldCount else { continue }
           for number in (run.first + Int64(heldCount))...(run.first + Int64(wantedCount - 1)) {
+            // The user's layer is the same on both sides here: what it holds is held already,
+            // and what it takes away stays away.
+            if !newLayer.isEmpty, holdsAlready(number, identification: identification) {
+              continue
+            }
             if identification {
               context.addIdentificationEntry(
                 withNextSequentialPhoneNumber: number, label: run.label)
             } else {
               context.addBlockingEntry(withNextSequentialPhoneNumber: number)
             }
+            added += 1
           }
-          added += wantedCount - heldCount
         }
       } catch {
         throw .format(base: kind.description, error)
@@ -68,5 +73,12 @@ extension DirectoryLoader {
     return Summary(
       phase: .incremental, basesRead: bases.count, added: added, removed: 0,
       installedEntries: newPlan.identification.admittedCount, totalEntries: newPlan.total)
+  }
+
+  /// Whether the user's layer decides `number` for this list whatever the directory holds: the
+  /// user labels it (identification), or the user blocks or allows it, or blocking is paused.
+  private func holdsAlready(_ number: Int64, identification: Bool) -> Bool {
+    if identification { return newLayer.label(of: number) != nil }
+    return newLayer.paused || newLayer.allows(number) || newLayer.blocks(number)
   }
 }

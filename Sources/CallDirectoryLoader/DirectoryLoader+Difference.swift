@@ -13,7 +13,7 @@ extension DirectoryLoader {
     old: [Manifest.Base], new: [Manifest.Base], oldCap: Int, newCap: Int,
     into context: some CallDirectoryExtensionContext
   ) throws(LoaderError) -> Summary {
-    if newCap >= oldCap, Self.holdsTheSameFiles(old: old, new: new) {
+    if newCap >= oldCap, oldLayer == newLayer, Self.holdsTheSameFiles(old: old, new: new) {
       return try sendNextChunk(new, oldCap: oldCap, newCap: newCap, into: context)
     }
     let oldPlan = try capPlans(old, installed: true, cap: oldCap)
@@ -38,12 +38,11 @@ extension DirectoryLoader {
         }
       }
       // Pass 2: additions, ascending.
-      try diff(old: old, new: new, kind: kind, oldCap: oldListPlan, newCap: newListPlan) {
+      held += try diff(old: old, new: new, kind: kind, oldCap: oldListPlan, newCap: newListPlan) {
         change in
         switch change {
-        case .kept(let count): held += count
+        case .kept: break
         case .add(let entry):
-          held += 1
           if kind == .identification {
             context.addIdentificationEntry(
               withNextSequentialPhoneNumber: entry.number, label: entry.label)
@@ -71,17 +70,20 @@ extension DirectoryLoader {
   /// Walks the old and new capped merges side by side, run by run, reporting each difference
   /// in ascending order: a number only one side holds, or one whose label changed (removed,
   /// then added). A stretch both sides hold with one label is reported once, as its count.
+  /// Each side is the directory's merge with its user's layer over it (``LayeredRuns``).
+  /// - Returns: the new side's directory entries the cap admits (its prefix's share).
+  @discardableResult
   func diff(
     old: [Manifest.Base], new: [Manifest.Base], kind: BaseKind, oldCap: CapPlan, newCap: CapPlan,
     _ body: (Change) -> Void
-  ) throws(LoaderError) {
+  ) throws(LoaderError) -> Int {
     // Both merges run at once: they share one merge's label-cache budget, so an incremental
     // request holds no more label strings than a complete one.
     let half = Self.labelCacheBytesPerMerge / 2
     let oldList = try merged(old, kind: kind, installed: true, labelCacheBytes: half)
     let newList = try merged(new, kind: kind, installed: false, labelCacheBytes: half)
-    var oldFilter = CapFilter(oldCap)
-    var newFilter = CapFilter(newCap)
+    var oldRuns = LayeredRuns(oldList, filter: CapFilter(oldCap), kind: kind, layer: oldLayer)
+    var newRuns = LayeredRuns(newList, filter: CapFilter(newCap), kind: kind, layer: newLayer)
     func removeAll(_ numbers: ClosedRange<Int64>) {
       for number in numbers { body(.remove(number)) }
     }
@@ -89,27 +91,27 @@ extension DirectoryLoader {
       for number in numbers { body(.add(BaseEntry(number: number, label: label))) }
     }
     do {
-      var oldRun = try Self.nextAdmittedRun(oldList, &oldFilter)
-      var newRun = try Self.nextAdmittedRun(newList, &newFilter)
+      var oldRun = try oldRuns.next()
+      var newRun = try newRuns.next()
       while true {
         switch (oldRun, newRun) {
         case (nil, nil):
-          return
+          return newRuns.directoryAdmitted
         case (let gone?, nil):
           removeAll(gone.first...gone.last)
-          oldRun = try Self.nextAdmittedRun(oldList, &oldFilter)
+          oldRun = try oldRuns.next()
         case (nil, let fresh?):
           addAll(fresh.first...fresh.last, label: fresh.label)
-          newRun = try Self.nextAdmittedRun(newList, &newFilter)
+          newRun = try newRuns.next()
         case (var gone?, var fresh?):
           if gone.last < fresh.first {
             removeAll(gone.first...gone.last)
-            oldRun = try Self.nextAdmittedRun(oldList, &oldFilter)
+            oldRun = try oldRuns.next()
             continue
           }
           if fresh.last < gone.first {
             addAll(fresh.first...fresh.last, label: fresh.label)
-            newRun = try Self.nextAdmittedRun(newList, &newFilter)
+            newRun = try newRuns.next()
             continue
           }
           // They overlap: what one holds before the other starts differs, the rest is shared.
@@ -134,31 +136,18 @@ extension DirectoryLoader {
             gone.first = end + 1
             oldRun = gone
           } else {
-            oldRun = try Self.nextAdmittedRun(oldList, &oldFilter)
+            oldRun = try oldRuns.next()
           }
           if end < fresh.last {
             fresh.first = end + 1
             newRun = fresh
           } else {
-            newRun = try Self.nextAdmittedRun(newList, &newFilter)
+            newRun = try newRuns.next()
           }
         }
       }
     } catch {
       throw .format(base: kind.description, error)
     }
-  }
-
-  /// The next run with any entry the cap admits, cut to those it admits (always its first).
-  static func nextAdmittedRun(_ list: MergedList, _ filter: inout CapFilter)
-    throws(BaseFormatError) -> MergedList.Run?
-  {
-    while var run = try list.nextRun() {
-      let admitted = filter.admits(priority: run.priority, count: run.count)
-      guard admitted > 0 else { continue }
-      run.last = run.first + Int64(admitted - 1)
-      return run
-    }
-    return nil
   }
 }

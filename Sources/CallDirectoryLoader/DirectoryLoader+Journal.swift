@@ -25,10 +25,17 @@ extension DirectoryLoader {
       sequence: next, incremental: incremental, entries: summary.installedEntries,
       totalEntries: summary.totalEntries,
       files: [], counts: countingKey(bases, installed: false).flatMap(counting.counts(forKey:)))
+    // The user's lists sent ride with the bases, under a name no base has: the app takes
+    // that copy as installed once the request commits.
+    let userLists = sentListsDigest.map {
+      ExtensionJournal.File(
+        name: UserListsFile.journalName, file: UserListsFile.sendingName, sha256: $0)
+    }
     do {
       try journal.write(
         container: container,
-        files: bases.lazy.map { .init(name: $0.name, file: $0.file, sha256: $0.sha256) })
+        files: bases.lazy.map { .init(name: $0.name, file: $0.file, sha256: $0.sha256) }
+          + (userLists.map { [$0] } ?? []))
     } catch {
       throw .journal(error.description)
     }

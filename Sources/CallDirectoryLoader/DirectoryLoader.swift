@@ -58,6 +58,12 @@ public struct DirectoryLoader {
   /// The counting passes this request reuses from the journal or makes (set when a request
   /// starts).
   var counting = CountingMemo(container: nil)
+  /// The user's lists this request sends (the app's staged copy), and the ones the system holds
+  /// (the old side of an incremental request); set when a request starts.
+  var newLayer = UserLayer.empty
+  var oldLayer = UserLayer.empty
+  /// What the journal records of the lists sent (their digest), nil when none are.
+  var sentListsDigest: String?
 
   /// A loader for `container`.
   public init(container: String, maximumEntries: Int = SystemLimits.maximumEntriesPerLoad) {
@@ -86,6 +92,12 @@ public struct DirectoryLoader {
     var loader = self
     loader.numberRange = manifest.numberRange
     loader.counting = CountingMemo(container: container)
+    let sent = try userLists(UserListsFile.sendingName)
+    loader.newLayer = UserLayer(sent)
+    loader.sentListsDigest = sent.isEmpty ? nil : UserListsFile.digest(sent)
+    if context.isIncremental {
+      loader.oldLayer = UserLayer(try userLists(UserListsFile.installedName))
+    }
     return try loader.load(manifest, into: context)
   }
 
@@ -100,6 +112,11 @@ public struct DirectoryLoader {
       if let recorded = base.byteCount, recorded != byteCount {
         throw .countMismatch(base: base.name, field: "bytes", manifest: recorded, file: byteCount)
       }
+    }
+    if context.isIncremental, var summary = try sendUserEditOnly(newSet, manifest, into: context) {
+      summary.journalSequence = try recordInJournal(
+        summary, bases: newSet, manifest: manifest, incremental: true)
+      return summary
     }
     var installedFiles: [BackgroundVerification.Item] = []
     if context.isIncremental {
@@ -140,24 +157,47 @@ public struct DirectoryLoader {
       let oldCap = progress.installedEntries ?? maximumEntries
       // One request never grows the prefix by more than one load holds, whatever chunk the
       // app asked for: a cap per request would refuse the rest.
-      let (grown, overflowed) = oldCap.addingReportingOverflow(maximumEntries)
+      // The user's entries ride above the directory's prefix: a request that may send them
+      // all grows the prefix by that much less.
+      let userRoom = oldLayer == newLayer ? 0 : newLayer.entryBound
+      let (grown, overflowed) = oldCap.addingReportingOverflow(max(0, maximumEntries - userRoom))
       let newCap = min(progress.targetEntries ?? maximumEntries, overflowed ? Int.max : grown)
       return try sendDifference(
         old: oldSet, new: newSet, oldCap: oldCap, newCap: newCap, into: context)
     }
     let phase: Phase = manifest.fullSetRequested ? .full : .seed
     // A complete request installs up to the cap; incremental ones grow the prefix past it.
-    let plan = try capPlans(newSet, installed: false, cap: maximumEntries)
+    // The user's entries come first: the directory gets what is left of one load.
+    let plan = try capPlans(
+      newSet, installed: false, cap: max(0, maximumEntries - newLayer.entryBound))
     var added = 0
-    var filter = CapFilter(plan.identification)
-    added += try stream(newSet, kind: .identification, installed: false, filter: &filter) {
-      context.addIdentificationEntry(withNextSequentialPhoneNumber: $0.number, label: $0.label)
+    var walked = 0
+    if newLayer.isEmpty {
+      var filter = CapFilter(plan.identification)
+      added += try stream(newSet, kind: .identification, installed: false, filter: &filter) {
+        context.addIdentificationEntry(withNextSequentialPhoneNumber: $0.number, label: $0.label)
+      }
+      filter = CapFilter(plan.blocking)
+      added += try stream(newSet, kind: .blocking, installed: false, filter: &filter) {
+        context.addBlockingEntry(withNextSequentialPhoneNumber: $0.number)
+      }
+      walked = added
+    } else {
+      for kind in [BaseKind.identification, .blocking] {
+        let (sent, admitted) = try streamLayered(
+          newSet, kind: kind, plan: kind == .identification ? plan.identification : plan.blocking
+        ) { number, label in
+          if kind == .identification {
+            context.addIdentificationEntry(withNextSequentialPhoneNumber: number, label: label)
+          } else {
+            context.addBlockingEntry(withNextSequentialPhoneNumber: number)
+          }
+        }
+        added += sent
+        walked += admitted
+      }
     }
-    filter = CapFilter(plan.blocking)
-    added += try stream(newSet, kind: .blocking, installed: false, filter: &filter) {
-      context.addBlockingEntry(withNextSequentialPhoneNumber: $0.number)
-    }
-    let (held, total) = Self.counts(plan, walked: added)
+    let (held, total) = Self.counts(plan, walked: walked)
     return Summary(
       phase: phase, basesRead: newSet.count, added: added, removed: 0,
       installedEntries: held, totalEntries: total)

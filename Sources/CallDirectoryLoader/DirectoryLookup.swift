@@ -1,5 +1,6 @@
 import BaseFormat
 import DirectoryContainer
+import SystemCalls
 
 /// One point lookup over an App Group container: what the phone shows for a number once the
 /// pending requests commit (the full set of the chosen regions installed, as the app's syncs
@@ -14,7 +15,9 @@ import DirectoryContainer
 ///
 /// The answer follows the loader's merge: the label of the highest-priority base that holds the
 /// number (on equal priorities, the first in the manifest), and blocked when any blocking base
-/// holds it. A set past the system's cap whose last chunks the system refused (error 5) holds
+/// holds it. The user's lists (`DirectoryContainer.UserLists`, as last edited) are layered over
+/// it as the loader layers them: the user's label wins, the user's block adds, the user's allow
+/// and a pause in force unblock. A set past the system's cap whose last chunks the system refused (error 5) holds
 /// less than this answers.
 public final class DirectoryLookup {
   /// What the phone shows for one number.
@@ -31,7 +34,14 @@ public final class DirectoryLookup {
     public var blockedBy: String?
     /// The pattern rule that blocks it, as written, when a rule base does.
     public var blockingRule: String?
+    /// Whether the user allows it (then it is not blocked, whatever blocks it).
+    public var allowedByUser = false
+    /// Whether blocking is paused (then nothing is blocked).
+    public var paused = false
   }
+
+  /// The name ``Answer/labelledBy`` and ``Answer/blockedBy`` give the user's own lists.
+  public static let userListsName = "user"
 
   private enum Source {
     case list(BlockSearch)
@@ -47,10 +57,18 @@ public final class DirectoryLookup {
 
   /// The bases searched, highest priority first (the manifest's order among equals).
   private let members: [Member]
+  /// The user's lists layered over the bases (nil: the directory alone).
+  private let userLists: UserLists?
+  /// When pauses are compared (seconds since 1970 UTC), fixed when the lookup is made.
+  private let now: Int64
 
-  /// A lookup over what `container`'s manifest selects now.
-  /// - Throws: ``LoaderError`` naming the manifest or a base that cannot be read.
-  public init(container: String) throws(LoaderError) {
+  /// A lookup over what `container`'s manifest selects now, with the user's lists as last
+  /// edited over it; a pause is compared with `now` (seconds since 1970 UTC).
+  /// - Throws: ``LoaderError`` naming the manifest, a base or the user's lists when one cannot
+  ///   be read.
+  public convenience init(
+    container: String, now: Int64 = WallClock.secondsSinceEpoch()
+  ) throws(LoaderError) {
     var manifest: Manifest
     do {
       manifest = try Manifest.read(container: container)
@@ -60,8 +78,23 @@ public final class DirectoryLookup {
     // The full set, as the app's next sync asks for it once the seed set is in: a fresh
     // compile selects the seed set only until then.
     manifest.fullSetRequested = true
+    let lists: UserLists
+    do {
+      lists = try UserListsFile.read(container: container, name: UserListsFile.currentName)
+    } catch {
+      throw .userLists(error.description)
+    }
+    try self.init(container: container, bases: manifest.selection, userLists: lists, now: now)
+  }
+
+  /// A lookup over `bases` of `container`, with `userLists` over them when given.
+  init(container: String, bases: [Manifest.Base], userLists: UserLists?, now: Int64 = 0)
+    throws(LoaderError)
+  {
+    self.userLists = userLists
+    self.now = now
     var members: [Member] = []
-    for base in manifest.selection {
+    for base in bases {
       let path = container + "/" + base.file
       do throws(BaseFormatError) {
         let source: Source
@@ -88,6 +121,26 @@ public final class DirectoryLookup {
   /// What the phone shows for `number`.
   /// - Throws: ``LoaderError`` when a base no longer reads (changed under the lookup).
   public func lookup(_ number: Int64) throws(LoaderError) -> Answer {
+    var answer = try directoryAnswer(number)
+    guard let userLists else { return answer }
+    if let label = userLists.label(of: number) {
+      answer.label = label
+      answer.labelledBy = Self.userListsName
+    }
+    if answer.blockedBy == nil, userLists.blocks(number) {
+      answer.blockedBy = Self.userListsName
+    }
+    answer.allowedByUser = userLists.allows(number)
+    answer.paused = userLists.isPaused(at: now)
+    if answer.allowedByUser || answer.paused {
+      answer.blockedBy = nil
+      answer.blockingRule = nil
+    }
+    return answer
+  }
+
+  /// What the directory alone shows for `number`.
+  private func directoryAnswer(_ number: Int64) throws(LoaderError) -> Answer {
     var answer = Answer(number: number)
     for member in members {
       if member.kind == .identification, answer.label != nil { continue }

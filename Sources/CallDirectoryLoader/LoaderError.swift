@@ -15,6 +15,8 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
   case format(base: String, BaseFormatError)
   /// The journal (what was sent, for the app) could not be written.
   case journal(String)
+  /// The user's lists (the copy sent, or the one the system holds) could not be read.
+  case userLists(String)
 
   public var description: String {
     switch self {
@@ -30,6 +32,7 @@ public enum LoaderError: Error, CustomStringConvertible, Equatable {
       "base \(base): the manifest says \(manifest) \(field), the file holds \(file)"
     case .format(let base, let error): "base \(base): \(error)"
     case .journal(let problem): "cannot record the request in the journal: \(problem)"
+    case .userLists(let problem): "the user's lists: \(problem)"
     }
   }
 }

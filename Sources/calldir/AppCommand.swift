@@ -25,7 +25,10 @@ struct AppCommand: ParsableCommand {
       container is left as it was); 3 a request \
       failed (iOS code printed).
       """,
-    subcommands: [Stage.self, Choose.self, Sync.self, Status.self, Update.self])
+    subcommands: [
+      Stage.self, Choose.self, Sync.self, Status.self, Update.self, Block.self, Allow.self,
+      Unblock.self, Label.self, Pause.self, Resume.self, Lists.self,
+    ])
 
   struct Stage: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

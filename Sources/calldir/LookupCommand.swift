@@ -122,6 +122,10 @@ struct LookupCommand: ParsableCommand {
     if let base = answer.blockedBy {
       parts.append(
         "blocked by \(base)" + (answer.blockingRule.map { ", rule \($0)" } ?? ""))
+    } else if answer.allowedByUser {
+      parts.append("not blocked (allowed by the user)")
+    } else if answer.paused {
+      parts.append("not blocked (blocking paused)")
     } else {
       parts.append("not blocked")
     }
@@ -134,6 +138,6 @@ struct LookupCommand: ParsableCommand {
       value.map { "\"" + JSONStringEscaping.escaped($0) + "\"" } ?? "null"
     }
     return
-      "{\"number\":\(answer.number),\"label\":\(string(answer.label)),\"labelled_by\":\(string(answer.labelledBy)),\"blocked\":\(answer.isBlocked),\"blocked_by\":\(string(answer.blockedBy)),\"blocking_rule\":\(string(answer.blockingRule))}"
+      "{\"number\":\(answer.number),\"label\":\(string(answer.label)),\"labelled_by\":\(string(answer.labelledBy)),\"blocked\":\(answer.isBlocked),\"blocked_by\":\(string(answer.blockedBy)),\"blocking_rule\":\(string(answer.blockingRule)),\"allowed_by_user\":\(answer.allowedByUser),\"paused\":\(answer.paused)}"
   }
 }
