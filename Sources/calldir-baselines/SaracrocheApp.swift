@@ -97,4 +97,30 @@ enum SaracrocheApp {
 
   /// This process's peak resident set, bytes.
   static func peakRSS() -> Int { MemoryStatusReader.current()?.peakResidentBytes ?? 0 }
+
+  /// One edit of the user's, as saracroche's app sends it (`BlockerService`): the action and
+  /// its number set in the shared defaults, then one incremental reload; the extension applies
+  /// them and clears both before it completes, so a request that fails or expires loses the
+  /// edit, and the app cannot tell. The first call on a host enables the extension.
+  /// - Returns: the reload's result.
+  static func edit(
+    action: String, number: String?, container: String, hostDirectory: String, bundleID: String,
+    extensionExecutable: String
+  ) throws -> RequestResult {
+    let system = try SimulatedSystem(hostDirectory: hostDirectory)
+    system.limits.memoryLimitBytes = 256 << 20
+    let runner = SimulatedSystem.Runner.process(
+      executable: extensionExecutable, container: container,
+      extraArguments: ["--mode", "saracroche-extension"])
+    if try system.store.state(of: bundleID) == .unknown {
+      let enabled = try system.enable(bundleID, runner: runner)
+      guard enabled.succeeded else { throw BaselineError.requestFailed(enabled.detail) }
+    }
+    let defaults = SharedDefaults(container: container)
+    try defaults.set(action, forKey: "action")
+    try defaults.set(number.map { [["number": $0, "name": ""]] } ?? [["number": "0", "name": ""]], forKey: "numbers")
+    let result = try system.reload(bundleID, incremental: true, runner: runner)
+    guard result.succeeded else { throw BaselineError.requestFailed(result.detail) }
+    return result
+  }
 }

@@ -8,6 +8,8 @@
 //                          --bundle-id ID --extension PATH
 //        calldir-baselines --mode saracroche-extension --container DIR --request complete|incremental
 //                          [--max-entries N]
+//        calldir-baselines --mode saracroche-edit --action block|remove_block|reset --number N
+//                          --container DIR --host-dir DIR --bundle-id ID --extension PATH
 // The saracroche modes are the pattern blocker's method (issue 54's anchor): the app expands each
 // pattern into strings and hands the extension 5,000 a request through shared defaults; the
 // app mode prints `key value` lines (requests, entries, seconds, peaks).
@@ -31,6 +33,7 @@ func runSaracroche() -> Int32? {
       all,
       allowed: [
         "mode", "plan", "container", "host-dir", "bundle-id", "extension", "request", "max-entries",
+        "action", "number",
       ])
     guard let container = arguments["container"] else { throw UsageError("missing --container") }
     switch arguments["mode"] {
@@ -56,8 +59,25 @@ func runSaracroche() -> Int32? {
       print("extension_idle_footprint_bytes \(summary.extensionIdleFootprint)")
       print("app_peak_rss_after_expanding_bytes \(summary.peakRSSAfterExpanding)")
       return 0
+    case "saracroche-edit":
+      guard let host = arguments["host-dir"], let bundleID = arguments["bundle-id"],
+        let executable = arguments["extension"], let action = arguments["action"],
+        ["block", "remove_block", "reset"].contains(action)
+      else {
+        throw UsageError(
+          "saracroche-edit needs --action block|remove_block|reset, --host-dir, --bundle-id, --extension")
+      }
+      let result = try SaracrocheApp.edit(
+        action: action, number: arguments["number"], container: container, hostDirectory: host,
+        bundleID: bundleID, extensionExecutable: executable)
+      print("requests 1")
+      print("entries \(result.entries)")
+      print("removals \(result.removals)")
+      print("extension_cpu_s \(result.extensionCPUSeconds)")
+      print("extension_footprint_peak_bytes \(result.footprintPeakBytes)")
+      return 0
     default:
-      throw UsageError("unknown --mode (saracroche-app or saracroche-extension)")
+      throw UsageError("unknown --mode (saracroche-app, saracroche-edit or saracroche-extension)")
     }
   } catch let error as UsageError {
     printError("\(error)")

@@ -23,7 +23,7 @@ struct BenchCommand: ParsableCommand {
     subcommands: [
       BenchStrategiesCommand.self, BenchSweepCommand.self, BenchABCommand.self,
       BenchTwoPhaseCommand.self, BenchCompileCommand.self, BenchUpdateCommand.self,
-      BenchPatternsCommand.self, BenchChecksCommand.self,
+      BenchPatternsCommand.self, BenchChecksCommand.self, BenchUserEditsCommand.self,
     ],
     defaultSubcommand: BenchStrategiesCommand.self)
 }

@@ -1,0 +1,98 @@
+import ArgumentParser
+import BenchHarness
+import Datasets
+import Foundation
+import ProcessSpawning
+import SystemCalls
+
+/// `calldir bench user-edits`: what one user edit costs on a full container, by calldir's
+/// incremental edit, by a full reload and by saracroche's method, in one run.
+struct BenchUserEditsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "user-edits",
+    abstract: "What a user's edit costs: calldir's incremental edit, a full reload, saracroche's.",
+    discussion: """
+      Compiles a directory (--entries numbers of the directory-4m profile) and France's \
+      telemarketing plan (12 M numbers with --wildcards 6) into one container, installs it \
+      whole through the simulated system (the complete request, then chunks past the cap), \
+      then per repeat: calldir's edits (block a number, unblock it, allow a number inside \
+      the plan, label a directory number, pause, resume, clear), each followed by one sync; \
+      the first edit again sent by a complete reload and every chunk after it; and the same \
+      edits by saracroche's method (cbouvat/saracroche-ios, modelled in calldir-baselines: \
+      the action and its number in shared defaults, one incremental request; its pause is \
+      'reset'). Prints medians per method and edit: requests, entries added and removed, the \
+      extension's CPU time, its footprint peak and the time projected on --device (the \
+      extension's CPU here plus the device's ingest of the entries sent); one CSV row per \
+      method, edit and repeat in --out.
+      Exit statuses: 0 done; 1 usage or input error, a tool or a request failed.
+      """)
+
+  @Option(
+    name: .customLong("repeat"), parsing: .unconditional, help: "Runs of each edit.",
+    transform: wholeNumber(in: OptionBounds.repeats))
+  var repeats: Int = 3
+  @Option(
+    name: .long, parsing: .unconditional, help: "The directory's numbers.",
+    transform: wholeNumber(in: 1_000...20_000_000))
+  var entries: Int = 4_000_000
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "'#' after each French prefix: 6 is the plan (12 M numbers); 3 makes a quick run.",
+    transform: wholeNumber(in: 1...6))
+  var wildcards: Int = 6
+  @Option(
+    name: .long,
+    help: "The device the time is projected on (\(DeviceProfile.availableNames().joined(separator: ", "))).")
+  var device = "iphone13"
+  @Option(name: .long, help: "The CSV to write.", completion: .file())
+  var out: String = ".calldir/bench/user-edits.csv"
+  @Option(name: .long, help: "The folder the runs work in.", completion: .directory)
+  var work: String = ".calldir/bench/user-edits"
+
+  func validate() throws {
+    _ = try nonEmptyPath(out)
+    _ = try nonEmptyPath(work)
+  }
+
+  func run() async throws {
+    let profile: DeviceProfile
+    do {
+      profile = try DeviceProfile.load(device)
+    } catch {
+      throw ValidationError("--device: \(error)")
+    }
+    var bench = UserEditBench(
+      binaryDirectory: SiblingExecutables.directory(), work: work, device: profile)
+    bench.repeats = repeats
+    bench.directoryEntries = entries
+    bench.wildcards = wildcards
+    let rows: [UserEditBench.Row]
+    do {
+      try ResultFiles.checkWritable(out)
+      rows = try await bench.run { StandardError.write("bench user-edits: \($0)\n") }
+      try ResultFiles.writeAtomically(UserEditBench.csv(rows).encoded(), to: out)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    print(
+      "method       edit                       requests   entries  removed  extension CPU s  footprint  projected s (\(device))"
+    )
+    var seen: [String] = []
+    for row in rows where !seen.contains(row.method + "|" + row.edit) {
+      seen.append(row.method + "|" + row.edit)
+      let mine = rows.filter { $0.method == row.method && $0.edit == row.edit }
+      func median(_ value: (UserEditBench.Row) -> Double) -> Double {
+        Statistics.median(mine.map(value)) ?? 0
+      }
+      print(
+        row.method.padding(toLength: 13, withPad: " ", startingAt: 0)
+          + row.edit.padding(toLength: 27, withPad: " ", startingAt: 0)
+          + String(
+            format: "%8.0f  %8.0f  %7.0f  %15.4f  %5.2f MiB  %11.4f",
+            median { Double($0.requests) }, median { Double($0.entries) },
+            median { Double($0.removals) }, median(\.extensionCPUSeconds),
+            median { Double($0.footprintPeakBytes) / 1_048_576 }, median(\.projectedSeconds)))
+    }
+    print("wrote \(out)")
+  }
+}
