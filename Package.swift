@@ -39,10 +39,10 @@ import PackageDescription
 //   CallDirectoryCore ← CallKitAdapter
 //   ByteCoding ← PhoneNormalization
 //   ByteCoding, PrivacyInfo ← SystemCalls
-//   ByteCoding, CallDirectoryCore, SystemCalls ← SystemChannel
 //   ByteCoding, SystemCalls ← BaseFormat
 //   SystemCalls ← FaultInjection
 //   ByteCoding, SystemCalls ← ProcessMetrics
+//   ByteCoding, CallDirectoryCore, SystemCalls ← SystemChannel
 //   BaseFormat, ByteCoding, SystemCalls ← DirectoryContainer
 //   CallDirectoryCore, HeapProbe, ProcessMetrics, SystemCalls ← ExtensionReport
 //   ProcessMetrics, SystemCalls ← ProcessSpawning
@@ -52,13 +52,13 @@ import PackageDescription
 //   BaseFormat, ByteCoding, CMalloc, CZlib, DirectoryContainer, PhoneNormalization, ProcessMetrics,
 //     SystemCalls ← DirectoryCompiler
 //   BaseFormat, ByteCoding, CZlib, DirectoryContainer, SystemCalls ← ReleaseFormat
-//   ByteCoding, CallDirectoryCore, CallDirectoryHost, ExtensionReport, ProcessMetrics, SystemCalls,
-//     SystemChannel ← calldir-baselines
-//   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, ReleaseFormat,
-//     SystemCalls ← CallDirectoryApp
+//   BaseFormat, CallDirectoryCore, CallDirectoryLoader, DirectoryContainer, PhoneNormalization,
+//     ReleaseFormat, SystemCalls ← CallDirectoryApp
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization ← Datasets
 //   BaseFormat, ByteCoding, CallDirectoryLoader, DirectoryContainer, SystemCalls ← LiveLookupExport
 //   ReleaseFormat ← ReleaseDownload
+//   ByteCoding, CallDirectoryCore, CallDirectoryHost, ExtensionReport, ProcessMetrics, SystemCalls,
+//     SystemChannel ← calldir-baselines
 //   BaseFormat, CallDirectoryCore, CallDirectoryLoader, ExtensionReport, FaultInjection,
 //     SystemCalls, SystemChannel ← calldir-extension
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization,

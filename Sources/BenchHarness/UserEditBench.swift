@@ -86,7 +86,8 @@ public struct UserEditBench {
       ])
     let hashes =
       String(repeating: "0", count: 6 - wildcards) + String(repeating: "#", count: wildcards)
-    try ("pattern\tcategory\n"
+    try
+      ("pattern\tcategory\n"
       + PatternBench.frenchPrefixes.map { "+33\($0)\(hashes)\ttelemarketing\n" }.joined())
       .write(toFile: work + "/plan.tsv", atomically: true, encoding: .utf8)
     _ = try tool(
@@ -108,7 +109,8 @@ public struct UserEditBench {
     }
     // A number no base holds, one inside the plan, and one of the directory's with a label.
     let fresh: Int64 = 33_999_123_456
-    let inPattern = Int64("33\(PatternBench.frenchPrefixes[0])" + String(repeating: "0", count: 6))! + 5
+    let inPattern =
+      Int64("33\(PatternBench.frenchPrefixes[0])" + String(repeating: "0", count: 6))! + 5
     let directoryNumber = try firstIdentified(system)
     let lists = app.userLists()
     var rows: [Row] = []
@@ -118,7 +120,10 @@ public struct UserEditBench {
         ("block a number", { try await lists.block("+\(fresh)") }),
         ("unblock it", { try await lists.unblock("+\(fresh)") }),
         ("allow a pattern's number", { try await lists.allow("+\(inPattern)") }),
-        ("label a directory number", { try await lists.label("+\(directoryNumber)", "Mine \(index)") }),
+        (
+          "label a directory number",
+          { try await lists.label("+\(directoryNumber)", "Mine \(index)") }
+        ),
         ("pause", { try await lists.pause() }),
         ("resume", { try await lists.resume() }),
         ("clear", { try await lists.clear() }),

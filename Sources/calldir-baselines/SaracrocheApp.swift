@@ -118,7 +118,9 @@ enum SaracrocheApp {
     }
     let defaults = SharedDefaults(container: container)
     try defaults.set(action, forKey: "action")
-    try defaults.set(number.map { [["number": $0, "name": ""]] } ?? [["number": "0", "name": ""]], forKey: "numbers")
+    try defaults.set(
+      number.map { [["number": $0, "name": ""]] } ?? [["number": "0", "name": ""]],
+      forKey: "numbers")
     let result = try system.reload(bundleID, incremental: true, runner: runner)
     guard result.succeeded else { throw BaselineError.requestFailed(result.detail) }
     return result

@@ -65,7 +65,8 @@ func runSaracroche() -> Int32? {
         ["block", "remove_block", "reset"].contains(action)
       else {
         throw UsageError(
-          "saracroche-edit needs --action block|remove_block|reset, --host-dir, --bundle-id, --extension")
+          "saracroche-edit needs --action block|remove_block|reset, --host-dir, --bundle-id, --extension"
+        )
       }
       let result = try SaracrocheApp.edit(
         action: action, number: arguments["number"], container: container, hostDirectory: host,

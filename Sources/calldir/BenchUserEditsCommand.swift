@@ -42,7 +42,9 @@ struct BenchUserEditsCommand: AsyncParsableCommand {
   var wildcards: Int = 6
   @Option(
     name: .long,
-    help: "The device the time is projected on (\(DeviceProfile.availableNames().joined(separator: ", "))).")
+    help:
+      "The device the time is projected on (\(DeviceProfile.availableNames().joined(separator: ", ")))."
+  )
   var device = "iphone13"
   @Option(name: .long, help: "The CSV to write.", completion: .file())
   var out: String = ".calldir/bench/user-edits.csv"

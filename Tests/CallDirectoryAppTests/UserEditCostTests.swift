@@ -17,7 +17,9 @@ struct UserEditCostTests {
   func installedFixture() async throws -> HostFixture {
     let fixture = try HostFixture()
     var dump = "number\tlabel\tcategory\n"
-    for index in 0..<20_000 { dump += "+7916\(String(1_000_000 + index * 3))\tCaller \(index % 90)\t\n" }
+    for index in 0..<20_000 {
+      dump += "+7916\(String(1_000_000 + index * 3))\tCaller \(index % 90)\t\n"
+    }
     for index in 0..<2_000 { dump += "+7926\(String(2_000_000 + index * 5))\tJunk\tspam\n" }
     let dumpPath = fixture.folder.path("dump.tsv")
     try dump.write(toFile: dumpPath, atomically: true, encoding: .utf8)

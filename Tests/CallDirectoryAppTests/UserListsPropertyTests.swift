@@ -181,15 +181,21 @@ struct UserListsPropertyTests {
     var agreed = 0
     for number in Self.pool {
       let answer = try lookup.lookup(number)
-      #expect(answer.label == labels[number], "lookup's label of \(number) after \(trail.suffix(4))")
-      #expect(answer.isBlocked == blocked.contains(number), "lookup of \(number) after \(trail.suffix(4))")
-      if answer.label == labels[number], answer.isBlocked == blocked.contains(number) { agreed += 1 }
+      #expect(
+        answer.label == labels[number], "lookup's label of \(number) after \(trail.suffix(4))")
+      #expect(
+        answer.isBlocked == blocked.contains(number), "lookup of \(number) after \(trail.suffix(4))"
+      )
+      if answer.label == labels[number], answer.isBlocked == blocked.contains(number) {
+        agreed += 1
+      }
     }
     return agreed
   }
 
   @Test func randomEditsCompilesAndKillsMatchTheOracle() async throws {
-    let sequences = ProcessInfo.processInfo.environment["CALLDIR_USER_LISTS_SEQUENCES"].flatMap(Int.init) ?? 3
+    let sequences =
+      ProcessInfo.processInfo.environment["CALLDIR_USER_LISTS_SEQUENCES"].flatMap(Int.init) ?? 3
     var steps = 0
     var agreements = 0
     var kills = 0
@@ -213,7 +219,8 @@ struct UserListsPropertyTests {
           let before = FileManager.default.contents(atPath: listsPath)
           directory = randomDirectory(&random)
           try compile(directory, into: fixture, step)
-          #expect(FileManager.default.contents(atPath: listsPath) == before, "a compile left the lists")
+          #expect(
+            FileManager.default.contents(atPath: listsPath) == before, "a compile left the lists")
           trail.append("compile")
         case 1:
           // An edit, then a sync whose extension dies at a durable step (the journal's

@@ -34,6 +34,9 @@ struct ContentView: View {
           }
           if let message = model.message { Text(message).font(.footnote) }
         }
+        Section("Your lists") {
+          NavigationLink("Block, allow, pause") { UserListsView() }
+        }
       }
       .navigationTitle("calldir example")
       .refreshable { await model.refresh() }
