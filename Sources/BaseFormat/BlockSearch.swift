@@ -25,11 +25,17 @@ import SystemPackage
   private var firstNumbers: [Int64] = []
   private var numbersBefore: [Int64] = []
   private var offsets: [Int] = []
+  /// Whether the index came from its file (``BlockIndex``) rather than a pass over the base.
+  public private(set) var indexWasLoaded = false
 
-  /// Opens the base at `path` and indexes its blocks (one pass, labels skipped).
+  /// Opens the base at `path` and indexes its blocks: the index `storedIndex` gives for the
+  /// base's header when it gives one (its file, checked against the header), else one pass
+  /// over the base, labels skipped.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt base, or a rule
   ///   base (searched by its ranges instead).
-  public init(path: String) throws(BaseFormatError) {
+  public init(path: String, storedIndex: (BaseHeader) -> BlockIndex? = { _ in nil })
+    throws(BaseFormatError)
+  {
     let opened = try OpenedBase(path: path, validatesLabels: false)
     self.path = path
     descriptor = opened.descriptor
@@ -38,7 +44,13 @@ import SystemPackage
     unsafe buffer = UnsafeMutableRawPointer.allocate(
       byteCount: BaseHeader.maximumBlockByteCount, alignment: MemoryLayout<UInt64>.alignment)
     do throws(BaseFormatError) {
-      try buildIndex()
+      if let stored = storedIndex(header) {
+        (firstNumbers, numbersBefore, offsets) =
+          (stored.firstNumbers, stored.numbersBefore, stored.offsets)
+        indexWasLoaded = true
+      } else {
+        try buildIndex()
+      }
     } catch {
       unsafe buffer.deallocate()
       try? descriptor.close()
@@ -53,6 +65,15 @@ import SystemPackage
 
   /// How many blocks the index holds.
   public var blockCount: Int { offsets.count }
+
+  /// The index, to keep in its file (``BlockIndex/encoded(for:)``).
+  public var index: BlockIndex {
+    var index = BlockIndex()
+    (index.firstNumbers, index.numbersBefore, index.offsets) = (
+      firstNumbers, numbersBefore, offsets
+    )
+    return index
+  }
 
   /// Reads the block at `offset` into the buffer and begins it; returns its whole size.
   private func beginBlock(at offset: Int, after number: Int64?) throws(BaseFormatError) -> Int {
@@ -145,8 +166,17 @@ import SystemPackage
     decoder.skipsLabels = true
     var index = 0
     var held = false
+    var first = true
     while !held, decoder.blockEntriesLeft > 0 {
       let found = try decoder.nextEntry().number
+      // An index from its file that no longer fits the block (made for another base) is
+      // caught here, not taken for an answer.
+      if first, found != firstNumbers[low] {
+        throw BaseFormatError(
+          path: path, offset: offsets[low],
+          problem: .inconsistentHeader("the block index does not match the block"))
+      }
+      first = false
       if found > number { return nil }
       if found == number { held = true } else { index += 1 }
     }

@@ -162,10 +162,17 @@ extension ContainerApp {
     events: @Sendable (SyncEvent) -> Void = { _ in }
   ) async throws(ContainerAppError) -> [Manager.ReloadOutcome] {
     guard maximumRequests > 0 else { return [] }
-    return try await ContainerAppError.catchingAsync {
+    let results = try await ContainerAppError.catchingAsync {
       try await syncEnabled(
         manager: manager, bundleID: bundleID, maximumRequests: maximumRequests, events: events)
     }
+    // The bases' block indexes, for the next edit's request and the SMS filter's lookups (a
+    // pass over each new base, once; the request after it reads a few blocks instead).
+    if results.contains(where: { $0.error == nil }) {
+      let container = self.container
+      _ = try? await BlockingWork.run { _ in DirectoryLookup.storeIndexes(container: container) }
+    }
+    return results
   }
 
   /// ``sync(manager:bundleID:maximumRequests:events:)``'s work, throwing what it meets.

@@ -104,7 +104,7 @@ public final class DirectoryLookup {
           while let range = try reader.nextRange() { ranges.append(range) }
           source = .rules(first: ranges.map(\.first), ranges: ranges)
         } else {
-          source = .list(try BlockSearch(path: path))
+          source = .list(try BlockSearch(path: path, storedIndex: { Self.storedIndex(path, $0) }))
         }
         members.append(
           Member(name: base.name, kind: base.kind, priority: base.priority, source: source))
@@ -182,5 +182,46 @@ public final class DirectoryLookup {
     }
     guard low > 0, ranges[low - 1].last >= number else { return nil }
     return ranges[low - 1]
+  }
+
+  // MARK: Stored indexes
+
+  /// The index kept beside the base at `path` (``BaseFormat/BlockIndex``), when there is one
+  /// made for the base `header` describes.
+  static func storedIndex(_ path: String, _ header: BaseHeader) -> BlockIndex? {
+    let indexPath = path + BlockIndex.fileSuffix
+    guard FolderCalls.exists(indexPath),
+      let bytes = try? readWholeFile(indexPath, maximumByteCount: 64 << 20)
+    else { return nil }
+    return BlockIndex(decoding: bytes, for: header)
+  }
+
+  /// Keeps the block index of every list base `container`'s manifest selects beside the base,
+  /// where one is missing or stale, so a lookup (the SMS filter's, an edit's request) reads it
+  /// instead of decoding the whole base: the app calls it after a sync. Each file is written
+  /// atomically; one that cannot be written is left out (a lookup then indexes that base
+  /// itself, as before).
+  /// - Returns: how many indexes were written.
+  @discardableResult
+  public static func storeIndexes(container: String) -> Int {
+    guard var manifest = try? Manifest.read(container: container) else { return 0 }
+    manifest.fullSetRequested = true
+    var written = 0
+    for base in manifest.selection {
+      let path = container + "/" + base.file
+      guard let header = try? BaseHeader.read(path: path), !header.isRules,
+        storedIndex(path, header) == nil,
+        let search = try? BlockSearch(path: path)
+      else { continue }
+      do throws(BaseFormatError) {
+        let writer = try AtomicFileWriter(path: path + BlockIndex.fileSuffix)
+        try writer.write(search.index.encoded(for: search.header))
+        try writer.commit()
+        written += 1
+      } catch {
+        continue
+      }
+    }
+    return written
   }
 }

@@ -215,7 +215,11 @@ public final class ContainerTransaction {
     }
     for entry in ContainerFolder.entries(of: container + "/" + Self.basesFolder) {
       let relative = Self.basesFolder + "/" + entry.name
-      if !named.contains(relative) { ContainerFolder.remove(container + "/" + relative, entry) }
+      // A base's block index (`NAME.cdb.idx`) goes with its base.
+      let owner =
+        relative.hasSuffix(BlockIndex.fileSuffix)
+        ? String(relative.dropLast(BlockIndex.fileSuffix.count)) : relative
+      if !named.contains(owner) { ContainerFolder.remove(container + "/" + relative, entry) }
     }
     for entry in ContainerFolder.entries(of: container) where Self.isLeftover(entry.name) {
       ContainerFolder.remove(container + "/" + entry.name, entry)

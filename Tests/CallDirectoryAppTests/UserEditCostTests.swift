@@ -118,4 +118,32 @@ struct UserEditCostTests {
     #expect(try fixture.system.lookup(79_991_234_567) == .blocked(bundleID: fixture.bundleID))
     #expect(try await lists.pending().isEmpty)
   }
+
+  /// After a sync, each list base has its block index beside it (the edit's lookups read it, not
+  /// the whole base); a base that leaves the container takes its index with it.
+  @Test func aSyncKeepsEachBasesIndexAndItLeavesWithItsBase() async throws {
+    let fixture = try await installedFixture()
+    let bases = fixture.app.container + "/bases"
+    let files = try FileManager.default.contentsOfDirectory(atPath: bases)
+    let indexes = files.filter { $0.hasSuffix(".idx") }
+    let manifest = try fixture.app.manifest()
+    let lists = manifest.selection.filter { !$0.file.contains("rules-") }
+    #expect(!lists.isEmpty)
+    for base in lists {
+      #expect(
+        indexes.contains(String(base.file.dropFirst("bases/".count)) + ".idx"), "\(base.file)")
+    }
+    // A recompile of other numbers: the old bases go, and their indexes with them.
+    let dump = fixture.folder.path("other.tsv")
+    try "number\tlabel\n+79161234567\tOther\n".write(
+      toFile: dump, atomically: true, encoding: .utf8)
+    var options = CompileOptions(inputs: [(dump, .tsv)], output: fixture.app.container)
+    options.allowShrink = true
+    _ = try Compiler(options: options).run()
+    _ = try await sync(fixture)
+    let left = try FileManager.default.contentsOfDirectory(atPath: bases)
+    for index in left where index.hasSuffix(".idx") {
+      #expect(left.contains(String(index.dropLast(4))), "\(index) outlived its base")
+    }
+  }
 }

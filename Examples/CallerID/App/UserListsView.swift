@@ -62,17 +62,19 @@ struct UserListsView: View {
 
   /// Runs one edit and its sync, then shows the lists again.
   private func run(
-    _ edit: @escaping @Sendable (DirectoryUpdater) async throws(ContainerAppError) -> Void
+    _ edit: @escaping @Sendable (DirectoryUpdater) async throws -> Void
   ) {
     guard let updater, !busy else { return }
     busy = true
     Task {
-      do throws(ContainerAppError) {
+      do {
         try await edit(updater)
         message = nil
         written = ""
-      } catch {
+      } catch let error as ContainerAppError {
         message = DirectoryUpdater.userMessage(for: error)
+      } catch {
+        message = "\(error)"
       }
       await reload()
       busy = false
