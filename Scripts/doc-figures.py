@@ -444,11 +444,36 @@ def compile_scale():
     return lines
 
 
+
+# --- the user's edits (Results/user-edits.csv) -------------------------------------------------
+
+def user_edits():
+    rows = rows_of("user-edits.csv")
+    if not rows:
+        fail("Results/user-edits.csv has no rows")
+    repeats = len(ordered(row["repeat"] for row in rows))
+    lines = [f"Measured by `calldir bench user-edits` on 4 M directory numbers and France's 12 M "
+             f"pattern numbers, installed whole, medians of {repeats} runs, from "
+             "`Results/user-edits.csv` (projected: the extension's CPU here plus iPhone 13's "
+             "ingest of the entries sent):", "",
+             "| method | edit | requests | entries added | removed | extension CPU | footprint peak | projected on iPhone 13 |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for method, edit in ordered((row["method"], row["edit"]) for row in rows):
+        mine = [row for row in rows if row["method"] == method and row["edit"] == edit]
+        cpu = median(row["extension_cpu_s"] for row in mine)
+        projected = median(row["projected_s"] for row in mine)
+        lines.append(
+            f"| {method} | {edit} | {median(row['requests'] for row in mine):.0f} "
+            f"| {median(row['entries'] for row in mine):,.0f} | {median(row['removals'] for row in mine):,.0f} "
+            f"| {cpu * 1000:.1f} ms | {size(median(row['footprint_peak_bytes'] for row in mine))} "
+            f"| {projected:.3f} s |")
+    return lines
+
 GENERATORS = {
     "readme": readme, "reference-run": reference_run, "sweep": sweep, "scaling": scaling,
     "two-phase-sweep": two_phase_sweep, "two-phase-directory-4m": two_phase_directory_4m,
     "past-the-cap": past_the_cap, "fr-telemarketing": fr_telemarketing, "update": update, "compile-vs-sort": compile_vs_sort,
-    "compile-scale": compile_scale,
+    "compile-scale": compile_scale, "user-edits": user_edits,
 }
 
 

@@ -160,6 +160,7 @@ public struct clockid_t: Equatable, Sendable {
   public let rawValue: UInt32
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 }
+public let CLOCK_REALTIME = clockid_t(rawValue: 0)
 public let CLOCK_UPTIME_RAW = clockid_t(rawValue: 8)
 public let CLOCK_PROCESS_CPUTIME_ID = clockid_t(rawValue: 12)
 public func clock_gettime_nsec_np(_ clock: clockid_t) -> UInt64 { 0 }

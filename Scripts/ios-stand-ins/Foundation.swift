@@ -159,3 +159,12 @@ public struct CharacterSet: Sendable {
 // What `error as NSError` calls (the compiler looks these up in the module named Foundation).
 public func _convertErrorToNSError(_ error: any Error) -> NSError { NSError() }
 public func _convertNSErrorToError(_ error: NSError?) -> any Error { error ?? NSError() }
+
+/// Locale, as far as the example reads it (iOS 16's `region`).
+public struct Locale: Sendable {
+  public struct Region: Sendable {
+    public var identifier: String
+  }
+  public static var current: Locale { Locale() }
+  public var region: Region? { nil }
+}

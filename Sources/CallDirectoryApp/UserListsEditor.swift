@@ -93,6 +93,12 @@ public struct UserListsEditor: Sendable {
     }
   }
 
+  /// Pauses blocking for `seconds` from now ("Pause for an hour": 3,600).
+  public func pause(for seconds: Int64) async throws(ContainerAppError) {
+    let (end, overflowed) = WallClock.secondsSinceEpoch().addingReportingOverflow(max(0, seconds))
+    try await pause(until: overflowed ? Int64.max : end)
+  }
+
   /// Ends a pause.
   public func resume() async throws(ContainerAppError) {
     try await edit { lists in

@@ -45,7 +45,7 @@ extension DirectoryUpdater {
   func pauseForAnHour() async throws(ContainerAppError) -> [CallKitDirectoryManager
     .ReloadOutcome]
   {
-    try await lists.pause(until: Int64(Date().timeIntervalSince1970) + 3_600)
+    try await lists.pause(for: 3_600)
     return try await sync()
   }
 
