@@ -90,8 +90,11 @@ struct ChartCommand: ParsableCommand {
   /// update`'s, `bench compile`'s and `bench patterns`' tables and `history-noise.sh`'s A/A table,
   /// identified by their own columns; nil for any other CSV.
   static func commandDrawing(_ text: String) -> String? {
-    guard let header = text.split(separator: "\n", maxSplits: 1).first else { return nil }
-    let columns = Set(header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    guard let header = text.split(maxSplits: 1, whereSeparator: \.isNewline).first else {
+      return nil
+    }
+    let columns = Set(
+      header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
     guard !columns.contains("timestamp") else { return nil }
     if columns.isSuperset(of: ["churn", "method", "ratio_to_full"]) {
       return "calldir bench update"
@@ -102,6 +105,9 @@ struct ChartCommand: ParsableCommand {
     }
     if columns.isSuperset(of: ["plan", "request", "extension_cpu_s"]) {
       return "calldir bench patterns --scales (a table: its figures print beside it)"
+    }
+    if columns.isSuperset(of: ["method", "edit", "projected_s"]) {
+      return "calldir bench user-edits (a table: its figures print beside it)"
     }
     if columns.isSuperset(of: ["run", "strategy", "load_min_s"]) {
       return "Scripts/history-noise.sh (an A/A history's table)"

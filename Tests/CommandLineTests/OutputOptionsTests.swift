@@ -91,6 +91,11 @@ struct OutputOptionsTests {
       return [
         "bench", "patterns", "--wildcards", "1", "--repeat", "1", "--work", folder.path("work"),
       ]
+    case ["bench", "user-edits"]:
+      return [
+        "bench", "user-edits", "--entries", "1000", "--wildcards", "1", "--repeat", "1", "--work",
+        folder.path("work"),
+      ]
     case ["bench", "update"]:
       let found = try runProcess("/bin/sh", ["-c", "command -v bsdiff"])
       return found.status == 0 ? ["bench", "update"] + small : nil
