@@ -66,7 +66,9 @@ public struct UserListsEditor: Sendable {
   /// Blocks every number a prefix covers, written as a national plan writes it: `+33 162` with
   /// the length its numbers have (`+33 1 62 ## ## ##`, each `#` any digit, trailing only), or a
   /// range `+33162000000..+33162999999`.
-  /// - Parameter force: allow a prefix that is a whole country calling code (`+33 #########`).
+  /// - Parameters:
+  ///   - written: the prefix or range, as written.
+  ///   - force: allow a prefix that is a whole country calling code (`+33 #########`).
   /// - Throws: ``ContainerAppError/Kind/badArgument`` for a prefix that does not read, that
   ///   covers a whole country code without `force`, or that would take the lists past
   ///   `UserLists.maximumNumbers`.

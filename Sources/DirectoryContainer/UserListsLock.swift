@@ -14,22 +14,11 @@ public final class UserListsLock {
   /// - Throws: `ContainerError` when the folder or the lock file cannot be made or locked.
   public init(container: String) throws(ContainerError) {
     try ContainerFolder.create(container)
-    let path = container + "/" + Self.fileName
-    let descriptor: FileDescriptor
-    do {
-      descriptor = try FileDescriptor.open(
-        FilePath(path), .readWrite, options: [.create, .closeOnExec],
-        permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    do throws(FileLock.Failure) {
+      descriptor = try FileLock.openAndLock(container + "/" + Self.fileName)
     } catch {
-      throw ContainerError("cannot open \(path): \(error)")
+      throw ContainerError(error.description)
     }
-    do {
-      _ = try FileLock.lockExclusively(descriptor, waiting: true)
-    } catch {
-      try? descriptor.close()
-      throw ContainerError("cannot lock \(path): \(error)")
-    }
-    self.descriptor = descriptor
   }
 
   /// Releases the lock (closing the file does).

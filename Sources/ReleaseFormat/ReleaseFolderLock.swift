@@ -21,22 +21,11 @@ final class ReleaseFolderLock {
   /// - Throws: ``ReleaseError`` when the folder cannot be made or the lock opened or taken.
   init(releases: String) throws(ReleaseError) {
     do { try ContainerFolder.create(releases) } catch { throw ReleaseError(error.description) }
-    let path = releases + "/" + Self.fileName
-    let descriptor: FileDescriptor
-    do {
-      descriptor = try FileDescriptor.open(
-        FilePath(path), .readWrite, options: [.create, .closeOnExec],
-        permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    do throws(FileLock.Failure) {
+      descriptor = try FileLock.openAndLock(releases + "/" + Self.fileName)
     } catch {
-      throw ReleaseError("cannot open \(path): \(error)")
+      throw ReleaseError(error.description)
     }
-    do {
-      _ = try FileLock.lockExclusively(descriptor, waiting: true)
-    } catch {
-      try? descriptor.close()
-      throw ReleaseError("cannot lock \(path): \(SystemErrorText.text(error))")
-    }
-    self.descriptor = descriptor
   }
 
   /// Releases the lock (closing the descriptor releases the flock).

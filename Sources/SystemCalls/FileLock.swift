@@ -32,4 +32,40 @@ public enum FileLock {
   public static func unlock(_ descriptor: FileDescriptor) {
     _ = flock(descriptor.rawValue, LOCK_UN)
   }
+
+  /// Why ``openAndLock(_:)`` failed: the step, and the system's error.
+  public enum Failure: Error, CustomStringConvertible {
+    case open(path: String, Errno)
+    case lock(path: String, Errno)
+
+    public var description: String {
+      switch self {
+      case .open(let path, let error): "cannot open \(path): \(SystemErrorText.text(error))"
+      case .lock(let path, let error): "cannot lock \(path): \(SystemErrorText.text(error))"
+      }
+    }
+  }
+
+  /// Opens the lock file at `path` (made when missing, mode 644, closed on exec) and takes its
+  /// exclusive lock, waiting while another process holds it: every lock file calldir keeps
+  /// (the container's writers', the user's lists', a release folder's) is taken so.
+  /// - Returns: the descriptor; closing it releases the lock.
+  /// - Throws: ``Failure`` naming the step and the path.
+  public static func openAndLock(_ path: String) throws(Failure) -> FileDescriptor {
+    let descriptor: FileDescriptor
+    do {
+      descriptor = try FileDescriptor.open(
+        FilePath(path), .readWrite, options: [.create, .closeOnExec],
+        permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    } catch {
+      throw .open(path: path, error as? Errno ?? .ioError)
+    }
+    do {
+      _ = try lockExclusively(descriptor, waiting: true)
+    } catch {
+      try? descriptor.close()
+      throw .lock(path: path, error)
+    }
+    return descriptor
+  }
 }
