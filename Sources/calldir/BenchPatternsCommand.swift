@@ -60,6 +60,12 @@ struct BenchPatternsCommand: AsyncParsableCommand {
 
   func run() async throws {
     if scales { return try await runScales() }
+    // Checked before the runs, not after them.
+    do {
+      try ResultFiles.checkWritable(out)
+    } catch {
+      throw ValidationError("\(error)")
+    }
     var bench = PatternBench(binaryDirectory: SiblingExecutables.directory(), work: work)
     bench.repeats = repeats
     bench.wildcards = wildcards

@@ -42,6 +42,13 @@ struct BenchStrategiesCommand: ParsableCommand {
     against: (folder: String, maxRegression: Double)?
   ) throws {
     let (name, configuration) = try bench.configure(against: against?.folder)
+    // Every output checked before the runs: a --out in a folder that does not exist (or the
+    // default Results/ run from another folder) fails at once, not after minutes of runs.
+    for path in [
+      bench.csvPath, bench.chart, recording.json, recording.summary, recording.saveBaseline,
+    ] {
+      if let path { try ResultFiles.checkWritable(path) }
+    }
     // Read before the runs: a baseline that cannot be read fails at once, not after minutes.
     let baselineFile = try recording.baseline.map { path throws(BenchError) in
       try BenchBaseline.read(path)

@@ -136,6 +136,8 @@ struct BenchTwoPhaseCommand: AsyncParsableCommand {
 
   func run() async throws {
     Interruption.watch([FileManager.default.temporaryDirectory.path])
+    // Checked before the runs, not after them.
+    for path in [out, chart] { if let path { try ResultFiles.checkWritable(path) } }
     let (name, configuration) = try options.configuration(defaultProfile: "regional-2m")
     // The dataset cache: each dataset's folder, its dump and the containers compiled into it.
     Interruption.watch([DatasetCache(root: configuration.cacheRoot).root.path], depth: 3)

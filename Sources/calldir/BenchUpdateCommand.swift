@@ -70,6 +70,8 @@ struct BenchUpdateCommand: ParsableCommand {
   }
 
   func run() throws {
+    // Checked before the runs, not after them.
+    try ResultFiles.checkWritable(out)
     let missing = UpdateBench.missingTools()
     guard missing.isEmpty else {
       throw ValidationError(
