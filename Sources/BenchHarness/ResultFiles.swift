@@ -75,6 +75,12 @@ public enum ResultFiles {
     return replacingExtension(of: path, with: newExtension)
   }
 
+  /// "wrote x.csv and x.svg", or "wrote /dev/stdout" when the CSV is not a regular file and
+  /// so has no chart beside it (``sidecarPath(of:with:)``).
+  public static func wroteLine(csv: String) -> String {
+    sidecarPath(of: csv, with: "svg").map { "wrote \(csv) and \($0)" } ?? "wrote \(csv)"
+  }
+
   /// `Results/x.csv` → `Results/x.svg`.
   public static func replacingExtension(of path: String, with newExtension: String) -> String {
     URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension(newExtension)

@@ -130,7 +130,8 @@ public struct ContainerApp: Sendable, Hashable {
     }
     if let region, !BaseNaming.isValidRegion(region) {
       throw ContainerAppError(
-        "region '\(region)' must not hold a tab, a comma or a line break", kind: .badArgument)
+        "region \(region.debugDescription) must not hold a tab, a comma, a line break, a bidirectional control or a character that shows nothing",
+        kind: .badArgument)
     }
     // A new container is made by the transaction (and removed again if the stage fails), so
     // its copy is made under the lock; an existing one's before it.

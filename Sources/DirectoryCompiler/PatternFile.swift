@@ -1,5 +1,6 @@
 import BaseFormat
 import ByteCoding
+import DirectoryContainer
 import Foundation
 import PhoneNormalization
 
@@ -131,6 +132,11 @@ public enum PatternFile {
         if let problem = bytes.withUTF8({ unsafe LabelRule.problem(ByteView($0)) }) {
           throw .usage("\(place): label: \(problem)")
         }
+        if let offset = InvisibleCharacters.offset(in: label) {
+          throw .usage(
+            "\(place): label: a character that shows nothing (zero width, soft hyphen, filler) at byte \(offset + 1)"
+          )
+        }
       }
       let priorityText = field(priorityColumn)
       guard let priority = priorityText.isEmpty ? 0 : Int(priorityText),
@@ -152,20 +158,20 @@ public enum PatternFile {
   /// whole: they are small, and a file past ``maximumByteCount`` is refused before it is read.
   /// - Throws: ``CompileError`` naming the file: missing, too large or not UTF-8.
   static func lines(ofSmallFile path: String, what: String) throws(CompileError) -> [String] {
-    let data: Data
+    // Through the descriptor, opened without blocking: a FIFO, /dev/zero or a folder given as
+    // the file is named as such, not waited on, read forever or "NSCocoaErrorDomain error 256"
+    // (issue 65, item 15).
+    let bytes: [UInt8]
     do {
-      let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-      guard size <= maximumByteCount else {
-        throw CompileError.unreadable(
-          path, "\(what) of \(size) bytes is past the \(maximumByteCount >> 20) MiB limit")
-      }
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch let error as CompileError {
-      throw error
+      bytes = try readWholeFile(path, maximumByteCount: maximumByteCount)
+    } catch .fileTooLarge {
+      throw .unreadable(path, "\(what) is past the \(maximumByteCount >> 20) MiB limit")
+    } catch .invalidArgument {
+      throw .unreadable(path, "\(what) is not a regular file (a folder, a device or a FIFO)")
     } catch {
-      throw .unreadable(path, (error as NSError).localizedDescription)
+      throw .unreadable(path, "\(error)")
     }
-    guard let text = String(data: data, encoding: .utf8) else {
+    guard let text = String(validatingUTF8Bytes: bytes) else {
       throw .unreadable(path, "not UTF-8")
     }
     // "\r\n" is one Character in Swift, so splitting on "\n" alone kept a CRLF file as one

@@ -19,6 +19,12 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
   /// A label holding a control character or a line break (`BaseFormat.LabelRule`): a label
   /// is one line of text.
   case labelControlCharacter
+  /// A label holding a character that shows nothing (`BaseFormat.InvisibleCharacters`: a zero
+  /// width space, a soft hyphen, a Hangul filler…): two labels that look alike would differ.
+  case labelInvisibleCharacter
+  /// A region name holding a control character, a bidirectional control or a character that
+  /// shows nothing: an app's region chooser shows it.
+  case regionUnreadable
   /// A rank that is not a whole number (`high`, `1e3`, `2.5`): a rank orders the seed set and
   /// the cap, so a row is not guessed into an order.
   case badRank
@@ -37,6 +43,9 @@ public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
     case .labelTooLong: "label too long"
     case .labelControlCharacter:
       "control character, bidirectional control or byte order mark in label"
+    case .labelInvisibleCharacter: "invisible character in label (zero width, soft hyphen, filler)"
+    case .regionUnreadable:
+      "control character, bidirectional control or invisible character in region"
     case .badRank: "bad rank"
     case .number(let reason): reason.rawValue
     }

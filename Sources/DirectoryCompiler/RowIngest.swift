@@ -120,6 +120,17 @@ import PhoneNormalization
         reject(.labelControlCharacter, line: row.line)
         return
       }
+      guard InvisibleCharacters.offset(in: label) == nil else {
+        reject(.labelInvisibleCharacter, line: row.line)
+        return
+      }
+    }
+    if let region = row.region,
+      LabelRule.controlCharacterOffset(region) != nil
+        || InvisibleCharacters.offset(in: region) != nil
+    {
+      reject(.regionUnreadable, line: row.line)
+      return
     }
     if row.rank != nil { unsafe sawRank = true }
     // A blocking entry has no label; its category names its list.

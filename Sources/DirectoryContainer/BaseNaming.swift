@@ -1,3 +1,6 @@
+import BaseFormat
+import ByteCoding
+
 /// What a base's name and region may be, wherever they come from (`app stage`'s arguments, a
 /// release's index): a name becomes part of file names in the container and in a release
 /// folder, and both are fields of the manifest's lines, so neither may break them. An index whose
@@ -18,9 +21,14 @@ public enum BaseNaming {
   public static let nameRule = "letters, digits, '-', '_' or '.', at most 128 bytes"
 
   /// Whether `region` can be a region: not empty, not the manifest's `-`, and without a tab, a
-  /// comma, a line break, NUL or another control character.
+  /// comma, a line break, NUL or another control character, a bidirectional control or a
+  /// character that shows nothing (an app's region chooser shows the name).
   public static func isValidRegion(_ region: String) -> Bool {
-    !region.isEmpty && region != "-" && region.utf8.count <= maximumNameByteCount
-      && !region.unicodeScalars.contains { $0 == "," || $0.value < 0x20 || $0.value == 0x7F }
+    guard !region.isEmpty, region != "-", region.utf8.count <= maximumNameByteCount,
+      !region.unicodeScalars.contains(where: { $0 == "," || $0.value < 0x20 || $0.value == 0x7F })
+    else { return false }
+    var bytes = region
+    return bytes.withUTF8 { unsafe LabelRule.controlCharacterOffset(ByteView($0)) } == nil
+      && InvisibleCharacters.offset(in: region) == nil
   }
 }

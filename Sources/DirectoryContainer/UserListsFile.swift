@@ -1,4 +1,5 @@
 import BaseFormat
+import ByteCoding
 import SystemCalls
 
 /// The user's lists as a text file, the one format for the container's copies and for the
@@ -141,7 +142,8 @@ public enum UserListsFile {
 
   /// Why `label` cannot be a user's label, or nil when it can: empty, over
   /// ``UserLists/maximumLabelBytes``, or holding a control character (a tab or a line break
-  /// would end the field).
+  /// would end the field), a bidirectional control or a character that shows nothing
+  /// (`BaseFormat.LabelRule`, `BaseFormat.InvisibleCharacters`), as the compiler refuses them.
   public static func labelProblem(_ label: String) -> String? {
     if label.isEmpty { return "an empty label (remove the label instead)" }
     if label.utf8.count > UserLists.maximumLabelBytes {
@@ -150,6 +152,13 @@ public enum UserListsFile {
     }
     if label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       return "a label holding a control character (a tab or a line break)"
+    }
+    var bytes = label
+    if bytes.withUTF8({ unsafe LabelRule.controlCharacterOffset(ByteView($0)) }) != nil {
+      return "a label holding a line separator, a bidirectional control or a byte order mark"
+    }
+    if InvisibleCharacters.offset(in: label) != nil {
+      return "a label holding a character that shows nothing (zero width, soft hyphen, filler)"
     }
     return nil
   }

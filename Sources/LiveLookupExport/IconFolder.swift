@@ -23,23 +23,53 @@ struct IconFolder {
   let folder: String
   /// Numbers with an icon file, to its file name.
   private(set) var files: [Int64: String] = [:]
-  /// File names that name no number (`+` and digits), reported once.
+  /// File names that name no number (not `+`, then 1 to 15 digits without a leading 0, then
+  /// `.heic`), sorted; hidden files (`.DS_Store`) are not counted.
   private(set) var ignoredNames: [String] = []
 
   /// Lists `folder`.
-  init(folder: String) {
+  /// - Throws: ``ExportError`` when `folder` is not a folder that can be
+  ///   listed: a missing path, a file or `/dev/zero` would otherwise read as "no icons".
+  init(folder: String) throws(ExportError) {
     self.folder = folder
-    for entry in FolderCalls.entries(of: folder) where entry.name.hasSuffix(".heic") {
-      let stem = entry.name.dropLast(".heic".count)
-      guard stem.first == "+", let number = Int64(stem.dropFirst()), number > 0,
-        stem.dropFirst().allSatisfy(\.isASCII)
-      else {
+    guard FolderCalls.isFolder(folder) else {
+      throw ExportError(
+        "--icons \(folder): \(FolderCalls.exists(folder, followingLinks: true) ? "not a folder" : "no such folder"); nothing was exported"
+      )
+    }
+    guard let entries = FolderCalls.listedEntries(of: folder) else {
+      throw ExportError("--icons \(folder): cannot be listed; nothing was exported")
+    }
+    for entry in entries where !entry.name.hasPrefix(".") {
+      guard let number = Self.number(named: entry.name) else {
         ignoredNames.append(entry.name)
         continue
       }
       files[number] = entry.name
     }
     ignoredNames.sort()
+  }
+
+  /// The number an icon's file name names: `+`, 1 to 15 ASCII digits with no leading zero (an
+  /// E.164 number), `.heic`. `Int64("+7…")` alone would take `++7….heic`, and a leading zero
+  /// would make `+07….heic` the icon of `+7…`.
+  static func number(named name: String) -> Int64? {
+    let utf8 = Array(name.utf8)
+    let suffix = Array(".heic".utf8)
+    guard utf8.count > suffix.count + 1, utf8.suffix(suffix.count).elementsEqual(suffix),
+      utf8.first == UInt8(ascii: "+")
+    else { return nil }
+    let digits = utf8[1..<(utf8.count - suffix.count)]
+    guard (1...15).contains(digits.count), digits.first != UInt8(ascii: "0"),
+      digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    else { return nil }
+    return digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+  }
+
+  /// Numbers with an icon file that is never asked for: the directory has no identity for
+  /// them, so their icons are not exported.
+  func unusedNames(asked: Set<Int64>) -> [String] {
+    files.filter { !asked.contains($0.key) }.map(\.value).sorted()
   }
 
   /// The icon of `number`: nil when it has none; its bytes, or why it is refused.

@@ -58,6 +58,9 @@ public struct LiveLookupExporter {
     public var numbersWithoutE164 = 0
     /// Icons refused, one line each (not HEIC, too large, unreadable).
     public var refusedIcons: [String] = []
+    /// Files of the icons folder that are not used, one line each: a name that is not
+    /// `+E164.heic`, or a number without an identity. Hidden files are not listed.
+    public var ignoredIcons: [String] = []
     /// Identities whose value would pass the 16-bit size limit, left out, one line each.
     public var refusedIdentities: [String] = []
     /// Bytes of each database.
@@ -137,7 +140,11 @@ public struct LiveLookupExporter {
     progress(0, total)
     let identification = try merge(bases.filter { $0.kind == .identification }, labels: true)
     let blocking = try merge(bases.filter { $0.kind == .blocking }, labels: false)
-    let icons = options.iconsFolder.map { IconFolder(folder: $0) }
+    let icons = try options.iconsFolder.map { folder throws(ExportError) in
+      try IconFolder(folder: folder)
+    }
+    // Bounded by the icon files, not the numbers: only numbers that have one are kept.
+    var numbersWithIconFiles = Set<Int64>()
     let tags: EntryTagFile.Reader?
     do {
       tags = try options.tagsFile.map { path throws(ContainerError) in
@@ -186,7 +193,9 @@ public struct LiveLookupExporter {
           } ?? options.category
         var value = CallIdentity(
           name: name, cacheExpiryMinutes: options.cacheExpiryMinutes, category: category)
-        switch icons?.icon(for: row.number) {
+        let icon = icons?.icon(for: row.number)
+        if icon != nil { numbersWithIconFiles.insert(row.number) }
+        switch icon {
         case .success(let image)?: value.icon = image
         case .failure(let refusal)?: report.refusedIcons.append(refusal.line)
         case nil: break
@@ -220,6 +229,13 @@ public struct LiveLookupExporter {
       report.identityData = .init(
         rows: identity.rowCount, valueBytes: identity.valueByteCount,
         largestValue: identity.largestValueByteCount)
+      if let icons {
+        report.ignoredIcons =
+          icons.ignoredNames.map { "\($0): not named +E164.heic (a + then 1 to 15 digits)" }
+          + icons.unusedNames(asked: numbersWithIconFiles).map {
+            "\($0): no identity in the directory has this number"
+          }
+      }
       progress(numbers, numbers)
       try check(report)
       try block.commit()

@@ -80,7 +80,8 @@ private struct IndexFields {
       if case .string(let text)? = baseValue["region"] {
         guard BaseNaming.isValidRegion(text) else {
           throw fail(
-            "\(place): region \(text.debugDescription) holds a comma or a control character")
+            "\(place): region \(text.debugDescription) holds a comma, a control character or one that shows nothing"
+          )
         }
         region = text
       }

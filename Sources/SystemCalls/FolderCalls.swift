@@ -28,7 +28,13 @@ public enum FolderCalls {
 
   /// The entries of `folder` except `.` and `..`; empty when it cannot be read.
   public static func entries(of folder: String) -> [Entry] {
-    guard let stream = unsafe opendir(folder) else { return [] }
+    listedEntries(of: folder) ?? []
+  }
+
+  /// The entries of `folder` except `.` and `..`; nil when it cannot be opened (missing, not a
+  /// folder, no permission), which ``entries(of:)`` reads as empty.
+  public static func listedEntries(of folder: String) -> [Entry]? {
+    guard let stream = unsafe opendir(folder) else { return nil }
     defer { unsafe closedir(stream) }
     var entries: [Entry] = []
     while let entry = unsafe readdir(stream) {

@@ -79,11 +79,15 @@ struct BenchPatternsCommand: AsyncParsableCommand {
         )
       }
       try ResultFiles.writeAtomically(PatternBench.csv(rows).encoded(), to: out)
-      try ResultFiles.writeAtomically(
-        PatternChart.svg(
-          rows: rows,
-          title: "calldir bench patterns — France's telemarketing plan, \(expected) numbers"),
-        to: ResultFiles.replacingExtension(of: out, with: "svg"))
+      // No chart beside what is not a regular file: `--out /dev/null` would make
+      // `/dev/null.svg` as root (issue 65, item 15).
+      if let chart = ResultFiles.sidecarPath(of: out, with: "svg") {
+        try ResultFiles.writeAtomically(
+          PatternChart.svg(
+            rows: rows,
+            title: "calldir bench patterns — France's telemarketing plan, \(expected) numbers"),
+          to: chart)
+      }
     } catch {
       throw ValidationError("\(error)")
     }
@@ -105,7 +109,7 @@ struct BenchPatternsCommand: AsyncParsableCommand {
             median { Double($0.extensionIdleBytes) / 1_048_576 },
             median { Double($0.backgroundRuns) }))
     }
-    print("wrote \(out) and \(ResultFiles.replacingExtension(of: out, with: "svg"))")
+    print(ResultFiles.wroteLine(csv: out))
   }
 
   /// `--scales`: the first requests of growing plans, side by side (issue 65, item 4).

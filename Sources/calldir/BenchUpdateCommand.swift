@@ -98,11 +98,13 @@ struct BenchUpdateCommand: ParsableCommand {
       }
       try ResultFiles.writeAtomically(
         UpdateBench.csv(rows, configuration: configuration).encoded(), to: out)
-      let chart = ResultFiles.replacingExtension(of: out, with: "svg")
-      try ResultFiles.writeAtomically(
-        UpdateChart.svg(
-          rows: rows, title: "calldir bench update — \(name), \(parameters.entries) entries"),
-        to: chart)
+      // No chart beside what is not a regular file (`--out /dev/null`).
+      if let chart = ResultFiles.sidecarPath(of: out, with: "svg") {
+        try ResultFiles.writeAtomically(
+          UpdateChart.svg(
+            rows: rows, title: "calldir bench update — \(name), \(parameters.entries) entries"),
+          to: chart)
+      }
     } catch {
       throw ValidationError("\(error)")
     }
@@ -132,7 +134,7 @@ struct BenchUpdateCommand: ParsableCommand {
     if let first = rows.first {
       print("the new container as one zstd -19 stream: \(first.containerCompressedBytes) bytes")
     }
-    print("wrote \(out) and \(ResultFiles.replacingExtension(of: out, with: "svg"))")
+    print(ResultFiles.wroteLine(csv: out))
   }
 
   /// The bench's steps: version 1 compiled, then three per churn.

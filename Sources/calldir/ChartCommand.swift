@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchHarness
+import DirectoryContainer
 import Foundation
 
 struct ChartCommand: ParsableCommand {
@@ -41,15 +42,24 @@ struct ChartCommand: ParsableCommand {
   }
 
   func run() throws {
-    guard let data = FileManager.default.contents(atPath: csv) else {
-      throw ValidationError("cannot read \(csv): no such file or not readable")
+    // The chart's path first, and the CSV read as a regular file of bounded size: /dev/zero
+    // was read forever, and /dev/stdin got a chart at /dev/stdin.svg (issue 65, item 15).
+    let path = try out ?? Self.chartBeside(csv)
+    let data: [UInt8]
+    do {
+      data = try readWholeFile(csv, maximumByteCount: Self.maximumCSVByteCount)
+    } catch .invalidArgument {
+      throw ValidationError("\(csv): not a regular file (a folder, a device or a FIFO)")
+    } catch .fileTooLarge {
+      throw ValidationError("\(csv): larger than \(Self.maximumCSVByteCount >> 20) MiB")
+    } catch {
+      throw ValidationError("cannot read \(csv): \(error)")
     }
     // A spreadsheet's UTF-8 byte order mark is no part of the header, as `history add` reads it.
     let text = String(
       decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...], as: UTF8.self
     )
     if let scale = try compileScale(text) {
-      let path = out ?? ResultFiles.replacingExtension(of: csv, with: "svg")
       try ResultFiles.writeAtomically(scale, to: path)
       print("wrote \(path)")
       return
@@ -67,7 +77,6 @@ struct ChartCommand: ParsableCommand {
     guard records.contains(where: { $0.run == .load }) else {
       throw ValidationError("\(csv): no load runs to chart")
     }
-    let path = out ?? ResultFiles.replacingExtension(of: csv, with: "svg")
     let profile = records.first?.profile ?? ""
     let sizes = Set(records.filter { $0.run == .load && $0.status == .ok }.map(\.entries))
     let svg =
@@ -84,6 +93,20 @@ struct ChartCommand: ParsableCommand {
         : BenchChart.svg(records: records, title: "calldir bench: \(profile)")
     try ResultFiles.writeAtomically(svg, to: path)
     print("wrote \(path)")
+  }
+
+  /// The largest CSV drawn, in bytes: the largest reference CSV is under 1 MiB, and a chart
+  /// of more rows than this would not be read by anyone.
+  static let maximumCSVByteCount = 64 << 20
+
+  /// The SVG beside `csv` (`x.csv` → `x.svg`).
+  /// - Throws: `ValidationError` when `csv` is not a regular file (`/dev/stdin`, a pipe): a
+  ///   chart beside it would be `/dev/stdin.svg`.
+  static func chartBeside(_ csv: String) throws -> String {
+    guard let path = ResultFiles.sidecarPath(of: csv, with: "svg") else {
+      throw ValidationError("\(csv): not a regular file, so no chart goes beside it; give --out")
+    }
+    return path
   }
 
   /// The command that draws a CSV calldir writes with no run rows (no `timestamp`): `bench

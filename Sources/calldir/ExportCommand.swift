@@ -40,8 +40,9 @@ struct ExportLiveLookupCommand: ParsableCommand {
       temporary folder and removed after. A dump's category column also gives each identity \
       its own category: rows whose category is one of --person-category are people, one of \
       --business-category businesses; --category is the rest's.
-      Exit statuses: 0 done (refused icons and numbers without an E.164 form are counted on \
-      stderr); 1 usage, input or output error (the folder's files are left as they were).
+      Exit statuses: 0 done (refused icons, icon files ignored because their name is not \
+      +E164.heic or no identity has their number, and numbers without an E.164 form are \
+      named on stderr); 1 usage, input or output error (the folder's files are left as they were).
       """)
 
   @Option(
@@ -154,6 +155,13 @@ struct ExportLiveLookupCommand: ParsableCommand {
     for line in report.refusedIcons + report.refusedIdentities {
       StandardError.write("calldir: refused \(line)\n")
     }
+    for line in report.ignoredIcons.prefix(Self.ignoredIconLines) {
+      StandardError.write("calldir: ignored icon \(line)\n")
+    }
+    if report.ignoredIcons.count > Self.ignoredIconLines {
+      StandardError.write(
+        "calldir: ignored \(report.ignoredIcons.count - Self.ignoredIconLines) more icon files\n")
+    }
     if report.numbersWithoutE164 > 0 {
       StandardError.write(
         "calldir: \(report.numbersWithoutE164) numbers have more than 15 digits (no E.164 form): left out\n"
@@ -178,8 +186,10 @@ struct ExportLiveLookupCommand: ParsableCommand {
     }
     print(
       String(
-        format: "refused: %d icons, %d identities, %d numbers; %.2f s, peak RSS %@",
+        format:
+          "refused: %d icons, %d identities, %d numbers; ignored %d icon files; %.2f s, peak RSS %@",
         report.refusedIcons.count, report.refusedIdentities.count, report.numbersWithoutE164,
+        report.ignoredIcons.count,
         seconds, ByteCount.format(MemoryStatusReader.current()?.peakResidentBytes ?? 0)))
   }
 }
@@ -205,6 +215,9 @@ enum IdentityCategoryArgument: String, ExpressibleByArgument, CaseIterable {
 extension ExportLiveLookupCommand {
   /// The tags file of a dump's compile: each entry's identity category from its row.
   static let tagsFileName = "identity-categories.tags"
+  /// Ignored icon files named one per line on stderr before a count of the rest: a folder of
+  /// photos exported from a phone would otherwise fill the terminal.
+  static let ignoredIconLines = 20
 
   /// Comma-separated values, trimmed, empty ones dropped.
   static func values(_ list: String) -> [String] {

@@ -134,7 +134,14 @@ struct GateCommand: AsyncParsableCommand {
       let (copy, mergeBase) = try GitRevision.extract(
         folder: data, against: againstRev, into: scratch + "/base-revision")
       baseFolder = copy
-      title += " against its merge base with `\(againstRev)` (\(mergeBase))"
+      if copy == nil {
+        title += " (new: its merge base with `\(againstRev)`, \(mergeBase), has no such folder)"
+        log(
+          "note: \(data) is not in the merge base \(mergeBase) with \(againstRev): this pull request adds it, so it is gated on budgets alone"
+        )
+      } else {
+        title += " against its merge base with `\(againstRev)` (\(mergeBase))"
+      }
     } else if let baseData {
       title += " against `\(baseData)`"
     }

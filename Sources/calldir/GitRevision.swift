@@ -6,12 +6,14 @@ import Foundation
 /// tool on the way (the Action runs on macOS runners too).
 enum GitRevision {
   /// Writes `folder` as it is at the merge base of HEAD and `revision` into `destination`
-  /// (created), and returns the copy's path and the merge base's short hash.
+  /// (created), and returns the copy's path and the merge base's short hash. The copy is nil
+  /// when the merge base has no such folder: the pull request adds the data, so there is no
+  /// old side to compare with (issue 65, item 15: this failed the gate).
   /// - Throws: `BenchError` naming what git could not do: not a repository, an unknown
   ///   revision (a shallow clone: fetch-depth 0), no merge base, or a folder the merge base
   ///   does not hold.
   static func extract(folder: String, against revision: String, into destination: String)
-    throws -> (copy: String, mergeBase: String)
+    throws -> (copy: String?, mergeBase: String)
   {
     let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
     let top = try git(["-C", absolute, "rev-parse", "--show-toplevel"]) {
@@ -30,6 +32,10 @@ enum GitRevision {
     guard !relative.isEmpty else {
       throw BenchError("--data is the repository's top; give the container's own folder")
     }
+    let listed = try git(["-C", top, "ls-tree", "-d", mergeBase, "--", relative]) {
+      "cannot list \(relative) at \(mergeBase.prefix(12))"
+    }
+    if listed.isEmpty { return (nil, String(mergeBase.prefix(12))) }
     try? FileManager.default.removeItem(atPath: destination)
     try FileManager.default.createDirectory(
       atPath: destination, withIntermediateDirectories: true)

@@ -31,6 +31,12 @@ struct HistoryDatabaseOption: ParsableArguments {
     guard !mustExist || FileManager.default.fileExists(atPath: db) else {
       throw ValidationError("--db \(db): no such history (add a commit first)")
     }
+    // SQLite makes its journal beside the file (`/dev/full-journal` as root), and a device or
+    // a FIFO is no database (issue 65, item 15).
+    if FolderCalls.exists(db, followingLinks: true), FolderCalls.regularFileByteCount(db) == nil {
+      throw ValidationError(
+        "--db \(db): not a regular file (a history is a SQLite file, with its journal beside it)")
+    }
     do { return try BenchHistory(path: db) } catch { throw ValidationError("\(error)") }
   }
 }

@@ -60,6 +60,12 @@ struct UserListsInputTests {
     await refused(editor, container, saying: "control character") {
       try await $0.label("+33612345679", "two\nlines")
     }
+    await refused(editor, container, saying: "a bidirectional control") {
+      try await $0.label("+33612345679", "\u{202E}knaB")
+    }
+    await refused(editor, container, saying: "a character that shows nothing") {
+      try await $0.block("+33612345679", label: "Ba\u{200B}nk")
+    }
     await refused(editor, container, saying: "'#' stands for the trailing digits only") {
       try await $0.blockPrefix("+33 1 6# 00 00 ##")
     }

@@ -84,3 +84,50 @@ struct NotAFileTests {
     }
   }
 }
+
+/// Small files a command reads whole (pattern files, allow lists, gate settings) and files it
+/// opens beside others (a history's database, a CSV's chart) are refused in one line when they
+/// are a FIFO, a device or a folder: never waited on, read forever, reported as "You don't have
+/// permission" or "NSCocoaErrorDomain error 256", or given a sibling in /dev (issue 65, item 15).
+@Suite("Small input files that are not files")
+struct SmallInputsNotAFileTests {
+  let calldir = builtExecutablePath("calldir")
+
+  @Test func patternFilesAllowListsHistoriesAndChartsNameWhatIsNotAFile() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("d.tsv")
+    try Data("number\tlabel\n+79161234567\tA\n".utf8).write(to: URL(fileURLWithPath: dump))
+    let fifo = folder.path("patterns.fifo")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let plan = folder.path("plan.tsv")
+    try "pattern\tcategory\n+33162######\tspam\n".write(
+      toFile: plan, atomically: true, encoding: .utf8)
+    for option in ["--block-patterns", "--identify-patterns", "--allow"] {
+      // An allow list needs patterns to allow numbers from.
+      let patterns = option == "--allow" ? ["--block-patterns", plan] : []
+      for path in [fifo, "/dev/zero", folder.url.path] {
+        let run = try runProcess(
+          calldir, ["compile", dump, "--out", folder.path("box"), option, path] + patterns)
+        #expect(run.status == 1, "\(option) \(path): \(run.stderr)")
+        #expect(
+          run.stderr.contains("is not a regular file (a folder, a device or a FIFO)"),
+          "\(option) \(path): \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("box")))
+      }
+    }
+    for device in ["/dev/full", "/dev/null"] {
+      let history = try runProcess(
+        calldir, ["history", "report", "--db", device, "--out", folder.path("r.html")])
+      #expect(history.status != 0)
+      #expect(history.stderr.contains("--db \(device): not a regular file"), "\(history.stderr)")
+    }
+    let chart = try runProcess(
+      "/bin/sh", ["-c", "cat \"$1\" | \"$0\" chart /dev/stdin", calldir, dump])
+    #expect(chart.status != 0)
+    #expect(chart.stderr.contains("not a regular file, so no chart goes beside it; give --out"))
+    let zero = try runProcess(calldir, ["chart", "/dev/zero", "--out", folder.path("z.svg")])
+    #expect(zero.status != 0)
+    #expect(zero.stderr.contains("/dev/zero: not a regular file"), "\(zero.stderr)")
+  }
+}

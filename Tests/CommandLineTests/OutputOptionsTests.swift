@@ -192,10 +192,17 @@ struct OutputOptionsTests {
             #expect(target != Data("old".utf8), "\(option) did not write the link's target")
           case .fifo:
             #expect(type == S_IFIFO, "\(option) replaced the FIFO")
+            // No chart beside what is not a file (`/dev/null.svg` as root; issue 65, item 15).
+            #expect(
+              !FileManager.default.fileExists(atPath: path + ".svg"),
+              "\(option) made a chart beside a FIFO")
             let read = try Data(contentsOf: URL(fileURLWithPath: path + ".read"))
             #expect(!read.isEmpty, "\(option) wrote nothing through the FIFO")
           case .characterDevice:
             #expect(type == S_IFCHR, "\(option) replaced the character device")
+            #expect(
+              !FileManager.default.fileExists(atPath: path + ".svg"),
+              "\(option) made a chart beside a device")
           case .standardOutput:
             #expect(!run.stdout.isEmpty, "\(option) wrote nothing to /dev/stdout")
           }

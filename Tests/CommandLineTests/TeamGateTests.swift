@@ -112,6 +112,39 @@ struct TeamGateTests {
       "\(run.stderr)")
   }
 
+  /// A pull request that adds the data folder is gated on budgets alone (issue 65, item 15:
+  /// `--against-rev` failed with "not in the merge base"): the report says the folder is new.
+  @Test func aPullRequestThatAddsTheDataIsGatedOnBudgets() throws {
+    let folder = try TemporaryFolder()
+    let repo = folder.path("repo")
+    try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+    try git(repo, ["init", "-q", "-b", "main"])
+    try "a team's directory\n".write(toFile: repo + "/README", atomically: true, encoding: .utf8)
+    try git(repo, ["add", "-A"])
+    try git(repo, ["commit", "-qm", "start"])
+    try git(repo, ["checkout", "-q", "-b", "pr"])
+    let made = try runProcess(
+      calldir,
+      [
+        "generate", "--profile", "ci-smoke", "--entries", "5000", "--format", "tsv", "--out",
+        repo + "/dump.tsv",
+      ])
+    #expect(made.status == 0, "\(made.stderr)")
+    try compile(repo)
+    try git(repo, ["add", "-A"])
+    try git(repo, ["commit", "-qm", "the directory"])
+    let run = try runProcess(
+      calldir,
+      [
+        "gate", "--data", repo + "/directory", "--out", repo + "/../out", "--against-rev", "main",
+      ])
+    #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+    #expect(run.stderr.contains("this pull request adds it, so it is gated on budgets alone"))
+    let text = try report(repo)
+    #expect(text.contains("has no such folder"), "\(text)")
+    #expect(text.contains("### data — ✅ within every budget"), "\(text)")
+  }
+
   /// Each budget can fail the data, with one line naming the figure and its budget: a tight
   /// label budget from the settings file, a seed time from --set, the update's share.
   @Test func budgetsFailTheDataWithOneLineEach() throws {
@@ -173,6 +206,8 @@ struct TeamGateTests {
     try "budgets:\n  footprint: 3\n".write(toFile: unknown, atomically: true, encoding: .utf8)
     try FileManager.default.createDirectory(
       atPath: folder.path("empty"), withIntermediateDirectories: true)
+    let fifo = folder.path("settings.fifo")
+    #expect(mkfifo(fifo, 0o600) == 0)
     let cases: [([String], String)] = [
       (["--against-rev", "no-such-branch"], "is not a commit"),
       (["--set", "budgets.requests=0"], "budgets.requests must be a whole number from 1"),
@@ -183,7 +218,11 @@ struct TeamGateTests {
       (["--set", "budgets.requests=12%"], "budgets.requests must be a whole number from 1"),
       (["--settings", notYAML], "not YAML"),
       (["--settings", unknown], "unknown.yml:2: unknown setting 'budgets.footprint'"),
-      (["--settings", folder.path("missing.yml")], "cannot read the gate settings"),
+      (["--settings", folder.path("missing.yml")], "the gate settings: cannot read"),
+      // Issue 65, item 15: a FIFO, a device or a folder is named, not waited on or read.
+      (["--settings", fifo], "the gate settings: \(fifo) is not a regular file"),
+      (["--settings", "/dev/zero"], "the gate settings: /dev/zero is not a regular file"),
+      (["--settings", folder.path("empty")], "is not a regular file"),
     ]
     for (arguments, message) in cases {
       let run = try gate(repo, arguments)

@@ -74,6 +74,46 @@ struct RowRulesTests {
     }
   }
 
+  /// Characters that show nothing never reach a store or the manifest: the labels and region
+  /// names the hostile test of issue 65 (item 15) got in are rejected rows, and joiners,
+  /// variation selectors and a subdivision flag, which scripts and emoji need, are kept.
+  @Test func labelsAndRegionsWithCharactersThatShowNothingAreRejectedRows() throws {
+    let folder = try TemporaryFolder()
+    let hidden = ["\u{200B}", "\u{2060}", "\u{00AD}", "\u{FFF9}", "\u{E0041}", "\u{3164}"]
+    let kept = [
+      "\u{0645}\u{06CC}\u{200C}\u{062E}", "\u{1F468}\u{200D}\u{1F373}", "\u{2615}\u{FE0F}",
+      "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} Cardiff",
+    ]
+    var tsv = "number\tlabel\tregion\n"
+    var line = 0
+    for (index, character) in hidden.enumerated() {
+      line += 1
+      tsv += "8 495 111 22 \(10 + line)\tBa\(character)nk\tMoscow\n"
+      line += 1
+      tsv += "8 495 111 22 \(10 + line)\tBank\tZone\(index)\(character)\n"
+    }
+    line += 1
+    tsv += "8 495 111 22 \(10 + line)\tBank\tMos\u{202E}cow\n"
+    for label in kept {
+      line += 1
+      tsv += "8 495 111 22 \(10 + line)\t\(label)\tMoscow\n"
+    }
+    let (report, out) = try compile("hidden.tsv", tsv, format: .tsv, folder: folder)
+    #expect(report.rejected[.labelInvisibleCharacter]?.count == hidden.count, "\(report.rejected)")
+    #expect(report.rejected[.regionUnreadable]?.count == hidden.count + 1, "\(report.rejected)")
+    #expect(report.accepted == kept.count)
+    let manifest = try Manifest.read(container: out)
+    #expect(manifest.bases.compactMap(\.region) == ["Moscow"])
+    var labels: [String] = []
+    for base in manifest.bases where base.role == .region {
+      labels += try MappedBaseReader(path: out + "/" + base.file).readAll().map(\.label)
+    }
+    #expect(labels.sorted() == kept.sorted())
+    #expect(!BaseNaming.isValidRegion("Mos\u{202E}cow"))
+    #expect(!BaseNaming.isValidRegion("Zone\u{200B}"))
+    #expect(BaseNaming.isValidRegion("Île-de-France"))
+  }
+
   @Test func aBlockingListNeedsNoLabelColumn() throws {
     let folder = try TemporaryFolder()
     let tsv = "number\n8 495 111 22 33\n8 495 111 22 34\n"

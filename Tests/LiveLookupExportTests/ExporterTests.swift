@@ -132,6 +132,55 @@ struct ExporterTests {
     #expect(try KeywordDatabaseReader.rows(of: folder.path("out/block.binpb")).count == 3)
   }
 
+  /// An icons folder that is not one (missing, a file, `/dev/zero`) is refused before anything
+  /// is written, where it read as "no icons"; names that are not `+E164.heic` (`++7…`, `+07…`)
+  /// and icons of numbers without an identity are named as ignored (issue 65, item 15).
+  @Test func iconsThatCannotBeUsedAreRefusedOrNamed() throws {
+    let folder = try TemporaryFolder()
+    let box = try container(
+      folder, identification: [("r", 1, [(74_951_000_001, "Fine"), (74_951_000_002, "Other")])])
+    let file = folder.path("a-file")
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    for (path, reason) in [
+      (folder.path("missing"), "no such folder"), (file, "not a folder"),
+      ("/dev/zero", "not a folder"),
+    ] {
+      var withIcons = options()
+      withIcons.iconsFolder = path
+      #expect {
+        try LiveLookupExporter(container: box, options: withIcons).export(to: folder.path("out"))
+      } throws: {
+        ($0 as? ExportError)?.description == "--icons \(path): \(reason); nothing was exported"
+      }
+      #expect(!FileManager.default.fileExists(atPath: folder.path("out/block.binpb")))
+    }
+    let icons = folder.path("icons")
+    try FileManager.default.createDirectory(atPath: icons, withIntermediateDirectories: true)
+    let heic: [UInt8] = [0, 0, 0, 16] + Array("ftypheic".utf8) + [0, 0, 0, 0]
+    for name in [
+      "+74951000001.heic", "++74951000002.heic", "+074951000002.heic", "+7495100000x.heic",
+      "+74951000009.heic", "photo.jpg", ".DS_Store", "+1234567890123456.heic",
+    ] {
+      try Data(heic).write(to: URL(fileURLWithPath: icons + "/" + name))
+    }
+    var withIcons = options()
+    withIcons.iconsFolder = icons
+    let report = try LiveLookupExporter(container: box, options: withIcons)
+      .export(to: folder.path("out"))
+    #expect(report.icons == 1)
+    #expect(
+      report.ignoredIcons == [
+        "++74951000002.heic: not named +E164.heic (a + then 1 to 15 digits)",
+        "+074951000002.heic: not named +E164.heic (a + then 1 to 15 digits)",
+        "+1234567890123456.heic: not named +E164.heic (a + then 1 to 15 digits)",
+        "+7495100000x.heic: not named +E164.heic (a + then 1 to 15 digits)",
+        "photo.jpg: not named +E164.heic (a + then 1 to 15 digits)",
+        "+74951000009.heic: no identity in the directory has this number",
+      ])
+    #expect(IconFolder.number(named: "+74951000001.heic") == 74_951_000_001)
+    #expect(IconFolder.number(named: "+.heic") == nil)
+  }
+
   /// A failed export changes nothing that was there: a base that turns out corrupt half-way,
   /// and a folder where a database must go (refused before anything is written).
   @Test func aFailedExportLeavesTheFolderAsItWas() throws {

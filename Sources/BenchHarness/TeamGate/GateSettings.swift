@@ -1,3 +1,4 @@
+import DirectoryContainer
 import Foundation
 import ProcessMetrics
 import Yams
@@ -153,22 +154,13 @@ public struct GateSettings: Sendable {
   /// - Throws: ``BenchError`` naming the file and, where it has one, the line: a file that
   ///   cannot be read, is not YAML, or sets an unknown key or a value out of range.
   public mutating func read(file path: String) throws(BenchError) {
+    // Through the descriptor, opened without blocking: a FIFO, /dev/zero or a folder is named
+    // as such, not waited on or read forever (issue 65, item 15).
     let text: String
     do {
-      let data = try Data(contentsOf: URL(fileURLWithPath: path))
-      guard data.count <= Self.maximumByteCount else {
-        throw BenchError(
-          "\(path): \(ByteCount.format(data.count)) is too large for gate settings (at most \(ByteCount.format(Self.maximumByteCount)))"
-        )
-      }
-      guard let decoded = String(data: data, encoding: .utf8) else {
-        throw BenchError("\(path): not UTF-8 text")
-      }
-      text = decoded
-    } catch let error as BenchError {
-      throw error
+      text = try readSmallTextFile(path, maximumByteCount: Self.maximumByteCount)
     } catch {
-      throw BenchError("cannot read the gate settings \(path): \(error.localizedDescription)")
+      throw BenchError("the gate settings: \(error.description)")
     }
     let root: Node?
     do {
