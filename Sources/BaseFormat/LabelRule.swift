@@ -29,6 +29,13 @@ public enum LabelRule {
   }
 
   /// The byte offset of the first control character, line separator, bidirectional control or
+  /// byte order mark in `text`, or nil.
+  public static func controlCharacterOffset(in text: String) -> Int? {
+    var copy = text
+    return copy.withUTF8 { unsafe controlCharacterOffset(ByteView($0)) }
+  }
+
+  /// The byte offset of the first control character, line separator, bidirectional control or
   /// byte order mark in valid UTF-8 bytes.
   public static func controlCharacterOffset(_ label: ByteView) -> Int? {
     // One pass over the bytes without a check each (most labels hold none of these); the

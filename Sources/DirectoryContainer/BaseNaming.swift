@@ -1,5 +1,4 @@
 import BaseFormat
-import ByteCoding
 
 /// What a base's name and region may be, wherever they come from (`app stage`'s arguments, a
 /// release's index): a name becomes part of file names in the container and in a release
@@ -24,11 +23,9 @@ public enum BaseNaming {
   /// comma, a line break, NUL or another control character, a bidirectional control or a
   /// character that shows nothing (an app's region chooser shows the name).
   public static func isValidRegion(_ region: String) -> Bool {
-    guard !region.isEmpty, region != "-", region.utf8.count <= maximumNameByteCount,
-      !region.unicodeScalars.contains(where: { $0 == "," || $0.value < 0x20 || $0.value == 0x7F })
-    else { return false }
-    var bytes = region
-    return bytes.withUTF8 { unsafe LabelRule.controlCharacterOffset(ByteView($0)) } == nil
+    !region.isEmpty && region != "-" && region.utf8.count <= maximumNameByteCount
+      && !region.unicodeScalars.contains(",")
+      && LabelRule.controlCharacterOffset(in: region) == nil
       && InvisibleCharacters.offset(in: region) == nil
   }
 }

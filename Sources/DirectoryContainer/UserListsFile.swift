@@ -1,5 +1,4 @@
 import BaseFormat
-import ByteCoding
 import SystemCalls
 
 /// The user's lists as a text file, the one format for the container's copies and for the
@@ -153,8 +152,7 @@ public enum UserListsFile {
     if label.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       return "a label holding a control character (a tab or a line break)"
     }
-    var bytes = label
-    if bytes.withUTF8({ unsafe LabelRule.controlCharacterOffset(ByteView($0)) }) != nil {
+    if LabelRule.controlCharacterOffset(in: label) != nil {
       return "a label holding a line separator, a bidirectional control or a byte order mark"
     }
     if InvisibleCharacters.offset(in: label) != nil {
