@@ -26,6 +26,8 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
   private let owner: SessionOwner
   /// Each fetch's deadlines, on the source's clock, counted from the call.
   private let deadlines: @Sendable () -> FetchDeadlines
+  /// URLSession's own timer for each request, in seconds (``backstopSeconds(idle:total:clockIsReal:)``).
+  let backstopTimeout: TimeInterval
 
   /// The longest timeout kept: 30 days. URLSession's and Dispatch's timers trap on values they
   /// cannot schedule (`inf` and `1e308` died with SIGILL inside FoundationNetworking).
@@ -59,12 +61,22 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     self.totalTimeout = clamped(totalTimeout, 600)
     let (idle, total) = (Duration.seconds(self.idleTimeout), Duration.seconds(self.totalTimeout))
     deadlines = { FetchDeadlines(clock: clock, idle: idle, total: total) }
+    backstopTimeout = Self.backstopSeconds(
+      idle: self.idleTimeout, total: self.totalTimeout,
+      clockIsReal: clock is ContinuousClock || clock is SuspendingClock)
   }
 
-  /// URLSession's own timer, in seconds: past both deadlines, so only the source's clock ends
-  /// a fetch that the clock can still end; the timer ends one whose clock never moves.
-  static func backstopSeconds(idle: TimeInterval, total: TimeInterval) -> TimeInterval {
-    min(idle + total, maximumTimeout)
+  /// URLSession's own timer, in seconds. On a real clock, past both deadlines, so only the
+  /// source's clock ends a fetch that the clock can still end, and the timer ends one whose
+  /// watch never runs. On a clock advanced by hand (a test's), the longest timeout: real
+  /// seconds say nothing about that clock, and a loaded `swift test` ran a test's fetch for
+  /// more than the 105 s that idle + total gave, so URLSession's timer ended fetches the test
+  /// meant its clock or a cancellation to end (issue 65, item 0). There the clock, or the
+  /// cancellation, is the only thing that ends a fetch.
+  static func backstopSeconds(idle: TimeInterval, total: TimeInterval, clockIsReal: Bool)
+    -> TimeInterval
+  {
+    clockIsReal ? min(idle + total, maximumTimeout) : maximumTimeout
   }
 
   /// Fetches `path` into `destination`, resuming from the bytes already there.
@@ -128,7 +140,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     // the idle timeout it raced the source's clock whenever the watch ran late on a busy
     // cooperative pool: a loaded `swift test` saw "URLSession's own timer" end a fetch that
     // the test had cancelled, and one the injected clock was about to end (issue 65, item 0).
-    request.timeoutInterval = Self.backstopSeconds(idle: idleTimeout, total: totalTimeout)
+    request.timeoutInterval = backstopTimeout
     if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
     // The bytes as the index sized them: a compressed body decodes to what the server says,
     // and 1 MB of gzip took 1.18 GB before its size was refused (issue 52, item 11).

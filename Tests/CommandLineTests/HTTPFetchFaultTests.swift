@@ -28,7 +28,8 @@ struct HTTPFetchFaultTests {
     let part = folder.path("big.part")
     let (counts, reporter) = AsyncStream.makeStream(of: Int.self)
     // A clock that never moves: only the cancellation can end this fetch, however late the
-    // test's task runs on a loaded machine (URLSession's own timer waits past 10 minutes).
+    // test's task runs on a loaded machine (URLSession's own timer, on a clock moved by hand,
+    // waits the longest timeout: 30 days).
     let source = HTTPReleaseSource(base: URL(string: server.url)!, clock: ManualClock())
     let fetch = Task {
       defer { reporter.finish() }

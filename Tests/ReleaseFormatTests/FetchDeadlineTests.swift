@@ -59,4 +59,19 @@ struct FetchDeadlineTests {
     #expect(await watch.value == nil)
     #expect(clock.sleeperCount == 0)
   }
+
+  /// URLSession's own timer never races a clock the test moves (issue 65, item 0): on a real
+  /// clock it waits past both deadlines, on a hand-moved one as long as a timeout can be, so
+  /// only that clock or a cancellation ends the fetch however late a loaded run gets to it.
+  @Test func urlSessionsTimerWaitsOutAClockMovedByHand() {
+    let base = URL(string: "http://127.0.0.1:9")!
+    let real = HTTPReleaseSource(base: base, idleTimeout: 30, totalTimeout: 600)
+    #expect(real.backstopTimeout == 630)
+    let suspending = HTTPReleaseSource(
+      base: base, idleTimeout: 30, totalTimeout: 45, clock: SuspendingClock())
+    #expect(suspending.backstopTimeout == 75)
+    let byHand = HTTPReleaseSource(
+      base: base, idleTimeout: 30, totalTimeout: 45, clock: ManualClock())
+    #expect(byHand.backstopTimeout == HTTPReleaseSource.maximumTimeout)
+  }
 }
