@@ -162,29 +162,30 @@ import SystemPackage
     let before = numbersBefore[low] == Int64.min ? nil : numbersBefore[low]
     let available = try readBlock(at: offsets[low])
     _ = try beginReadBlock(at: offsets[low], available: available, after: before)
-    // Numbers only until the one sought: its label is decoded alone, by reading again.
+    // The block's first record decoded whole: an index from its file that no longer fits the
+    // block (made for another base) is caught here, not taken for an answer.
     decoder.skipsLabels = true
-    var index = 0
-    var held = false
-    var first = true
-    while !held, decoder.blockEntriesLeft > 0 {
-      let found = try decoder.nextEntry().number
-      // An index from its file that no longer fits the block (made for another base) is
-      // caught here, not taken for an answer.
-      if first, found != firstNumbers[low] {
-        throw BaseFormatError(
-          path: path, offset: offsets[low],
-          problem: .inconsistentHeader("the block index does not match the block"))
-      }
-      first = false
-      if found > number { return nil }
-      if found == number { held = true } else { index += 1 }
+    var place = decoder.position
+    var found = try decoder.nextEntry().number
+    guard found == firstNumbers[low] else {
+      throw BaseFormatError(
+        path: path, offset: offsets[low],
+        problem: .inconsistentHeader("the block index does not match the block"))
     }
-    guard held else { return nil }
+    // The records below the number are skipped by their deltas alone (decoding each record
+    // whole made a lookup's time); the first at or above it is decoded whole, numbers only, and
+    // its label made alone from the place taken before it (decoding the block again from its
+    // start doubled a hit's time).
+    // (A fixed-width base's records are not skipped: this loop reads them one by one.)
+    while found < number {
+      try decoder.skipRecords(below: number)
+      guard decoder.blockEntriesLeft > 0 else { return nil }
+      place = decoder.position
+      found = try decoder.nextEntry().number
+    }
+    guard found == number else { return nil }
     if header.kind == .blocking { return "" }
-    // The block is still in the buffer: decoded again from its start, its label made alone.
-    _ = try beginReadBlock(at: offsets[low], available: available, after: before)
-    for _ in 0..<index { _ = try decoder.nextEntry() }
+    decoder.seek(to: place)
     decoder.skipsLabels = false
     let entry = try decoder.nextEntry()
     return entry.number == number ? entry.label : nil
