@@ -3,9 +3,9 @@ import PackageDescription
 
 // Modules, lowest first; each arrow is "is used by".
 //
-// iOS-buildable (no Foundation; Glibc/Darwin only behind `#if canImport`). Scripts/typecheck-ios.sh
-// checks these for iOS 16 and macOS 13 on Linux: CallDirectoryCore, ByteCoding, BaseFormat,
-// DirectoryContainer, CallDirectoryLoader, CallDirectoryApp, PhoneNormalization.
+// What an iOS app or extension links is the two lists `iOSModules` and `iOSModulesOnFoundation`
+// below, the one list of them: Scripts/typecheck-ios.sh, .github/workflows/ios.yml and .ci/run
+// read it (`Scripts/check-module-graph.py --ios-modules`).
 //   CallDirectoryCore   the CallKit contract: numbers, errors, the checking context
 //   ByteCoding          bounds-checked little-endian and LEB128 fields: the one room for raw bytes
 //   SystemCalls         the one room for the system calls swift-system does not wrap: mmap,
@@ -31,8 +31,6 @@ import PackageDescription
 // first. Scripts/check-module-graph.py (in CI) fails when these lines, the targets'
 // dependencies below and the files' imports disagree; `--print-header` prints them afresh.
 //
-// iOS-buildable, no Foundation: CallDirectoryCore, ByteCoding, SystemCalls, BaseFormat,
-// DirectoryContainer, CallDirectoryLoader, PhoneNormalization, ReleaseFormat, CallDirectoryApp.
 // Foundation allowed: ProcessSpawning, CallDirectoryHost, DirectoryCompiler, Datasets,
 // LiveLookupExport, BenchHarness, ReleaseDownload, calldir, calldir-baselines, calldir-fuzz.
 //
@@ -71,6 +69,17 @@ import PackageDescription
 //     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, FaultInjection,
 //     HeapProbe, LiveLookupExport, PhoneNormalization, ProcessMetrics, ProcessSpawning,
 //     ReleaseDownload, ReleaseFormat, SystemCalls ← calldir
+
+/// The modules an iOS app or its extensions link that build without Foundation (Glibc/Darwin
+/// only behind `#if canImport`, in SystemCalls), lowest first: they build for iOS 16 and
+/// macOS 13. Scripts/check-module-graph.py checks that none imports Foundation and that each
+/// uses only modules of these two lists and the mirrored packages.
+let iOSModules = [
+  "CallDirectoryCore", "ByteCoding", "SystemCalls", "PhoneNormalization", "BaseFormat",
+  "DirectoryContainer", "CallDirectoryLoader", "ReleaseFormat", "CallDirectoryApp",
+]
+/// The modules an iOS app links that use Foundation (and CallKit) on Apple platforms.
+let iOSModulesOnFoundation = ["ReleaseDownload", "CallKitAdapter"]
 
 let package = Package(
   name: "calldir",
@@ -270,7 +279,9 @@ let package = Package(
       ]),
 
     // MARK: Tests
-    .target(name: "TestSupport", dependencies: ["ProcessSpawning"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Datasets", "FaultInjection", "ProcessSpawning"],
+      path: "Tests/TestSupport"),
     .target(
       name: "ReleaseServer",
       dependencies: [

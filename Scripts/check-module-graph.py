@@ -11,10 +11,15 @@ It fails (exit 1, one line per drift) on
   - a declared dependency on a library target or product no file of the target imports (a dead
     arrow; executables listed only so that they are built first are exempt),
   - an edge between library targets drawn in the header but not declared, or declared but not
-    drawn.
+    drawn,
+  - a module of Package.swift's iOS lists (`iOSModules`, `iOSModulesOnFoundation`: what an app
+    links) that is not a target, uses a module outside those lists and the mirrored packages, or
+    (the first list) imports Foundation.
 
-usage: Scripts/check-module-graph.py [--print-header | --self-test]
+usage: Scripts/check-module-graph.py [--print-header | --ios-modules [--on-foundation] | --self-test]
   --print-header  prints the header's graph lines as Package.swift declares them, to paste.
+  --ios-modules   prints the iOS modules without Foundation, lowest first, one line, for the
+                  scripts that build them (with --on-foundation: the ones on Foundation).
   --self-test     plants a dead arrow and a header edge in a copy of Package.swift's text and
                   fails unless both are reported.
 Exit status: 0 the three agree; 1 drift (each line names the target and the module); 2 usage.
@@ -147,6 +152,42 @@ def header_lines(targets, libraries, source_targets):
     return lines
 
 
+# What an iOS module may use besides the iOS lists: the mirrored packages and the system's zlib.
+IOS_PACKAGES = {"SystemPackage", "HeapModule", "ExtrasBase64", "CZlib", "PrivacyInfo"}
+FOUNDATION = {"Foundation", "FoundationEssentials", "FoundationNetworking"}
+
+
+def ios_modules(text):
+    """Package.swift's two iOS lists: (without Foundation, on Foundation), each lowest first."""
+    lists = []
+    for name in ("iOSModules", "iOSModulesOnFoundation"):
+        found = re.search(r"^let %s = \[(.*?)\]" % name, text, re.S | re.M)
+        lists.append(re.findall(r"\"([^\"]+)\"", found.group(1)) if found else None)
+    return lists
+
+
+def ios_drifts(text, targets):
+    """What disagrees with the iOS lists: a list missing, a module that is not a target, a use of
+    a module outside the lists, Foundation imported on the extension's path."""
+    without, on_foundation = ios_modules(text)
+    if without is None or on_foundation is None:
+        return ["Package.swift: the iOS lists (let iOSModules, let iOSModulesOnFoundation) are missing"]
+    drift = []
+    allowed = set(without) | set(on_foundation) | IOS_PACKAGES
+    for module in without + on_foundation:
+        if module not in targets:
+            drift.append(f"Package.swift: the iOS list names {module}, which is not a target")
+            continue
+        for used in sorted(targets[module]["dependencies"] - allowed):
+            drift.append(f"Package.swift: the iOS module {module} uses {used}, which no iOS list holds")
+        if module in without:
+            for imported, place in sorted(imports_of(targets[module]["folder"]).items()):
+                if imported in FOUNDATION:
+                    drift.append(f"{place}: the iOS module {module} imports {imported}, "
+                                 "which the extension's path does without")
+    return drift
+
+
 # Modules no library product (what an app or its extension links) may reach.
 APP_BANNED = {"FaultInjection"}
 
@@ -200,6 +241,7 @@ def drifts(text=None):
         for banned in sorted(APP_BANNED & reached):
             drift.append(f"Package.swift: the library product {product} reaches {banned}, "
                          "which only the command-line tools may link")
+    drift += ios_drifts(text, targets)
     return drift, targets, libraries, source_targets, declared_edges
 
 
@@ -221,26 +263,42 @@ def self_test():
                           'name: "DirectoryContainer",\n      dependencies: [\n        "FaultInjection",\n', 1)
     reached = [line for line in drifts(hooked)[0]
                if "CallDirectoryApp reaches FaultInjection" in line]
-    if hooked == text:
+    # A harness module used by what an app links.
+    outside = text.replace('"CallDirectoryCore", "ByteCoding", "SystemCalls",',
+                           '"CallDirectoryCore", "ByteCoding", "SystemCalls", "ProcessSpawning",', 1)
+    used = [line for line in drifts(outside)[0]
+            if "iOS module ProcessSpawning uses ProcessMetrics, which no iOS list holds" in line]
+    if hooked == text or outside == text:
         print("self-test: the planting sites moved; update self_test()")
         return 1
-    if not dead or not drawn or not reached:
+    if not dead or not drawn or not reached or not used:
         print(f"self-test: a planted dead arrow was {'found' if dead else 'missed'}, a planted "
               f"header edge {'found' if drawn else 'missed'}, the test hook in an app's "
-              f"product {'found' if reached else 'missed'}")
+              f"product {'found' if reached else 'missed'}, a harness module in the iOS list "
+              f"{'found' if used else 'missed'}")
         return 1
-    print("self-test: a planted dead arrow, a planted header edge and the test hook planted in "
-          "an app's product are all reported")
+    print("self-test: a planted dead arrow, a planted header edge, the test hook planted in "
+          "an app's product and a harness module planted in the iOS list are all reported")
     return 0
 
 
 def main():
     arguments = sys.argv[1:]
-    if arguments not in ([], ["--print-header"], ["--self-test"]):
-        print("usage: Scripts/check-module-graph.py [--print-header | --self-test]", file=sys.stderr)
+    if arguments not in ([], ["--print-header"], ["--self-test"], ["--ios-modules"],
+                         ["--ios-modules", "--on-foundation"]):
+        print("usage: Scripts/check-module-graph.py [--print-header | --ios-modules "
+              "[--on-foundation] | --self-test]", file=sys.stderr)
         return 2
     if arguments == ["--self-test"]:
         return self_test()
+    if arguments[:1] == ["--ios-modules"]:
+        without, on_foundation = ios_modules(open(os.path.join(ROOT, "Package.swift"),
+                                                  encoding="utf-8").read())
+        if without is None or on_foundation is None:
+            print("Package.swift: the iOS lists are missing", file=sys.stderr)
+            return 1
+        print(" ".join(on_foundation if arguments[1:] else without))
+        return 0
     drift, targets, libraries, source_targets, declared_edges = drifts()
     if arguments == ["--print-header"]:
         for line in header_lines(targets, libraries, source_targets):

@@ -53,9 +53,11 @@ fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then targets=(ios macos); fi
 
-# Every module an iOS app or extension links that this check covers, in dependency order.
-modules=(CallDirectoryCore ByteCoding SystemCalls PhoneNormalization BaseFormat DirectoryContainer CallDirectoryLoader
-  ReleaseFormat CallDirectoryApp ProcessMetrics)
+# Every module an iOS app or extension links, in dependency order: Package.swift's one list
+# (iOSModules, then iOSModulesOnFoundation), and ProcessMetrics, which the team's Macs run
+# (proc_pid_rusage's footprint on macOS) though no app links it.
+read -ra modules <<<"$(python3 Scripts/check-module-graph.py --ios-modules) ProcessMetrics"
+read -ra on_foundation <<<"$(python3 Scripts/check-module-graph.py --ios-modules --on-foundation)"
 
 typecheck() { # platform-folder triple interface-triple
   local folder=$1 triple=$2 interface=$3
@@ -124,16 +126,16 @@ typecheck() { # platform-folder triple interface-triple
   # SwiftUI), so the async API an app calls is checked for iOS 16's availability here.
   emit Foundation Scripts/ios-stand-ins/Foundation.swift
   emit CallKit Scripts/CallKitStandIn.swift
-  mapfile -d '' files < <(sources Sources/ReleaseDownload)
-  emit ReleaseDownload "${strict[@]}" "${files[@]}"
-  mapfile -d '' files < <(sources Sources/CallKitAdapter)
-  emit CallKitAdapter "${strict[@]}" "${files[@]}"
+  for module in "${on_foundation[@]}"; do
+    mapfile -d '' files < <(sources "Sources/$module")
+    emit "$module" "${strict[@]}" "${files[@]}"
+  done
   if [[ $folder == iphonesimulator ]]; then # the example is an iOS app
     emit CallerIDExample Examples/CallerID/Extension/*.swift Examples/CallerID/Shared/*.swift
-    echo "typecheck-ios: ${modules[*]} ReleaseDownload CallKitAdapter and the example's" \
+    echo "typecheck-ios: ${modules[*]} ${on_foundation[*]} and the example's" \
       "extension and updater type-check for $triple"
   else
-    echo "typecheck-ios: ${modules[*]} ReleaseDownload CallKitAdapter type-check for $triple"
+    echo "typecheck-ios: ${modules[*]} ${on_foundation[*]} type-check for $triple"
   fi
 }
 

@@ -185,9 +185,26 @@ import SystemPackage
     }
     guard found == number else { return nil }
     if header.kind == .blocking { return "" }
+    let recordOffset = decoder.fileOffset(of: place)
+    let slot = recordOffset % Self.labelSlotCount
+    if labelSlots[slot].recordOffset == recordOffset { return labelSlots[slot].label }
     decoder.seek(to: place)
     decoder.skipsLabels = false
     let entry = try decoder.nextEntry()
-    return entry.number == number ? entry.label : nil
+    guard entry.number == number else { return nil }
+    labelSlots[slot] = (recordOffset, entry.label)
+    return entry.label
   }
+
+  /// How many labels made for a record are kept to hand out again.
+  static let labelSlotCount = 16
+
+  /// Labels made for records, by the record's file offset modulo ``labelSlotCount``: a number
+  /// looked up again (the same sender, a recents row drawn again) gets the same `String`, where
+  /// a label of more than 15 UTF-8 bytes was an allocation each time. The block is still read
+  /// and checked first; a base's bytes never change under a search (bases are content-addressed
+  /// files, replaced by new ones, never rewritten), so the record at an offset holds the same
+  /// label. 16 slots: 384 bytes a base.
+  private var labelSlots = [(recordOffset: Int, label: String)](
+    repeating: (-1, ""), count: BlockSearch.labelSlotCount)
 }

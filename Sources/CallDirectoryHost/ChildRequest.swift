@@ -24,10 +24,12 @@ struct ChildRequest {
   var extensionFaultAt: Int? = nil
 
   /// The host's environment, with the fault-injection hook set for the extension alone: the
-  /// host's own `CALLDIR_FAULT_AT` counts the app's steps and is not passed on.
+  /// host's own `CALLDIR_FAULT_AT` counts the app's steps and is not passed on, nor is its
+  /// `CALLDIR_FAULT_COUNT` (the app's count is the app's alone).
   func extensionEnvironment() -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment[FaultInjection.environmentVariable] = extensionFaultAt.map(String.init)
+    environment[FaultInjection.countVariable] = nil
     return environment
   }
 

@@ -186,6 +186,9 @@ struct UserListsPropertyTests {
       #expect(
         answer.isBlocked == blocked.contains(number), "lookup of \(number) after \(trail.suffix(4))"
       )
+      #expect(
+        try lookup.isBlocked(number) == answer.isBlocked,
+        "isBlocked(\(number)) after \(trail.suffix(4))")
       if answer.label == labels[number], answer.isBlocked == blocked.contains(number) {
         agreed += 1
       }

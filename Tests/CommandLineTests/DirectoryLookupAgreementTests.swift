@@ -53,9 +53,14 @@ struct DirectoryLookupAgreementTests {
     var disagreements: [String] = []
     for number in tried {
       let answer = try lookup.lookup(number)
-      if answer.label != labels[number] || answer.isBlocked != blocked.contains(number) {
+      // The SMS filter's question alone answers as the whole lookup does.
+      let blockedAlone = try lookup.isBlocked(number)
+      if answer.label != labels[number] || answer.isBlocked != blocked.contains(number)
+        || blockedAlone != answer.isBlocked
+      {
         disagreements.append(
-          "\(number): lookup \(answer), store \(labels[number] ?? "-") \(blocked.contains(number))")
+          "\(number): lookup \(answer), isBlocked \(blockedAlone), store \(labels[number] ?? "-") \(blocked.contains(number))"
+        )
       }
     }
     #expect(

@@ -30,35 +30,44 @@ struct KillPointTests {
     return contents
   }
 
-  /// Runs `arguments` over a fresh copy of `old` with the hook armed at 1, 2, … until a run
-  /// finishes; checks each stopped run left the old or the new contents.
+  /// Runs `arguments` over a fresh copy of `old` to the end, counting its durable steps, then
+  /// over a fresh copy stopped at each step of a sample (``DurableStepSample``: every step in
+  /// CI); checks each stopped run left the old or the new contents, and that a run armed one
+  /// step past the count finishes.
   /// - Returns: the number of durable steps of the run and how many stops left the new set.
-  func stopEverywhere(old: String, arguments: (String) -> [String], folder: TemporaryFolder)
-    throws -> (steps: Int, leftNew: Int)
-  {
+  func stopEverywhere(
+    old: String, arguments: (String) -> [String], folder: TemporaryFolder,
+    test: String = #function
+  ) throws -> (steps: Int, leftNew: Int) {
+    let sample = DurableStepSample(test)
     let oldContents = try #require(contents(old))
     let reference = folder.path("reference")
     try FileManager.default.copyItem(atPath: old, toPath: reference)
-    let finished = try runProcess(calldir, arguments(reference))
+    let finished = try runProcess(
+      calldir, arguments(reference), environment: DurableStepSample.counting)
     #expect(finished.status == 0, "\(finished.stderr)")
+    let steps = try #require(DurableStepSample.steps(reportedBy: finished), "\(finished.stderr)")
     let newContents = try #require(contents(reference))
     #expect(newContents != oldContents, "the change must change something")
     var leftNew = 0
-    for step in 1...200 {
+    for step in sample.steps(of: steps) + [steps + 1] {
       let copy = folder.path("stopped-\(step)")
       try FileManager.default.copyItem(atPath: old, toPath: copy)
-      let run = try runProcess(
-        calldir, arguments(copy), environment: [FaultInjection.environmentVariable: String(step)])
-      if run.status == 0 { return (step - 1, leftNew) }
-      #expect(run.status == FaultInjection.exitStatus, "step \(step): \(run.stderr)")
-      let left = contents(copy)
-      #expect(left == oldContents || left == newContents, "step \(step): a mix, \(run.stderr)")
-      if left == newContents { leftNew += 1 }
       // The next writer clears what the stopped one left behind.
-      try FileManager.default.removeItem(atPath: copy)
+      defer { try? FileManager.default.removeItem(atPath: copy) }
+      let run = try runProcess(
+        calldir, arguments(copy), environment: DurableStepSample.stoppingAt(step))
+      if step > steps {
+        #expect(run.status == 0, "one step past the count (\(sample)): \(run.stderr)")
+        #expect(contents(copy) == newContents, "one step past the count: not the new set")
+        continue
+      }
+      #expect(run.status == FaultInjection.exitStatus, "step \(step), \(sample): \(run.stderr)")
+      let left = contents(copy)
+      #expect(left == oldContents || left == newContents, "step \(step), \(sample): a mix")
+      if left == newContents { leftNew += 1 }
     }
-    Issue.record("more than 200 durable steps")
-    return (0, leftNew)
+    return (steps, leftNew)
   }
 
   @Test func aRecompileStoppedAtAnyStepLeavesTheOldOrTheNewContainer() throws {
@@ -115,44 +124,53 @@ struct KillPointTests {
     return identification.map { "id \($0.0) \($0.1)" } + blocking.map { "block \($0)" }
   }
 
-  /// Runs `app sync` over a fresh copy of `prepared` (a folder holding `box` and `host`) stopped
-  /// at each durable step in turn: the system then holds what it held or what a finished sync
-  /// gives, the container stays readable, and the next syncs finish the job.
+  /// Runs `app sync` over a fresh copy of `prepared` (a folder holding `box` and `host`) to the
+  /// end, counting its durable steps, then over fresh copies stopped at a sample of them
+  /// (``DurableStepSample``: every step in CI): the system then holds what it held or what a
+  /// finished sync gives, the container stays readable, and the next syncs finish the job.
   /// - Returns: the number of durable steps of the sync.
-  func syncStoppedEverywhere(prepared: String, folder: TemporaryFolder) throws -> Int {
-    func sync(_ root: String, faultAt: Int? = nil) throws -> ProcessRun {
+  func syncStoppedEverywhere(
+    prepared: String, folder: TemporaryFolder, phase: String
+  ) throws -> Int {
+    func sync(_ root: String, environment: [String: String]? = nil) throws -> ProcessRun {
       try runProcess(
         calldir,
         ["app", "sync", bundleID, "--container", root + "/box", "--host-dir", root + "/host"],
-        environment: faultAt.map { [FaultInjection.environmentVariable: String($0)] })
+        environment: environment)
     }
+    let sample = DurableStepSample("a sync stopped at any step, \(phase)")
     let before = try storeContents(prepared + "/host")
     let reference = folder.path("reference-\(UUID())")
     try FileManager.default.copyItem(atPath: prepared, toPath: reference)
-    let finished = try sync(reference)
+    let finished = try sync(reference, environment: DurableStepSample.counting)
     #expect(finished.status == 0, "\(finished.stderr)")
+    let steps = try #require(DurableStepSample.steps(reportedBy: finished), "\(finished.stderr)")
     let after = try storeContents(reference + "/host")
     #expect(after != before, "the sync must change what the system holds")
     #expect(try sync(reference).stdout.contains("nothing to do"))
-    for step in 1...100 {
+    for step in sample.steps(of: steps) + [steps + 1] {
       let copy = folder.path("stopped-\(UUID())")
       try FileManager.default.copyItem(atPath: prepared, toPath: copy)
       defer { try? FileManager.default.removeItem(atPath: copy) }
-      let run = try sync(copy, faultAt: step)
-      if run.status == 0 { return step - 1 }
-      #expect(run.status == FaultInjection.exitStatus, "step \(step): \(run.stderr)")
+      let run = try sync(copy, environment: DurableStepSample.stoppingAt(step))
+      if step > steps {
+        #expect(run.status == 0, "one step past the count (\(sample)): \(run.stderr)")
+        #expect(try storeContents(copy + "/host") == after, "one step past the count")
+        continue
+      }
+      #expect(run.status == FaultInjection.exitStatus, "step \(step), \(sample): \(run.stderr)")
       let held = try storeContents(copy + "/host")
-      #expect(held == before || held == after, "step \(step): the system holds a mix")
-      #expect(contents(copy + "/box") != nil, "step \(step): the container is unreadable")
+      #expect(held == before || held == after, "step \(step), \(sample): the system holds a mix")
+      #expect(
+        contents(copy + "/box") != nil, "step \(step), \(sample): the container is unreadable")
       // The app runs again: it finishes what the stopped sync began, then has nothing to do.
       var again = try sync(copy)
       if !again.stdout.contains("nothing to do") { again = try sync(copy) }
-      #expect(again.status == 0, "step \(step): \(again.stderr)")
-      #expect(try storeContents(copy + "/host") == after, "step \(step): not healed")
-      #expect(try sync(copy).stdout.contains("nothing to do"), "step \(step)")
+      #expect(again.status == 0, "step \(step), \(sample): \(again.stderr)")
+      #expect(try storeContents(copy + "/host") == after, "step \(step), \(sample): not healed")
+      #expect(try sync(copy).stdout.contains("nothing to do"), "step \(step), \(sample)")
     }
-    Issue.record("more than 100 durable steps")
-    return 0
+    return steps
   }
 
   @Test func aSyncStoppedAtAnyStepLeavesTheOldOrTheNewSetAndTheNextSyncHeals() throws {
@@ -170,12 +188,14 @@ struct KillPointTests {
     try run(["compile", old, "--out", prepared + "/box", "--country", "RU", "--seed-size", "4"])
     try run(["host", "enable", bundleID] + box)
     // Phase two: the full set, through a complete request.
-    let phaseTwo = try syncStoppedEverywhere(prepared: prepared, folder: folder)
+    let phaseTwo = try syncStoppedEverywhere(
+      prepared: prepared, folder: folder, phase: "the full set")
     #expect(phaseTwo >= 7, "request, commit, record: \(phaseTwo)")
     // A recompile, then what changed, through an incremental request.
     try run(["app", "sync", bundleID] + box)
     try run(["compile", new, "--out", prepared + "/box", "--country", "RU", "--seed-size", "4"])
-    let incremental = try syncStoppedEverywhere(prepared: prepared, folder: folder)
+    let incremental = try syncStoppedEverywhere(
+      prepared: prepared, folder: folder, phase: "an incremental request")
     #expect(incremental >= 4, "commit, record: \(incremental)")
   }
 }

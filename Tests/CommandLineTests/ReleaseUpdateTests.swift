@@ -291,25 +291,33 @@ struct ReleaseUpdateTests {
     try twoVersions(folder)
     let old = try bases(folder.path("app"))
     let new = try bases(folder.path("box"))
-    var steps = 0
-    for step in 1...200 {
+    let sample = DurableStepSample("an update stopped at any durable step")
+    let counted = folder.path("counted")
+    try FileManager.default.copyItem(atPath: folder.path("app"), toPath: counted)
+    let finished = try runProcess(
+      calldir, ["app", "update", "--from", folder.path("R"), "--container", counted],
+      environment: DurableStepSample.counting)
+    #expect(finished.status == 0, "\(finished.stderr)")
+    #expect(try bases(counted) == new)
+    let steps = try #require(DurableStepSample.steps(reportedBy: finished), "\(finished.stderr)")
+    for step in sample.steps(of: steps) + [steps + 1] {
       let copy = folder.path("stopped-\(step)")
       try FileManager.default.copyItem(atPath: folder.path("app"), toPath: copy)
       defer { try? FileManager.default.removeItem(atPath: copy) }
       let run = try runProcess(
         calldir, ["app", "update", "--from", folder.path("R"), "--container", copy],
-        environment: [FaultInjection.environmentVariable: String(step)])
+        environment: DurableStepSample.stoppingAt(step))
       let left = try bases(copy)
-      #expect(left == old || left == new, "step \(step): a mix")
-      if run.status == 0 {
-        steps = step - 1
-        break
+      #expect(left == old || left == new, "step \(step), \(sample): a mix")
+      if step > steps {
+        #expect(run.status == 0 && left == new, "one step past the count: \(run.stderr)")
+        continue
       }
-      #expect(run.status == FaultInjection.exitStatus, "step \(step): \(run.stderr)")
+      #expect(run.status == FaultInjection.exitStatus, "step \(step), \(sample): \(run.stderr)")
       // The next update finishes the job from whatever the stopped one left.
       let again = try update(folder.path("R"), copy)
-      #expect(again.status == 0, "step \(step): \(again.stderr)")
-      #expect(try bases(copy) == new, "step \(step)")
+      #expect(again.status == 0, "step \(step), \(sample): \(again.stderr)")
+      #expect(try bases(copy) == new, "step \(step), \(sample)")
     }
     #expect(steps >= 6, "downloads, made bases, copies, adoption, manifest: \(steps)")
   }

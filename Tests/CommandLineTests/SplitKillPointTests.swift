@@ -35,13 +35,12 @@ extension KillPointTests {
     try text.write(toFile: old, atomically: true, encoding: .utf8)
     try text.replacingOccurrences(of: "Firm 3\t", with: "Renamed\t")
       .write(toFile: new, atomically: true, encoding: .utf8)
-    func run(_ arguments: [String], root: String = prepared, faultAt: Int? = nil) throws
-      -> ProcessRun
+    func run(_ arguments: [String], root: String = prepared, environment: [String: String]? = nil)
+      throws -> ProcessRun
     {
       try runProcess(
-        calldir,
-        arguments.map { $0.replacingOccurrences(of: "ROOT", with: root) },
-        environment: faultAt.map { [FaultInjection.environmentVariable: String($0)] })
+        calldir, arguments.map { $0.replacingOccurrences(of: "ROOT", with: root) },
+        environment: environment)
     }
     let compile = ["compile", "DUMP", "--out", "ROOT/box", "--country", "RU", "--seed-size", "6"]
     let sync = ["app", "sync", split, "--container", "ROOT/box", "--host-dir", "ROOT/host"]
@@ -58,26 +57,32 @@ extension KillPointTests {
     #expect(try run(compile.map { $0 == "DUMP" ? new : $0 }).status == 0)
 
     let before = try partContents(prepared + "/host", bundleID: split, count: 2)
+    let sample = DurableStepSample("a split sync stopped at any step")
     let reference = folder.path("reference")
     try FileManager.default.copyItem(atPath: prepared, toPath: reference)
-    let finished = try run(sync + ["--extensions", "2"], root: reference)
+    let finished = try run(
+      sync + ["--extensions", "2"], root: reference, environment: DurableStepSample.counting)
     #expect(finished.status == 0, "\(finished.stderr)")
     #expect(finished.stdout.contains("\(split).2: nothing to do"), "\(finished.stdout)")
+    let steps = try #require(DurableStepSample.steps(reportedBy: finished), "\(finished.stderr)")
+    #expect(steps >= 4, "split, request, record, take: \(steps) durable steps")
     let after = try partContents(reference + "/host", bundleID: split, count: 2)
     #expect(after[0] != before[0] && after[1] == before[1], "part 1 changes, part 2 does not")
-    for step in 1...100 {
+    for step in sample.steps(of: steps) + [steps + 1] {
       let copy = folder.path("stopped-\(step)")
       try FileManager.default.copyItem(atPath: prepared, toPath: copy)
       defer { try? FileManager.default.removeItem(atPath: copy) }
-      let stopped = try run(sync + ["--extensions", "2"], root: copy, faultAt: step)
-      if stopped.status == 0 {
-        #expect(step > 4, "split, request, record, take: \(step - 1) durable steps")
-        return
+      let stopped = try run(
+        sync + ["--extensions", "2"], root: copy, environment: DurableStepSample.stoppingAt(step))
+      if step > steps {
+        #expect(stopped.status == 0, "one step past the count (\(sample)): \(stopped.stderr)")
+        continue
       }
-      #expect(stopped.status == FaultInjection.exitStatus, "step \(step): \(stopped.stderr)")
+      #expect(
+        stopped.status == FaultInjection.exitStatus, "step \(step), \(sample): \(stopped.stderr)")
       let held = try partContents(copy + "/host", bundleID: split, count: 2)
       for part in 0..<2 {
-        #expect(held[part] == before[part] || held[part] == after[part], "step \(step)")
+        #expect(held[part] == before[part] || held[part] == after[part], "step \(step), \(sample)")
       }
       for container in ["/box", "/box/parts/1", "/box/parts/2"] {
         #expect(contents(copy + container) != nil, "step \(step): \(container) unreadable")
@@ -87,11 +92,13 @@ extension KillPointTests {
       if again.stdout.contains("changed") {
         again = try run(sync + ["--extensions", "2"], root: copy)
       }
-      #expect(again.status == 0, "step \(step): \(again.stderr)")
-      #expect(try partContents(copy + "/host", bundleID: split, count: 2) == after, "step \(step)")
+      #expect(again.status == 0, "step \(step), \(sample): \(again.stderr)")
+      #expect(
+        try partContents(copy + "/host", bundleID: split, count: 2) == after,
+        "step \(step), \(sample)")
       let idle = try run(sync + ["--extensions", "2"], root: copy)
-      #expect(idle.stdout.components(separatedBy: "nothing to do").count == 3, "step \(step)")
+      #expect(
+        idle.stdout.components(separatedBy: "nothing to do").count == 3, "step \(step), \(sample)")
     }
-    Issue.record("more than 100 durable steps")
   }
 }
