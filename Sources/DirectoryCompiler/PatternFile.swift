@@ -158,12 +158,23 @@ public enum PatternFile {
   /// whole: they are small, and a file past ``maximumByteCount`` is refused before it is read.
   /// - Throws: ``CompileError`` naming the file: missing, too large or not UTF-8.
   static func lines(ofSmallFile path: String, what: String) throws(CompileError) -> [String] {
+    let bytes = try bytes(ofFile: path, what: what, maximumByteCount: maximumByteCount)
+    guard let text = String(validatingUTF8Bytes: bytes) else {
+      throw .unreadable(path, "not UTF-8")
+    }
+    return lines(of: text)
+  }
+
+  /// The bytes of the file at `path`, at most `maximumByteCount` of them.
+  /// - Throws: ``CompileError`` naming the file: missing, too large, or not a regular file.
+  static func bytes(ofFile path: String, what: String, maximumByteCount: Int)
+    throws(CompileError) -> [UInt8]
+  {
     // Through the descriptor, opened without blocking: a FIFO, /dev/zero or a folder given as
     // the file is named as such, not waited on, read forever or "NSCocoaErrorDomain error 256"
     // (issue 65, item 15).
-    let bytes: [UInt8]
     do {
-      bytes = try readWholeFile(path, maximumByteCount: maximumByteCount)
+      return try readWholeFile(path, maximumByteCount: maximumByteCount)
     } catch .fileTooLarge {
       throw .unreadable(path, "\(what) is past the \(maximumByteCount >> 20) MiB limit")
     } catch .invalidArgument {
@@ -171,9 +182,10 @@ public enum PatternFile {
     } catch {
       throw .unreadable(path, "\(error)")
     }
-    guard let text = String(validatingUTF8Bytes: bytes) else {
-      throw .unreadable(path, "not UTF-8")
-    }
+  }
+
+  /// A text's lines, LF or CRLF ends, a leading BOM dropped.
+  static func lines(of text: String) -> [String] {
     // "\r\n" is one Character in Swift, so splitting on "\n" alone kept a CRLF file as one
     // line ("unknown column pattern\r…", issue 65, item 15): both line ends split.
     var lines = text.split(
@@ -195,13 +207,16 @@ public enum PatternFile {
     }.get()
   }
 
-  private static func fields(of view: ByteView, delimiter: UInt8, at place: String)
-    throws(CompileError) -> [String]
-  {
+  /// One line's fields, split at `delimiter`; quoted as CSV when `quoting` is nil and the
+  /// delimiter is a comma. Numbering plans (``NumberingPlan``) give their own quoting.
+  static func fields(
+    of view: ByteView, delimiter: UInt8, quoting: Quoting? = nil, at place: String
+  ) throws(CompileError) -> [String] {
     var ranges: [Range<Int>] = []
     var unquoted: [UInt8] = []
     switch DelimitedFields.split(
-      view, delimiter: delimiter, quoting: delimiter == UInt8(ascii: ",") ? .rfc4180 : .none,
+      view, delimiter: delimiter,
+      quoting: quoting ?? (delimiter == UInt8(ascii: ",") ? .rfc4180 : .none),
       fields: &ranges, unquoted: &unquoted)
     {
     case .fields(let inUnquoted):

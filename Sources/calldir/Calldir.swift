@@ -17,7 +17,8 @@ struct Calldir: AsyncParsableCommand {
     subcommands: [
       BenchCommand.self, GateCommand.self, ChartCommand.self, GenerateCommand.self,
       HostCommand.self, AppCommand.self,
-      NormalizeCommand.self, CompileCommand.self, InspectCommand.self, LookupCommand.self,
+      NormalizeCommand.self, CompileCommand.self, PlanCommand.self, InspectCommand.self,
+      LookupCommand.self,
       PublishCommand.self,
       ExportCommand.self, HistoryCommand.self,
     ])

@@ -17,7 +17,7 @@ struct HelpTextTests {
     ["host", "status"], ["app"], ["app", "stage"], ["app", "choose"], ["app", "sync"],
     ["app", "status"], ["app", "update"], ["app", "block"], ["app", "allow"], ["app", "unblock"],
     ["app", "label"], ["app", "pause"], ["app", "resume"], ["app", "lists"], ["normalize"],
-    ["compile"], ["inspect"], ["lookup"],
+    ["compile"], ["plan"], ["inspect"], ["lookup"],
     ["publish"],
     ["export"], ["export", "lcidl"],
     ["history"], ["history", "add"], ["history", "changes"], ["history", "report"],

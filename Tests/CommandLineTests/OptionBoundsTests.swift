@@ -67,6 +67,7 @@ struct OptionBoundsTests {
     case "number": "+79161234567"
     case "bundle-id", "name": "com.example.x"
     case "regions": "R1"
+    case "format": "arcep"
     default: folder.path(valueName)
     }
   }

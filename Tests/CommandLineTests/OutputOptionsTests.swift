@@ -68,6 +68,10 @@ struct OutputOptionsTests {
     let small = ["--profile", "ci-smoke", "--entries", "1000", "--repeat", "1"]
     switch command {
     case ["generate"]: return ["generate", "--profile", "ci-smoke", "--entries", "200"]
+    case ["plan"]:
+      let plan = folder.path("MAJNUM.csv")
+      try Data(PlanCommandTests.plan).write(to: URL(fileURLWithPath: plan))
+      return ["plan", plan, "--format", "arcep"]
     case ["chart"]: return ["chart", repository.appendingPathComponent("Results/latest.csv").path]
     case ["history", "report"]:
       return ["history", "report", "--db", try historyDatabase(folder.path("history.db"))]

@@ -1,0 +1,174 @@
+import ByteCoding
+import DirectoryContainer
+import Foundation
+import PhoneNormalization
+
+/// A national numbering plan as its regulator publishes it (issue 67), read into ranges of
+/// E.164 numbers that `compile --block-patterns` and `--identify-patterns` take: each row a range
+/// with its operator, region and allocation date, filtered, and checked against its country's
+/// plan (libphonenumber's tables) before it is written. Rows that do not fit are rejected with
+/// their line and reason; nothing is ever turned into a range it does not describe.
+public enum NumberingPlan {
+  /// The largest plan file read: 64 MiB. ARCEP's `MAJNUM.csv` is about 1 MiB, Russia's
+  /// `DEF-9xx.csv` a few MiB; memory must not grow with a hostile file.
+  public static let maximumByteCount = 64 << 20
+
+  /// One row of a plan, as a range of E.164 numbers.
+  public struct Range: Equatable, Sendable {
+    /// The first and last numbers, in E.164 digits (`33162000000`).
+    public var first: Int64
+    public var last: Int64
+    /// The operator as the plan names it: ARCEP's mnemonic (`LGC`), Russia's company name.
+    public var `operator`: String
+    /// The operator's tax number (Russia's INN); empty where the plan has none.
+    public var operatorID: String
+    /// The region or territory (`Métropole`, `Краснодарский край`).
+    public var region: String
+    /// The allocation date, `YYYY-MM-DD`; empty where the plan has none.
+    public var allocated: String
+    /// The plan's own code for the range (ARCEP's EZABPQM, Russia's ABC/DEF code).
+    public var code: String
+    /// The file's line the range came from.
+    public var line: Int
+
+    /// How many numbers the range holds.
+    public var numberCount: Int64 { last - first + 1 }
+
+    /// The range as a pattern file writes it: `+33162000000..+33162009999`.
+    public var pattern: String { "+\(first)..+\(last)" }
+
+    /// `template` with `{operator}`, `{operator_id}`, `{region}`, `{allocated}` and `{code}`
+    /// replaced by this range's values.
+    public func label(_ template: String) -> String {
+      template.replacingOccurrences(of: "{operator}", with: self.operator)
+        .replacingOccurrences(of: "{operator_id}", with: operatorID)
+        .replacingOccurrences(of: "{region}", with: region)
+        .replacingOccurrences(of: "{allocated}", with: allocated)
+        .replacingOccurrences(of: "{code}", with: code)
+    }
+  }
+
+  /// Which rows are kept; an empty set keeps every row.
+  public struct Filter: Sendable {
+    /// Operators, matched whole and without case against the operator or its tax number.
+    public var operators: Set<String> = []
+    /// Regions, each matched as a part of the region's name, without case.
+    public var regions: [String] = []
+    /// Rows allocated on or after this date (`YYYY-MM-DD`), when given.
+    public var allocatedSince: String?
+
+    /// Keeps every row.
+    public init() {}
+
+    /// Whether `range` passes.
+    public func keeps(_ range: Range) -> Bool {
+      if !operators.isEmpty,
+        !operators.contains(range.operator.lowercased()),
+        !operators.contains(range.operatorID.lowercased())
+      {
+        return false
+      }
+      if !regions.isEmpty {
+        let region = range.region.lowercased()
+        guard regions.contains(where: { region.contains($0.lowercased()) }) else { return false }
+      }
+      if let allocatedSince, !range.allocated.isEmpty, range.allocated < allocatedSince {
+        return false
+      }
+      return true
+    }
+  }
+
+  /// A row that does not describe a range of dialable numbers, and why.
+  public struct Rejection: Error, Equatable, Sendable {
+    public var line: Int
+    public var reason: String
+  }
+
+  /// What a plan file held.
+  public struct Contents: Sendable {
+    /// The kept ranges, in the file's order.
+    public var ranges: [Range] = []
+    /// The rows read (the header not counted) and those the filter left out.
+    public var rowsRead = 0
+    public var filteredOut = 0
+    public var rejections: [Rejection] = []
+  }
+
+  /// Reads the plan at `path`, published in `format`, keeping the rows `filter` keeps.
+  /// - Throws: ``CompileError`` naming the file: missing, too large, not in the format's
+  ///   encoding, or a header that is not the format's (so a wrong `--format` is caught at once).
+  public static func read(_ path: String, format: PlanFormat, filter: Filter = Filter())
+    throws(CompileError) -> Contents
+  {
+    let bytes = try PatternFile.bytes(
+      ofFile: path, what: "a plan file", maximumByteCount: maximumByteCount)
+    guard let text = format.decode(bytes) else {
+      throw .unreadable(path, "not \(format.encodingName), as \(format.publisher) publishes it")
+    }
+    let lines = PatternFile.lines(of: text)
+    guard let header = lines.first, format.acceptsHeader(header) else {
+      throw .unreadable(
+        path,
+        "not \(format.publisher)'s \(format.fileName): the header should be \"\(format.header)\"")
+    }
+    var contents = Contents()
+    var normalizers = PlanNormalizers()
+    for (offset, line) in lines.enumerated().dropFirst()
+    where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+      contents.rowsRead += 1
+      var line = line
+      let fields: [String]
+      do throws(CompileError) {
+        fields = try line.withUTF8 { bytes in
+          Result { () throws(CompileError) in
+            unsafe try PatternFile.fields(
+              of: ByteView(bytes), delimiter: UInt8(ascii: ";"), quoting: format.quoting,
+              at: "\(path):\(offset + 1)")
+          }
+        }.get()
+      } catch {
+        contents.rejections.append(Rejection(line: offset + 1, reason: "\(error)"))
+        continue
+      }
+      let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+      switch format.range(trimmed, line: offset + 1, normalizers: &normalizers) {
+      case .failure(let rejection):
+        contents.rejections.append(rejection)
+      case .success(let range):
+        guard filter.keeps(range) else {
+          contents.filteredOut += 1
+          continue
+        }
+        contents.ranges.append(range)
+      }
+    }
+    return contents
+  }
+}
+
+/// The normalizers a plan's rows are read through, one per country, made once.
+struct PlanNormalizers {
+  /// Why a form is not a number of the country's plan.
+  struct Problem: Error { let reason: String }
+
+  private var byCountry: [String: PhoneNormalizer] = [:]
+
+  /// The E.164 number the national form `national` reads as in `country` (ISO code), checked
+  /// against that country's plan.
+  mutating func international(_ national: String, country: String) -> Result<Int64, Problem> {
+    do {
+      let normalizer: PhoneNormalizer
+      if let made = byCountry[country] {
+        normalizer = made
+      } else {
+        normalizer = try PhoneNormalizer(country: country, validation: .possible)
+        byCountry[country] = normalizer
+      }
+      return .success(try normalizer.normalize(national))
+    } catch {
+      return .failure(
+        Problem(reason: "\(national) is not a number of \(country)'s plan (\(error))"))
+    }
+  }
+}

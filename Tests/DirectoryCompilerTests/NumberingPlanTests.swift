@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import DirectoryCompiler
+
+/// National plans read as published (issue 67): ARCEP's MAJNUM.csv in ISO-8859-1 with quoted
+/// territories, Russia's register in UTF-8 with a BOM; rows that are not dialable ranges are
+/// rejected with their line, and the filters keep what they name.
+@Suite("Numbering plans read as their regulators publish them")
+struct NumberingPlanTests {
+  /// ARCEP's header and rows, in ISO-8859-1 as the file ships (é is one byte, 0xE9).
+  static let arcep = """
+    EZABPQM;Tranche_Debut;Tranche_Fin;Mnémo;Territoire;Date_Attribution
+    016200;0162000000;0162009999;LGC;Métropole;21/01/2021
+    016201;0162010000;0162019999;DIAB;Métropole;01/01/2023
+    0590;0590000000;0590099999;ORNG;"Guadeloupe, St Martin et St Barthélemy";01/01/2017
+    0262;0262100000;0262199999;SRR;La Réunion - Océan indien;01/01/2017
+    1010;1010;1010;FRTE;National;01/01/2017
+    0700000;07000000000000;07000009999999;FRTE;Métropole;01/01/2017
+    0163;0163000000;0163999999;LGC;Atlantide;01/01/2017
+    0164;0164000000;0164999999;LGC;Métropole;2017-01-01
+
+    """
+
+  func write(_ text: String, latin1: Bool, to path: String, bom: Bool = false) throws {
+    var bytes: [UInt8] = bom ? [0xEF, 0xBB, 0xBF] : []
+    if latin1 {
+      for scalar in text.unicodeScalars {
+        let value = try #require(scalar.value < 256 ? UInt8(scalar.value) : nil)
+        bytes.append(value)
+      }
+    } else {
+      bytes += Array(text.utf8)
+    }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+  }
+
+  @Test func arcepRowsBecomeE164RangesOfTheirTerritorysCountry() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("MAJNUM.csv")
+    try write(Self.arcep, latin1: true, to: path)
+    let contents = try NumberingPlan.read(path, format: .arcep)
+    #expect(contents.rowsRead == 8)
+    #expect(
+      contents.ranges.map(\.pattern) == [
+        "+33162000000..+33162009999", "+33162010000..+33162019999",
+        "+590590000000..+590590099999", "+262262100000..+262262199999",
+      ])
+    #expect(contents.ranges[0].operator == "LGC" && contents.ranges[0].allocated == "2021-01-21")
+    #expect(contents.ranges[2].region == "Guadeloupe, St Martin et St Barthélemy")
+    #expect(contents.ranges[0].line == 2 && contents.ranges[3].line == 5)
+    let reasons = Dictionary(uniqueKeysWithValues: contents.rejections.map { ($0.line, $0.reason) })
+    #expect(reasons.keys.sorted() == [6, 7, 8, 9])
+    #expect(reasons[6]?.contains("short code") == true, "\(reasons)")
+    #expect(reasons[7]?.contains("not a number of FR's plan") == true, "\(reasons)")
+    #expect(reasons[8]?.contains("unknown territory \"Atlantide\"") == true, "\(reasons)")
+    #expect(reasons[9]?.contains("not DD/MM/YYYY") == true, "\(reasons)")
+  }
+
+  @Test func filtersKeepTheOperatorsRegionsAndDatesTheyName() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("MAJNUM.csv")
+    try write(Self.arcep, latin1: true, to: path)
+    var filter = NumberingPlan.Filter()
+    filter.operators = ["lgc", "orng"]
+    #expect(
+      try NumberingPlan.read(path, format: .arcep, filter: filter).ranges.map(\.code) == [
+        "016200", "0590",
+      ])
+    filter.operators = []
+    filter.regions = ["réunion"]
+    #expect(
+      try NumberingPlan.read(path, format: .arcep, filter: filter).ranges.map(\.code) == [
+        "0262"
+      ])
+    filter.regions = []
+    filter.allocatedSince = "2021-01-01"
+    let recent = try NumberingPlan.read(path, format: .arcep, filter: filter)
+    #expect(recent.ranges.map(\.code) == ["016200", "016201"])
+    #expect(recent.filteredOut == 2)
+    #expect(
+      recent.ranges[0].label("{operator} · {region} · {allocated} · {code}")
+        == "LGC · Métropole · 2021-01-21 · 016200")
+  }
+
+  @Test func russiasRegisterReadsCodeAndSubscriberRanges() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("DEF-9xx.csv")
+    try write(
+      """
+      АВС/ DEF;От;До;Емкость;Оператор;Регион;Территория ГАР;ИНН
+      900;0000000;0061999;62000;ООО "Т2 Мобайл";Краснодарский край;Краснодарский край;7743895280
+      916;1000000;1999999;1000000;ПАО "Мобильные ТелеСистемы";-;г. Москва;7740000076
+      916;2000000;2000999;999;ПАО "МТС";г. Москва;г. Москва;7740000076
+      9160;1;2;2;x;y;z;1
+
+      """, latin1: false, to: path, bom: true)
+    let contents = try NumberingPlan.read(path, format: .russia)
+    #expect(
+      contents.ranges.map(\.pattern) == [
+        "+79000000000..+79000061999", "+79161000000..+79161999999",
+      ])
+    #expect(contents.ranges[0].operator == "ООО \"Т2 Мобайл\"")
+    #expect(contents.ranges[1].region == "г. Москва", "the GAR territory when the region is '-'")
+    #expect(contents.ranges[1].operatorID == "7740000076")
+    #expect(contents.rejections.map(\.line) == [4, 5])
+    #expect(contents.rejections[0].reason.contains("capacity says 999, the range holds 1000"))
+    var byINN = NumberingPlan.Filter()
+    byINN.operators = ["7743895280"]
+    #expect(try NumberingPlan.read(path, format: .russia, filter: byINN).ranges.count == 1)
+  }
+
+  @Test func aFileInAnotherFormatOrEncodingIsRefusedWhole() throws {
+    let folder = try TemporaryFolder()
+    let arcep = folder.path("MAJNUM.csv")
+    try write(Self.arcep, latin1: true, to: arcep)
+    #expect(throws: CompileError.self) { try NumberingPlan.read(arcep, format: .russia) }
+    do {
+      _ = try NumberingPlan.read(arcep, format: .russia)
+    } catch {
+      #expect("\(error)".contains("not UTF-8"), "\(error)")
+    }
+    let tsv = folder.path("dump.tsv")
+    try write("number\tlabel\n+79161234567\tA\n", latin1: false, to: tsv)
+    do {
+      _ = try NumberingPlan.read(tsv, format: .arcep)
+      Issue.record("a dump read as a plan")
+    } catch {
+      #expect("\(error)".contains("the header should be"), "\(error)")
+    }
+    #expect(throws: CompileError.self) {
+      try NumberingPlan.read(folder.path("missing.csv"), format: .arcep)
+    }
+  }
+}
