@@ -62,9 +62,9 @@ import PackageDescription
 //   BaseFormat, ByteCoding, DirectoryCompiler, DirectoryContainer, PhoneNormalization,
 //     ReleaseFormat, SystemChannel ← calldir-fuzz
 //   FaultInjection, ReleaseFormat, SystemCalls ← calldir-patch
-//   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, Datasets,
-//     DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning, ReleaseFormat,
-//     SystemCalls ← BenchHarness
+//   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, CallDirectoryLoader,
+//     Datasets, DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning,
+//     ReleaseFormat, SystemCalls ← BenchHarness
 //   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
 //     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, FaultInjection,
 //     HeapProbe, LiveLookupExport, PhoneNormalization, ProcessMetrics, ProcessSpawning,
@@ -259,7 +259,7 @@ let package = Package(
       dependencies: [
         "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
         "DirectoryContainer", "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
-        "ReleaseFormat", "CZlib", "SystemCalls",
+        "CallDirectoryLoader", "ReleaseFormat", "CZlib", "SystemCalls",
         .product(name: "Yams", package: "Yams"),
         .product(name: "SystemPackage", package: "swift-system"),
       ]),
@@ -348,7 +348,8 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: [
         "TestSupport", "calldir", "calldir-fuzz", "DirectoryContainer", "BaseFormat",
-        "CallDirectoryHost", "CallDirectoryLoader", "Datasets", "SystemCalls", "FaultInjection",
+        "CallDirectoryCore", "CallDirectoryHost", "CallDirectoryLoader", "Datasets", "SystemCalls",
+        "FaultInjection",
         "ReleaseDownload", "ReleaseFormat", "ReleaseServer",
       ],
       exclude: ["Help"]),
@@ -381,8 +382,9 @@ let package = Package(
     .testTarget(
       name: "BenchHarnessTests",
       dependencies: [
-        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "DirectoryContainer",
-        "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport", "DirectoryCompiler",
+        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryLoader",
+        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport",
+        "DirectoryCompiler",
       ]),
   ]
 )

@@ -1,6 +1,7 @@
 import CallDirectoryApp
 import CallDirectoryHost
 import Datasets
+import DirectoryContainer
 import Foundation
 import ProcessSpawning
 
@@ -38,6 +39,15 @@ public struct UserEditBench {
   /// `#` after each of France's twelve prefixes: 6 is the plan, 12 M numbers.
   public var wildcards = 6
   public var device: DeviceProfile
+  /// The user's own blocks added before anything is measured (the lookup's target counts
+  /// 1,000), as one imported lists file.
+  public var userEntries = 1_000
+  /// `calldir lookup --repeat`'s N for each timed number, and how many times each is run;
+  /// 0 skips the lookups.
+  public var lookupRepeats = 100_000
+  public var lookupRuns = 3
+  /// Numbers `DirectoryLookup` and the store must agree on (besides the user's entries).
+  public var lookupAgreementNumbers = 20_000
   public let binaryDirectory: String
   public let work: String
   static let bundleID = "com.example.user.edits"
@@ -71,7 +81,9 @@ public struct UserEditBench {
   /// Builds and installs the container, then measures every edit `repeats` times.
   /// - Throws: ``BenchError`` when a tool or a request fails, or a store is not what the edit
   ///   should leave.
-  public func run(progress: (String) -> Void = { _ in }) async throws -> [Row] {
+  public func run(progress: (String) -> Void = { _ in }) async throws -> (
+    rows: [Row], lookups: UserEditLookups
+  ) {
     try? FileManager.default.removeItem(atPath: work)
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     let box = work + "/box"
@@ -113,6 +125,33 @@ public struct UserEditBench {
       Int64("33\(PatternBench.frenchPrefixes[0])" + String(repeating: "0", count: 6))! + 5
     let directoryNumber = try firstIdentified(system)
     let lists = app.userLists()
+    let userNumbers = (0..<Int64(userEntries)).map { 79_990_000_000 + $0 * 7_919 }
+    if !userNumbers.isEmpty {
+      progress("adding \(userNumbers.count) numbers the user blocked")
+      var imported = UserLists()
+      for number in userNumbers { _ = imported.block(number) }
+      try await lists.importing(UserListsFile.encoded(imported))
+      _ = try await sync(app, system, executable)
+    }
+    var lookups = UserEditLookups()
+    if lookupRepeats > 0 {
+      progress("timing lookups and checking them against the store")
+      var random = SplitMix64(seed: 66)
+      var tried = userNumbers + [fresh, inPattern, directoryNumber]
+      let dumpNumbers = try dumpNumbers(first: lookupAgreementNumbers / 2)
+      tried += dumpNumbers
+      for _ in 0..<(lookupAgreementNumbers / 4) {
+        // Inside France's plan, and anywhere near the directory's numbers (mostly misses).
+        let prefix = PatternBench.frenchPrefixes[Int(random.next() % 12)]
+        tried.append(Int64("33\(prefix)000000")! + Int64(random.next() % 1_000_000))
+        let near =
+          dumpNumbers.isEmpty
+          ? 79_000_000_000 : dumpNumbers[Int(random.next() % UInt64(dumpNumbers.count))]
+        tried.append(near + Int64(random.next() % 2_001) - 1_000)
+      }
+      lookups = try measureLookups(
+        box: box, system: system, timed: [directoryNumber, inPattern], tried: tried)
+    }
     var rows: [Row] = []
     for index in 1...repeats {
       progress("run \(index) of \(repeats)")
@@ -147,7 +186,7 @@ public struct UserEditBench {
       _ = try await sync(app, system, executable)
       rows += try saracroche(index, fresh: fresh, inPattern: inPattern)
     }
-    return rows
+    return (rows, lookups)
   }
 
   private func saracroche(_ index: Int, fresh: Int64, inPattern: Int64) throws -> [Row] {
@@ -203,6 +242,14 @@ public struct UserEditBench {
         result.extensionCPUSeconds
         + device.projectedSeconds(
           identification: result.identificationEntries, blocking: result.blockingEntries)
+    }
+  }
+
+  /// The dump's first `count` numbers.
+  private func dumpNumbers(first count: Int) throws -> [Int64] {
+    let text = try String(contentsOfFile: work + "/directory.tsv", encoding: .utf8)
+    return text.split(separator: "\n").dropFirst().prefix(count).compactMap { line in
+      line.split(separator: "\t").first.flatMap { Int64($0.filter(\.isNumber)) }
     }
   }
 

@@ -62,7 +62,33 @@ extension LiveLookupExporter {
       throw ExportError("\(folder): \(error)")
     }
     report.configs = configs
+    report.parameterChanges = zip(previous, configs).compactMap { old, new in
+      old.flatMap { Self.parameterChange(from: $0, to: new) }
+    }
     return report
+  }
+
+  /// The PIR parameters a device holds that changed between two exports, as one line; nil
+  /// when none did. Apple's documentation of `refreshPIRParameters()` lists what changes them:
+  /// the shard count, the encryption parameters, the per-shard cuckoo table's size and its
+  /// hashing parameters (the entries per shard may change while the table stays the same).
+  static func parameterChange(from old: ProcessingConfig, to new: ProcessingConfig) -> String? {
+    var changed: [String] = []
+    if old.shardCount != new.shardCount {
+      changed.append("shards \(old.shardCount) → \(new.shardCount)")
+    }
+    if old.bucketCount != new.bucketCount {
+      changed.append("cuckoo buckets \(old.bucketCount) → \(new.bucketCount)")
+    }
+    if old.bucketByteCount != new.bucketByteCount {
+      changed.append("bucket bytes \(old.bucketByteCount) → \(new.bucketByteCount)")
+    }
+    if old.shardingFunction != new.shardingFunction {
+      changed.append("sharding function changed")
+    }
+    guard !changed.isEmpty else { return nil }
+    return
+      "\(new.stem)-config.json: \(changed.joined(separator: ", ")): devices hold the old PIR parameters; once the service serves this export, the app calls LiveCallerIDLookupManager.refreshPIRParameters(forExtensionWithIdentifier:)"
   }
 
   private static func write(_ data: Data, to path: String) throws(ExportError) {

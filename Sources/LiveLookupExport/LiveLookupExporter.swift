@@ -72,6 +72,12 @@ public struct LiveLookupExporter {
     /// The processor's configurations written (block, identity); empty from
     /// ``LiveLookupExporter/writeDatabases(into:check:)`` alone.
     public var configs: [ProcessingConfig] = []
+    /// For each configuration whose PIR parameters differ from the previous export's in the
+    /// folder (shard count, cuckoo bucket count or bucket size), one line with the old and new
+    /// values: devices keep the parameters they fetched, so the app must call
+    /// `LiveCallerIDLookupManager.refreshPIRParameters(forExtensionWithIdentifier:)` once the
+    /// service serves the new data. Empty when nothing changed or there was no previous export.
+    public var parameterChanges: [String] = []
   }
 
   let container: String

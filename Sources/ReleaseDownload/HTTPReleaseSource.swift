@@ -118,17 +118,39 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     return .fetched(validator: outcome.validator?.stored)
   }
 
+  /// Fetches a whole URL, query included (which `base`-relative paths cannot carry), into a
+  /// new `destination`, with the same deadlines and checks: calldir's feed reader fetches
+  /// `…/blocklist?since=VERSION` this way. At most `maximumByteCount` bytes are taken.
+  /// - Throws: `ReleaseFormat.ReleaseError` as ``fetch(_:to:expectedByteCount:)`` does.
+  package func fetch(
+    url: URL, to destination: String, maximumByteCount: Int, bearerToken: String?
+  ) async throws(ReleaseError) {
+    _ = try await transfer(
+      url: url, to: destination, expectedByteCount: maximumByteCount,
+      headers: bearerToken.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+  }
+
   /// One GET of `path` into `destination`, resumed from its bytes, under `condition`.
   private func transfer(
     _ path: String, to destination: String, expectedByteCount: Int?,
     condition: HTTPValidator? = nil, progress: (@Sendable (Int) -> Void)? = nil
   ) async throws(ReleaseError) -> (notModified: Bool, validator: HTTPValidator?) {
-    let url = base.appendingPathComponent(path)
+    try await transfer(
+      url: base.appendingPathComponent(path), to: destination,
+      expectedByteCount: expectedByteCount, condition: condition, progress: progress, file: path)
+  }
+
+  /// One GET of `url` into `destination`, resumed from its bytes, under `condition`.
+  private func transfer(
+    url: URL, to destination: String, expectedByteCount: Int?,
+    condition: HTTPValidator? = nil, progress: (@Sendable (Int) -> Void)? = nil,
+    headers: [String: String] = [:], file: String? = nil
+  ) async throws(ReleaseError) -> (notModified: Bool, validator: HTTPValidator?) {
     if !FileManager.default.fileExists(atPath: destination) {
       FileManager.default.createFile(atPath: destination, contents: nil)
     }
     guard let output = FileHandle(forUpdatingAtPath: destination) else {
-      throw ReleaseError("cannot write \(destination)", file: path)
+      throw ReleaseError("cannot write \(destination)", file: file ?? url.absoluteString)
     }
     defer { try? output.close() }
     let have = Int((try? output.seekToEnd()) ?? 0)
@@ -146,6 +168,7 @@ public struct HTTPReleaseSource: ReleaseSource, Sendable {
     // and 1 MB of gzip took 1.18 GB before its size was refused (issue 52, item 11).
     request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     condition?.apply(to: &request)
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     let receiver = Receiver(
       output: output, offset: have, total: expectedByteCount, url: url,
       acceptsNotModified: condition != nil, progress: progress, deadlines: deadlines())

@@ -23,7 +23,12 @@ struct BenchUserEditsCommand: AsyncParsableCommand {
       'reset'). Prints medians per method and edit: requests, entries added and removed, the \
       extension's CPU time, its footprint peak and the time projected on --device (the \
       extension's CPU here plus the device's ingest of the entries sent); one CSV row per \
-      method, edit and repeat in --out.
+      method, edit and repeat in --out. Before the edits, the user blocks --user-entries \
+      numbers, then `calldir lookup --repeat --lookup-repeat` times a labelled directory number \
+      and a number of the plan (--lookup-runs times each; median and p99 per lookup, memory \
+      grown, allocations per lookup with jemalloc), and DirectoryLookup must agree with the \
+      simulated store on every user entry and on 20,000 other numbers (the dump's, the plan's, \
+      misses).
       Exit statuses: 0 done; 1 usage or input error, a tool or a request failed.
       """)
 
@@ -40,6 +45,20 @@ struct BenchUserEditsCommand: AsyncParsableCommand {
     help: "'#' after each French prefix: 6 is the plan (12 M numbers); 3 makes a quick run.",
     transform: wholeNumber(in: 1...6))
   var wildcards: Int = 6
+  @Option(
+    name: .long, parsing: .unconditional,
+    help: "Numbers the user blocks before anything is measured.",
+    transform: wholeNumber(in: 0...100_000))
+  var userEntries: Int = 1_000
+  @Option(
+    name: .customLong("lookup-repeat"), parsing: .unconditional,
+    help: "calldir lookup --repeat's N for each timed number; 0 skips the lookups.",
+    transform: wholeNumber(in: 0...10_000_000))
+  var lookupRepeats: Int = 100_000
+  @Option(
+    name: .long, parsing: .unconditional, help: "Runs of calldir lookup for each timed number.",
+    transform: wholeNumber(in: OptionBounds.repeats))
+  var lookupRuns: Int = 3
   @Option(
     name: .long,
     help:
@@ -68,10 +87,14 @@ struct BenchUserEditsCommand: AsyncParsableCommand {
     bench.repeats = repeats
     bench.directoryEntries = entries
     bench.wildcards = wildcards
+    bench.userEntries = userEntries
+    bench.lookupRepeats = lookupRepeats
+    bench.lookupRuns = lookupRuns
     let rows: [UserEditBench.Row]
+    let lookups: UserEditLookups
     do {
       try ResultFiles.checkWritable(out)
-      rows = try await bench.run { StandardError.write("bench user-edits: \($0)\n") }
+      (rows, lookups) = try await bench.run { StandardError.write("bench user-edits: \($0)\n") }
       try ResultFiles.writeAtomically(UserEditBench.csv(rows).encoded(), to: out)
     } catch {
       throw ValidationError("\(error)")
@@ -94,6 +117,25 @@ struct BenchUserEditsCommand: AsyncParsableCommand {
             median { Double($0.requests) }, median { Double($0.entries) },
             median { Double($0.removals) }, median(\.extensionCPUSeconds),
             median { Double($0.footprintPeakBytes) / 1_048_576 }, median(\.projectedSeconds)))
+    }
+    if !lookups.runs.isEmpty {
+      print(
+        "\nlookup (calldir lookup --repeat \(lookupRepeats))   median µs  p99 µs  around: median  p99   isBlocked median  grown      allocations"
+      )
+      for run in lookups.runs {
+        print(
+          "+\(run.number)".padding(toLength: 35, withPad: " ", startingAt: 0)
+            + String(
+              format: "%9.1f  %6.1f  %14.1f  %5.1f  %16.1f  ", run.medianMicroseconds,
+              run.p99Microseconds, run.aroundMedianMicroseconds, run.aroundP99Microseconds,
+              run.isBlockedMedianMicroseconds)
+            + run.grown.padding(toLength: 11, withPad: " ", startingAt: 0)
+            + run.allocationsPerLookup)
+      }
+      let medians = lookups.runs.map(\.medianMicroseconds)
+      print(
+        "median of the runs: \(String(format: "%.1f", Statistics.median(medians) ?? 0)) µs per lookup; DirectoryLookup agreed with the store on \(lookups.agreed) of \(lookups.tried) numbers"
+      )
     }
     print("wrote \(out)")
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CallDirectoryApp
+import CallDirectoryCore
 import CallDirectoryHost
 import FaultInjection
 import Foundation
@@ -14,10 +15,12 @@ struct Calldir: AsyncParsableCommand {
     commandName: "calldir",
     abstract: "Get millions of phone numbers into a Call Directory extension, fast and small.",
     discussion: ExitStatus.summary,
+    version: CalldirVersion.current,
     subcommands: [
       BenchCommand.self, GateCommand.self, ChartCommand.self, GenerateCommand.self,
       HostCommand.self, AppCommand.self,
-      NormalizeCommand.self, CompileCommand.self, PlanCommand.self, InspectCommand.self,
+      NormalizeCommand.self, CompileCommand.self, PlanCommand.self, FeedCommand.self,
+      InspectCommand.self,
       LookupCommand.self,
       PublishCommand.self,
       ExportCommand.self, HistoryCommand.self,

@@ -40,6 +40,9 @@ struct ExportLiveLookupCommand: ParsableCommand {
       temporary folder and removed after. A dump's category column also gives each identity \
       its own category: rows whose category is one of --person-category are people, one of \
       --business-category businesses; --category is the rest's.
+      --service-url and --issuer-url are checked against the rules iOS and macOS 26.4 apply \
+      outside Xcode installs: HTTPS on the standard port, a subdomain rather than a path, no \
+      trailing '/', and a domain name for the DNS TXT record onboarding asks for.
       Exit statuses: 0 done (refused icons, icon files ignored because their name is not \
       +E164.heic or no identity has their number, and numbers without an E.164 form are \
       named on stderr); 1 usage, input or output error (the folder's files are left as they were).
@@ -98,10 +101,28 @@ struct ExportLiveLookupCommand: ParsableCommand {
       "How a number picks its shard in each dataset: double-mod (Apple's prescription for Live Caller ID Lookup; iOS 18.2 or later) or sha256 (every iOS 18; the server sees two shard indices per call, which tell no more than one only while one dataset's shard count divides the other's, as calldir writes them).",
       valueName: "function"))
   var sharding: ShardingArgument = .doubleMod
+  @Option(
+    name: .long,
+    help:
+      "The service URL the extension's context will name: checked against iOS 26.4's rules (HTTPS, port 443, no path, no trailing '/') before anything is written."
+  )
+  var serviceURL: String?
+  @Option(
+    name: .long, help: "The Privacy Pass token issuer URL: checked as --service-url is.")
+  var issuerURL: String?
   @OptionGroup var progressOptions: ProgressOptions
   @OptionGroup(title: "Reading a dump (--dump)") var reading: DumpReadingOptions
 
   func validate() throws {
+    for (flag, url) in [("--service-url", serviceURL), ("--issuer-url", issuerURL)] {
+      guard let url else { continue }
+      let broken = ServiceURLRules.violations(of: url)
+      guard broken.isEmpty else {
+        throw ValidationError(
+          "\(flag) '\(url)': \(broken.map(\.description).joined(separator: "; ")) (iOS and macOS 26.4 refuse it outside Xcode installs; Apple's pir-service-example, Onboarding.md)"
+        )
+      }
+    }
     let readsDump = !dumps.isEmpty || !reading.blockedInputs.isEmpty
     guard (container != nil) != readsDump else {
       throw ValidationError(
@@ -183,6 +204,10 @@ struct ExportLiveLookupCommand: ParsableCommand {
       print(
         "\(config.stem)-config.json: \(config.shardCount) shard\(config.shardCount == 1 ? "" : "s") (\(function)), \(config.bucketCount) buckets of \(config.bucketByteCount) bytes"
       )
+    }
+    for line in report.parameterChanges { StandardError.write("calldir: note: \(line)\n") }
+    for (name, url) in [("service URL", serviceURL), ("issuer URL", issuerURL)] {
+      if let url { print("\(name) \(url): ok (iOS 26.4's rules)") }
     }
     print(
       String(

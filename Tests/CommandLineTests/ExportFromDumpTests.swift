@@ -127,4 +127,59 @@ struct ExportFromDumpTests {
     let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
     #expect(!left.contains { $0.hasPrefix(".calldir-export-") }, "\(left)")
   }
+
+  /// A service URL iOS 26.4 would refuse ends the export before anything is written (exit 1,
+  /// the rules named); good ones are confirmed in the output.
+  @Test func serviceURLsAreCheckedAgainstTheRulesBeforeAnythingIsWritten() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("d.tsv")
+    try "number\tlabel\n+79161234567\tPizza Roma\n".write(
+      toFile: dump, atomically: true, encoding: .utf8)
+    let refused = try export(
+      ["--dump", dump, "--service-url", "http://example.net:8080/lookup"], out: folder.path("bad"))
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.contains(
+        "--service-url 'http://example.net:8080/lookup': not HTTPS; a port other than HTTPS's 443; a path"
+      ), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.path("bad")))
+    let issuer = try export(
+      ["--dump", dump, "--issuer-url", "https://issuer.example.net/"], out: folder.path("bad"))
+    #expect(issuer.status == 1 && issuer.stderr.contains("trailing '/'"), "\(issuer.stderr)")
+    let good = try export(
+      [
+        "--dump", dump, "--service-url", "https://service.example.net", "--issuer-url",
+        "https://issuer.example.net",
+      ], out: folder.path("good"))
+    #expect(good.status == 0, "\(good.stderr)")
+    #expect(good.stdout.contains("service URL https://service.example.net: ok"), "\(good.stdout)")
+    #expect(good.stdout.contains("issuer URL https://issuer.example.net: ok"))
+  }
+
+  /// An export whose PIR parameters differ from the previous one's in the folder says so, with
+  /// the old and new values and refreshPIRParameters; the same export again says nothing.
+  @Test func aChangeOfPIRParametersIsNamedWithTheCallThatRefreshesThem() throws {
+    let folder = try TemporaryFolder()
+    let small = folder.path("small.tsv")
+    try "number\tlabel\n+79161234567\tPizza Roma\n".write(
+      toFile: small, atomically: true, encoding: .utf8)
+    let large = folder.path("large.tsv")
+    try
+      ("number\tlabel\n"
+      + (0..<12_000).map { "+7916\(2_000_000 + $0 * 3)\tShop \($0 % 50)\n" }.joined())
+      .write(toFile: large, atomically: true, encoding: .utf8)
+    let out = folder.path("out")
+    let first = try export(["--dump", small], out: out)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(!first.stderr.contains("refreshPIRParameters"), "no previous export: \(first.stderr)")
+    let again = try export(["--dump", small], out: out)
+    #expect(!again.stderr.contains("refreshPIRParameters"), "\(again.stderr)")
+    let grown = try export(["--dump", large], out: out)
+    #expect(grown.status == 0, "\(grown.stderr)")
+    let note = grown.stderr.split(separator: "\n").first {
+      $0.contains("identity-config.json: shards 1 → ")
+    }
+    #expect(
+      note?.contains("LiveCallerIDLookupManager.refreshPIRParameters") == true, "\(grown.stderr)")
+  }
 }

@@ -1,3 +1,4 @@
+import CallDirectoryCore
 import Foundation
 import TestSupport
 import Testing
@@ -17,7 +18,7 @@ struct HelpTextTests {
     ["host", "status"], ["app"], ["app", "stage"], ["app", "choose"], ["app", "sync"],
     ["app", "status"], ["app", "update"], ["app", "block"], ["app", "allow"], ["app", "unblock"],
     ["app", "label"], ["app", "pause"], ["app", "resume"], ["app", "lists"], ["normalize"],
-    ["compile"], ["plan"], ["inspect"], ["lookup"],
+    ["compile"], ["plan"], ["feed"], ["inspect"], ["lookup"],
     ["publish"],
     ["export"], ["export", "lcidl"],
     ["history"], ["history", "add"], ["history", "changes"], ["history", "report"],
@@ -58,6 +59,18 @@ struct HelpTextTests {
     #expect(
       text.contains("Exit statuses: 0 ") || text.contains("Exit status 0 "),
       "calldir \(command.joined(separator: " ")) --help lists no exit statuses")
+  }
+
+  /// `calldir --version` prints the one version constant, which CHANGELOG.md names.
+  @Test func versionIsTheConstantTheChangelogNames() throws {
+    let result = try runProcess(builtExecutablePath("calldir"), ["--version"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let version = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(version == CalldirVersion.current)
+    let changelog = try String(
+      contentsOf: Self.folder.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    #expect(changelog.contains("— \(version)"), "CHANGELOG.md has no section for \(version)")
   }
 
   @Test func everyCommandHasACopyAndEveryCopyACommand() throws {

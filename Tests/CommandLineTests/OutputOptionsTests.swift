@@ -72,6 +72,11 @@ struct OutputOptionsTests {
       let plan = folder.path("MAJNUM.csv")
       try Data(PlanCommandTests.plan).write(to: URL(fileURLWithPath: plan))
       return ["plan", plan, "--format", "arcep"]
+    case ["feed"]:
+      let feed = folder.path("feed.json")
+      try #"{"numbers":[{"phone":"+4930123456","rating":"G_FRAUD","votes":3}],"version":1}"#
+        .write(toFile: feed, atomically: true, encoding: .utf8)
+      return ["feed", feed, "--snapshot", folder.path("feed.snapshot")]
     case ["chart"]: return ["chart", repository.appendingPathComponent("Results/latest.csv").path]
     case ["history", "report"]:
       return ["history", "report", "--db", try historyDatabase(folder.path("history.db"))]
@@ -98,7 +103,7 @@ struct OutputOptionsTests {
     case ["bench", "user-edits"]:
       return [
         "bench", "user-edits", "--entries", "1000", "--wildcards", "1", "--repeat", "1", "--work",
-        folder.path("work"),
+        folder.path("work"), "--user-entries", "10", "--lookup-repeat", "100", "--lookup-runs", "1",
       ]
     case ["bench", "update"]:
       let found = try runProcess("/bin/sh", ["-c", "command -v bsdiff"])

@@ -81,7 +81,10 @@ final class ReleaseRequestHandler: ChannelInboundHandler, RemovableChannelHandle
     // A client that names itself (X-Calldir-Client: a session configuration's extra header)
     // is logged with it, so a test sees the configuration an app passed reach the server.
     let client = request.headers.first(name: "X-Calldir-Client").map { " client=\($0)" } ?? ""
-    state.record("GET \(path) \(ranged ?? "-") \(status)\(client)")
+    // A query (a feed's since=VERSION) is logged after the path; the file served is the path's.
+    let query = request.uri.split(separator: "?", maxSplits: 1).dropFirst().first.map { "?\($0)" }
+    let bearer = request.headers.first(name: "Authorization").map { " auth=\($0)" } ?? ""
+    state.record("GET \(path)\(query ?? "") \(ranged ?? "-") \(status)\(client)\(bearer)")
     headers.add(name: "Content-Length", value: String(body.count - start))
     if status == 206 {
       headers.add(name: "Content-Range", value: "bytes \(start)-\(body.count - 1)/\(body.count)")

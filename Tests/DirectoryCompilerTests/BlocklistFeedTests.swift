@@ -1,0 +1,145 @@
+import DirectoryCompiler
+import Foundation
+import TestSupport
+import Testing
+
+/// A versioned blocklist feed read as PhoneBlock publishes it, applied to a snapshot, and every
+/// bad feed refused with its place (issue 67, item 2).
+@Suite("Blocklist feeds: read, applied to a snapshot, bad ones refused")
+struct BlocklistFeedTests {
+  func file(_ text: String, in folder: TemporaryFolder, _ name: String = "feed.json") throws
+    -> String
+  {
+    let path = folder.path(name)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func aWholeListThenADeltaGiveTheListTheFeedDescribes() throws {
+    let folder = try TemporaryFolder()
+    let whole = try file(
+      """
+      {"version": 41, "numbers": [
+        {"phone": "+4930123456", "rating": "G_FRAUD", "votes": 4, "lastActivity": 1700000000000},
+        {"phone": "+390456789123", "rating": "F_GAMBLE", "votes": 10},
+        {"phone": "+4989111222", "rating": "E_ADVERTISING", "votes": 2, "extra": {"a": [1, 2.5e3, null, true]}},
+        {"phone": "+4940555666", "rating": "Z_NEW", "votes": 1},
+        {"phone": "+4940777888", "rating": "B_MISSED", "votes": 0}
+      ]}
+      """, in: folder)
+    let feed = try BlocklistFeed.read(path: whole)
+    #expect(feed.version == 41 && feed.entries.count == 5)
+    var snapshot = try FeedSnapshot(full: feed, at: 1_000, from: whole)
+    // Votes 0 in a whole list is no entry; an unknown rating is kept as "other".
+    #expect(
+      snapshot.entries.map(\.number) == [
+        4_930_123_456, 4_940_555_666, 4_989_111_222, 390_456_789_123,
+      ])
+    #expect(snapshot.entries.first { $0.number == 4_940_555_666 }?.rating == .unknown)
+    let delta = try file(
+      """
+      {"numbers":[{"phone":"+4930123456","votes":0},{"phone":"+4989111222","rating":"G_FRAUD","votes":7},
+      {"phone":"\\u002b4971112233","rating":"C_PING","votes":3}],"version":42}
+      """, in: folder, "delta.json")
+    try snapshot.apply(delta: try BlocklistFeed.read(path: delta), from: delta)
+    #expect(snapshot.version == 42 && snapshot.fullSyncSeconds == 1_000)
+    #expect(
+      snapshot.entries == [
+        .init(number: 4_940_555_666, votes: 1, rating: .unknown),
+        .init(number: 4_971_112_233, votes: 3, rating: .ping),
+        .init(number: 4_989_111_222, votes: 7, rating: .fraud),
+        .init(number: 390_456_789_123, votes: 10, rating: .gamble),
+      ])
+    // Written, read back the same; the dump keeps what the thresholds keep.
+    let path = folder.path("snapshot")
+    try snapshot.write(to: path)
+    #expect(try FeedSnapshot.read(path) == snapshot)
+    let dump = folder.path("dump.tsv")
+    let written = try snapshot.writeDump(
+      to: dump, minimumVotes: 3, ratings: [.fraud, .gamble, .ping])
+    #expect(written == 3)
+    #expect(
+      try String(contentsOfFile: dump, encoding: .utf8)
+        == "number\tlabel\tcategory\n+4971112233\tPing call\tspam\n+4989111222\tFraud\tspam\n+390456789123\tGambling\tspam\n"
+    )
+  }
+
+  @Test(arguments: [
+    ("{\"version\": 1, \"numbers\": [", "the text ends early"),
+    ("[1,2]", "expected an object"),
+    ("{\"numbers\": []}", "has no \"version\""),
+    ("{\"version\": 3}", "has no \"numbers\""),
+    ("{\"version\": -2, \"numbers\": []}", "a negative version"),
+    ("{\"version\": 1.5, \"numbers\": []}", "not a whole number"),
+    ("{\"version\": 99999999999999999999, \"numbers\": []}", "past 64 bits"),
+    ("{\"version\": 1, \"version\": 2, \"numbers\": []}", "a second \"version\""),
+    (
+      "{\"version\": 1, \"numbers\": [{\"phone\": \"+49abc\", \"votes\": 1}]}",
+      "entry 1 (byte 27): '+49abc' is not a phone number"
+    ),
+    (
+      "{\"version\": 1, \"numbers\": [{\"phone\": \"030123456\", \"votes\": 1}]}",
+      "not in international form"
+    ),
+    ("{\"version\": 1, \"numbers\": [{\"votes\": 1}]}", "entry 1 (byte 27) has no \"phone\""),
+    (
+      "{\"version\": 1, \"numbers\": [{\"phone\": \"+4930123456\", \"phone\": \"+4930999999\"}]}",
+      "a second \"phone\""
+    ),
+    (
+      "{\"version\": 1, \"numbers\": [{\"phone\": \"+4930123456\", \"votes\": -1}]}", "has -1 votes"
+    ),
+    ("{\"version\": 1, \"numbers\": [{\"phone\": \"+4930\\ud800\"}]}", "a lone surrogate"),
+    ("{\"version\": 1, \"numbers\": []} trailing", "text after the feed's object"),
+    ("not json at all", "expected an object"),
+  ])
+  func aBadFeedIsRefusedWithItsPlace(text: String, expected: String) throws {
+    let folder = try TemporaryFolder()
+    let path = try file(text, in: folder)
+    #expect {
+      _ = try BlocklistFeed.read(path: path)
+    } throws: { error in
+      let message = "\(error)"
+      return message.contains(path) && message.contains(expected)
+    }
+  }
+
+  @Test func aFeedPastItsEntriesAFeedThatGoesBackAndATwiceListedNumberAreRefused() throws {
+    let folder = try TemporaryFolder()
+    let three = try file(
+      #"{"version":5,"numbers":[{"phone":"+4930111111"},{"phone":"+4930222222"},{"phone":"+4930333333"}]}"#,
+      in: folder)
+    #expect {
+      _ = try BlocklistFeed.read(path: three, maximumEntries: 2)
+    } throws: { "\($0)".contains("more than 2 entries (--max-entries)") }
+    var snapshot = try FeedSnapshot(full: try BlocklistFeed.read(path: three), at: 0, from: three)
+    let older = try file(#"{"version":4,"numbers":[]}"#, in: folder, "older.json")
+    let before = snapshot
+    #expect {
+      try snapshot.apply(delta: try BlocklistFeed.read(path: older), from: older)
+    } throws: { "\($0)".contains("version 4 is older than the snapshot's 5") }
+    #expect(snapshot == before)
+    let twice = try file(
+      #"{"version":6,"numbers":[{"phone":"+4930111111","votes":2},{"phone":"+49 30 111111","votes":0}]}"#,
+      in: folder, "twice.json")
+    #expect {
+      try snapshot.apply(delta: try BlocklistFeed.read(path: twice), from: twice)
+    } throws: { "\($0)".contains("+4930111111 is listed twice") }
+    #expect(snapshot == before)
+  }
+
+  @Test func aDamagedSnapshotIsNamedWithItsLine() throws {
+    let folder = try TemporaryFolder()
+    let path = try file(
+      "# calldir feed snapshot 1\n# version 3\n# full-sync 10\n+4930222222\t2\tG_FRAUD\n+4930111111\t1\tG_FRAUD\n",
+      in: folder, "snapshot")
+    #expect {
+      _ = try FeedSnapshot.read(path)
+    } throws: { "\($0)".contains("line 5: not '+NUMBER<TAB>VOTES<TAB>RATING' in ascending order") }
+    let other = try file("number\tlabel\n", in: folder, "other")
+    #expect {
+      _ = try FeedSnapshot.read(other)
+    } throws: { "\($0)".contains("not a calldir feed snapshot") }
+    #expect(try FeedSnapshot.read(folder.path("missing")) == nil)
+  }
+}
