@@ -262,7 +262,7 @@ struct UserListsPropertyTests {
           let team = fixture.folder.path("team")
           try compile(directory, into: team, in: fixture, step, version: releaseVersion)
           let releases = fixture.folder.path("releases")
-          _ = try ReleasePublisher(releases: releases).publish(container: team)
+          _ = try ReleasePublisher(releases: releases, allowShrink: true).publish(container: team)
           _ = try await fixture.app.update(
             from: FolderReleaseSource(folder: releases), allowShrink: true, allowDowngrade: true)
           #expect(
