@@ -9,3 +9,20 @@ public func decimalDigitCount(_ value: Int64) -> Int {
   }
   return count
 }
+
+/// Decimal text made as bytes: a file of a million numbers written without a String a line.
+public enum DecimalText {
+  /// Appends the decimal digits of `value` (≥ 0; a negative value is written as 0).
+  public static func append(_ value: Int64, to bytes: inout [UInt8]) {
+    let count = decimalDigitCount(max(value, 0))
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+    var rest = max(value, 0)
+    var index = start + count - 1
+    while rest > 0 {
+      bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+      index -= 1
+    }
+  }
+}

@@ -32,6 +32,9 @@ public struct BlocklistFeed: Sendable {
       }
     }
 
+    /// ``feedName``'s UTF-8, by raw value: what a snapshot line holds.
+    static let feedNameBytes = allCases.map { Array($0.feedName.utf8) }
+
     /// The label a blocked number gets: what the rating means, in a few words.
     public var label: String {
       switch self {

@@ -29,6 +29,23 @@ enum TextLines {
     in path: String, maximumLineByteCount: Int,
     _ body: (Int, Substring) throws(CompileError) -> Void
   ) throws(CompileError) {
+    try forEachBytes(in: path, maximumLineByteCount: maximumLineByteCount) {
+      (number: Int, line: ArraySlice<UInt8>) throws(CompileError) in
+      guard let text = String(validating: line, as: UTF8.self) else {
+        throw .unreadable(path, "line \(number) is not UTF-8")
+      }
+      try body(number, Substring(text))
+    }
+  }
+
+  /// Hands `body` each line's bytes (numbered from 1, without its LF or CRLF), as ``forEach``
+  /// does, without making a String of it.
+  /// - Throws: ``CompileError/unreadable(_:_:)`` for a line over `maximumLineByteCount` bytes, a
+  ///   read that fails, or what `body` throws.
+  static func forEachBytes(
+    in path: String, maximumLineByteCount: Int,
+    _ body: (Int, ArraySlice<UInt8>) throws(CompileError) -> Void
+  ) throws(CompileError) {
     let handle = try openRegularFile(path)
     defer { try? handle.close() }
     var pending: [UInt8] = []
@@ -37,10 +54,7 @@ enum TextLines {
       number += 1
       var line = bytes
       if line.last == 0x0d { line = line.dropLast() }
-      guard let text = String(validating: line, as: UTF8.self) else {
-        throw .unreadable(path, "line \(number) is not UTF-8")
-      }
-      try body(number, Substring(text))
+      try body(number, line)
     }
     while true {
       let data: Data

@@ -138,14 +138,15 @@ struct FeedCommand: AsyncParsableCommand {
       )
     }
     var next: FeedSnapshot
-    let feed: BlocklistFeed
+    let (version, read): (Int64, Int)
     do {
-      feed = try BlocklistFeed.read(path: feedPath, maximumEntries: maxEntries)
+      var feed = try BlocklistFeed.read(path: feedPath, maximumEntries: maxEntries)
+      (version, read) = (feed.version, feed.entries.count)
       if takesDelta, var current = kept {
         try current.apply(delta: feed, from: source)
         next = current
       } else {
-        next = try FeedSnapshot(full: feed, at: now, from: source)
+        next = try FeedSnapshot(taking: &feed, at: now, from: source)
       }
     } catch {
       throw ValidationError("\(error)".replacingOccurrences(of: feedPath, with: source))
@@ -160,7 +161,7 @@ struct FeedCommand: AsyncParsableCommand {
       throw ValidationError("\(error)")
     }
     print(
-      "feed version \(feed.version) (\(takesDelta ? "changes since \(kept!.version)" : "the whole list")): \(feed.entries.count) entries read; the snapshot holds \(next.entries.count) numbers"
+      "feed version \(version) (\(takesDelta ? "changes since \(kept!.version)" : "the whole list")): \(read) entries read; the snapshot holds \(next.entries.count) numbers"
     )
     print(
       "wrote \(out): \(written) numbers to block (at least \(minVotes) vote\(minVotes == 1 ? "" : "s"); \(ratings.map(\.feedName).sorted().joined(separator: ", ")))"

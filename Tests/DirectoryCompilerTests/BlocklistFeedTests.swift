@@ -27,9 +27,10 @@ struct BlocklistFeedTests {
         {"phone": "+4940777888", "rating": "B_MISSED", "votes": 0}
       ]}
       """, in: folder)
-    let feed = try BlocklistFeed.read(path: whole)
+    var feed = try BlocklistFeed.read(path: whole)
     #expect(feed.version == 41 && feed.entries.count == 5)
-    var snapshot = try FeedSnapshot(full: feed, at: 1_000, from: whole)
+    var snapshot = try FeedSnapshot(taking: &feed, at: 1_000, from: whole)
+    #expect(feed.entries.isEmpty, "the entries are taken, not copied")
     // Votes 0 in a whole list is no entry; an unknown rating is kept as "other".
     #expect(
       snapshot.entries.map(\.number) == [
@@ -112,7 +113,8 @@ struct BlocklistFeedTests {
     #expect {
       _ = try BlocklistFeed.read(path: three, maximumEntries: 2)
     } throws: { "\($0)".contains("more than 2 entries (--max-entries)") }
-    var snapshot = try FeedSnapshot(full: try BlocklistFeed.read(path: three), at: 0, from: three)
+    var feed = try BlocklistFeed.read(path: three)
+    var snapshot = try FeedSnapshot(taking: &feed, at: 0, from: three)
     let older = try file(#"{"version":4,"numbers":[]}"#, in: folder, "older.json")
     let before = snapshot
     #expect {
