@@ -21,25 +21,8 @@ enum TextLines {
     return handle
   }
 
-  /// Hands `body` each line (numbered from 1, without its LF or CRLF), a last line without an
-  /// end included.
-  /// - Throws: ``CompileError/unreadable(_:_:)`` for a line over `maximumLineByteCount` bytes or
-  ///   one that is not UTF-8, a read that fails, or what `body` throws.
-  static func forEach(
-    in path: String, maximumLineByteCount: Int,
-    _ body: (Int, Substring) throws(CompileError) -> Void
-  ) throws(CompileError) {
-    try forEachBytes(in: path, maximumLineByteCount: maximumLineByteCount) {
-      (number: Int, line: ArraySlice<UInt8>) throws(CompileError) in
-      guard let text = String(validating: line, as: UTF8.self) else {
-        throw .unreadable(path, "line \(number) is not UTF-8")
-      }
-      try body(number, Substring(text))
-    }
-  }
-
-  /// Hands `body` each line's bytes (numbered from 1, without its LF or CRLF), as ``forEach``
-  /// does, without making a String of it.
+  /// Hands `body` each line's bytes (numbered from 1, without its LF or CRLF; a last line
+  /// without an end included), without making a String of it.
   /// - Throws: ``CompileError/unreadable(_:_:)`` for a line over `maximumLineByteCount` bytes, a
   ///   read that fails, or what `body` throws.
   static func forEachBytes(
