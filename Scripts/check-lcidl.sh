@@ -32,8 +32,15 @@ first=$(head -1 "$work/dump.txt" | cut -f1)
 mkdir "$work/icons"
 printf '\000\000\000\030ftypheic\000\000\000\000mif1heic' >"$work/icons/+$first.heic"
 printf 'not an image' >"$work/icons/+14085551212.heic"
+# Without --skip-bad-icons the file that is not HEIC fails the export, and nothing is written.
+status=0
 "$calldir" export lcidl --container "$work/box" --out "$work/out" --bundle-id net.example.lookup \
-  --icons "$work/icons" --cache-expiry-minutes 60 >"$work/report.txt" 2>"$work/stderr.txt"
+  --icons "$work/icons" >/dev/null 2>"$work/refused.txt" || status=$?
+check "a refused icon fails the export (exit 1) and writes nothing" \
+  test "$status" = 1 -a ! -e "$work/out/block.binpb"
+"$calldir" export lcidl --container "$work/box" --out "$work/out" --bundle-id net.example.lookup \
+  --icons "$work/icons" --skip-bad-icons --cache-expiry-minutes 60 >"$work/report.txt" \
+  2>"$work/stderr.txt"
 cat "$work/report.txt"
 block_rows=$(sed -n 's/^wrote .*: \([0-9]*\) block rows.*/\1/p' "$work/report.txt")
 identity_rows=$(sed -n 's/^wrote .*, \([0-9]*\) identities.*/\1/p' "$work/report.txt")
@@ -74,7 +81,7 @@ check "the configs are keyword databases with a fixed bucket count" \
 # sharding function is sha256 or doubleMod of the other use case's count (which the smaller
 # count divides), and a fixed bucket count leaves every shard under a 0.9 load factor, in bytes
 # and in slots (255 entries a bucket).
-for size in 1024 8192 63487; do  # 63487: IconFolder.maximumIconByteCount
+for size in 1024 8192 63487; do  # 63487: CallIdentity.maximumIconByteCount
   icons=$work/icons-$size
   mkdir -p "$icons"
   { printf '\000\000\000\030ftypheic\000\000\000\000mif1heic'; head -c $((size - 24)) /dev/zero; } \

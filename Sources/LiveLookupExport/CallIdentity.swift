@@ -35,6 +35,10 @@ public struct CallIdentity: Equatable, Sendable {
   /// The largest value a row may hold, in bytes: the processed database stores a value's size
   /// in 16 bits (Apple's data format: "should not exceed 2^16-1 bytes").
   public static let maximumValueByteCount = 65_535
+  /// The largest icon the export takes, in bytes: 63,487, what leaves 2 KiB of a value for the
+  /// name (labels are at most 1 KiB of UTF-8) and the message's framing. The help, the article
+  /// and the export's refusal all state this one number.
+  public static let maximumIconByteCount = maximumValueByteCount - 2 * 1024
 
   /// The serialized message, fields in number order.
   public func encoded() -> [UInt8] {

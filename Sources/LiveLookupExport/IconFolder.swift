@@ -12,9 +12,8 @@ struct IconFolder {
     case unreadable(String)
   }
 
-  /// The most bytes an icon may have: what leaves room for the name and the framing in a
-  /// value of at most `CallIdentity.maximumValueByteCount` bytes with the longest label.
-  static let maximumIconByteCount = CallIdentity.maximumValueByteCount - 2 * 1024
+  /// The most bytes an icon may have: ``CallIdentity/maximumIconByteCount``.
+  static let maximumIconByteCount = CallIdentity.maximumIconByteCount
 
   /// HEIF brands of a HEIC still image (ISO/IEC 23008-12; `mif1` is the general one iOS writes
   /// beside `heic`).

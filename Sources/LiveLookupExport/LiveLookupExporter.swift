@@ -26,9 +26,13 @@ public struct LiveLookupExporter {
     /// The most entries the container's bases may hold (each a row of a PIR dataset; a rule
     /// base's ranges expand to a row per number): past it, nothing is written.
     public var maximumRows = LiveLookupExporter.defaultMaximumRows
-    /// How the two datasets are sharded: `doubleMod` (iOS 18.2+), as Apple's example
-    /// prescribes for one number looked up in both.
-    public var sharding = ProcessingConfig.Sharding.doubleMod
+    /// How the two datasets are sharded: `sha256` wherever `doubleMod`, which Apple's example
+    /// prescribes for one number looked up in both, would assign the same shards.
+    public var sharding = ProcessingConfig.Sharding.automatic
+    /// Whether an icon that is refused (not HEIC, over ``CallIdentity/maximumIconByteCount``,
+    /// unreadable) leaves its identity without an icon, named in ``Report/refusedIcons``,
+    /// rather than failing the export with nothing written.
+    public var skipsBadIcons = false
 
     /// Options for `bundleID`.
     public init(bundleID: String) { self.bundleID = bundleID }
@@ -61,7 +65,8 @@ public struct LiveLookupExporter {
     /// Files of the icons folder that are not used, one line each: a name that is not
     /// `+E164.heic`, or a number without an identity. Hidden files are not listed.
     public var ignoredIcons: [String] = []
-    /// Identities whose value would pass the 16-bit size limit, left out, one line each.
+    /// Identities left out, one line each: a value that would pass the 16-bit size limit, or a
+    /// label with a bidirectional control or an invisible character.
     public var refusedIdentities: [String] = []
     /// Bytes of each database.
     public var blockBytes = 0
@@ -188,6 +193,17 @@ public struct LiveLookupExporter {
         report.blockRows += 1
         if row.blocked { report.blocked += 1 }
         guard let name = row.label, !name.isEmpty else { continue }
+        // The compiler refuses these in labels (issue 52), but a base written before the
+        // rule, with a soft hyphen or a zero width space, still reads: a call screen must
+        // not show a name that hides a word, on either path.
+        if let offset = LabelRule.controlCharacterOffset(in: name)
+          ?? InvisibleCharacters.offset(in: name)
+        {
+          report.refusedIdentities.append(
+            "\(E164.keyword(of: row.number)): its label has a bidirectional control or an invisible character at byte \(offset + 1) (left without a name; its block row is kept)"
+          )
+          continue
+        }
         // Johnny Appleseed is a person, whatever the directory's category; an entry with a
         // tag of its own has its row's category.
         let tag = try tags?.tag(of: row.number) ?? 0
@@ -243,6 +259,9 @@ public struct LiveLookupExporter {
           }
       }
       progress(numbers, numbers)
+      if !options.skipsBadIcons, !report.refusedIcons.isEmpty {
+        throw ExportError(Self.refusedIconsLine(report.refusedIcons))
+      }
       try check(report)
       try block.commit()
       try identity.commit()
@@ -252,6 +271,15 @@ public struct LiveLookupExporter {
       throw ExportError("\(error)")
     }
     return report
+  }
+
+  /// The line an export without `skipsBadIcons` fails with: the first refusals by name, a
+  /// count of the rest.
+  static func refusedIconsLine(_ refusals: [String]) -> String {
+    let named = refusals.prefix(3).joined(separator: "; ")
+    let rest = refusals.count > 3 ? "; and \(refusals.count - 3) more" : ""
+    return
+      "refused icon\(refusals.count == 1 ? "" : "s") \(named)\(rest); nothing was exported (--skip-bad-icons exports those identities without an icon)"
   }
 
   /// Every file an export writes, in the order they are renamed into place.

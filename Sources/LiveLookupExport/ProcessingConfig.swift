@@ -16,9 +16,9 @@ import Foundation
 ///   four standard deviations of a hash split), at a load factor of ``targetLoadFactor``. The
 ///   processor then logs a load factor of about 0.7 for a shard of thousands of entries.
 /// - **Shards.** Apple's example takes 50,000 entries per blocking shard and 5,000 per identity
-///   shard, with a quarter's headroom for growth. One shard count divides the other. The one
-///   with fewer shards uses `doubleMod` of the other's count, so a number's two shard indices
-///   tell the server no more than the larger count's alone.
+///   shard, with a quarter's headroom for growth. One shard count divides the other, so a
+///   number's two shard indices tell the server no more than the larger count's alone, with
+///   `sha256` on both; `doubleMod` would assign the same shards and shut out older devices.
 /// - **Updates.** An export into a folder that holds the previous export's configurations keeps
 ///   their shard counts, bucket size and bucket count while the new data keeps the projected load
 ///   between ``reuseLoadFactors`` and every shard under its entries.
@@ -48,12 +48,27 @@ public struct ProcessingConfig: Equatable, Sendable {
 
   /// How the export shards the two datasets.
   public enum Sharding: String, CaseIterable, Sendable {
-    /// The dataset with fewer shards takes `doubleMod` of the other's count: iOS 18.2+.
+    /// `doubleMod` only where it assigns other shards than `sha256`: when the larger count is
+    /// not a multiple of the smaller. `(h % L) % S` is `h % S` whenever S divides L, and the
+    /// export's counts always divide, so this writes `sha256`: the same shards, and every
+    /// device served, where `doubleMod` would shut out iOS before 18.2 and macOS before 15.2.
+    case automatic = "auto"
+    /// The dataset with fewer shards takes `doubleMod` of the other's count, even where it
+    /// assigns the same shards: iOS 18.2+ and macOS 15.2+ only.
     case doubleMod = "double-mod"
     /// Both take `sha256`, for devices before iOS 18.2. The counts still divide each other, so
     /// the pair of indices tells no more than the larger count alone; a server that reprocesses
     /// with other counts loses that.
     case sha256
+  }
+
+  /// Whether `function` assigns every keyword the shard `sha256` would among `shardCount`:
+  /// `(h % L) % S == h % S` for every `h` exactly when S divides L.
+  public static func assignsAsSHA256(_ function: ShardingFunction, shardCount: Int) -> Bool {
+    switch function {
+    case .sha256: return true
+    case .doubleMod(let other): return other > 0 && shardCount > 0 && other % shardCount == 0
+    }
   }
 
   /// What one database holds, as the processor sizes its buckets from it.
@@ -208,9 +223,15 @@ public struct ProcessingConfig: Equatable, Sendable {
     } else {
       blockShards = (blockShards + identityShards - 1) / identityShards * identityShards
     }
-    // Equal counts need no doubleMod: both indices are the same, on every iOS version.
+    // Equal counts need no doubleMod: both indices are the same, on every iOS version. Nor
+    // do counts that divide, unless asked for: doubleMod then assigns sha256's shards.
     func function(_ mine: Int, _ other: Int) -> ShardingFunction {
-      sharding == .doubleMod && mine < other ? .doubleMod(otherShardCount: other) : .sha256
+      guard mine < other else { return .sha256 }
+      switch sharding {
+      case .sha256: return .sha256
+      case .doubleMod: return .doubleMod(otherShardCount: other)
+      case .automatic: return other % mine == 0 ? .sha256 : .doubleMod(otherShardCount: other)
+      }
     }
     var configs = (
       block: ProcessingConfig(

@@ -43,9 +43,12 @@ struct ExportLiveLookupCommand: ParsableCommand {
       --service-url and --issuer-url are checked against the rules iOS and macOS 26.4 apply \
       outside Xcode installs: HTTPS on the standard port, a subdomain rather than a path, no \
       trailing '/', and a domain name for the DNS TXT record onboarding asks for.
-      Exit statuses: 0 done (refused icons, icon files ignored because their name is not \
-      +E164.heic or no identity has their number, and numbers without an E.164 form are \
-      named on stderr); 1 usage, input or output error (the folder's files are left as they were).
+      An icon that is not HEIC, is over \(Self.iconLimit) bytes or cannot \
+      be read fails the export, unless --skip-bad-icons is given.
+      Exit statuses: 0 done (icons skipped with --skip-bad-icons, icon files ignored because \
+      their name is not +E164.heic or no identity has their number, and numbers without an \
+      E.164 form are named on stderr); 1 usage, input or output error, or a refused icon \
+      without --skip-bad-icons (the folder's files are left as they were).
       """)
 
   @Option(
@@ -82,9 +85,16 @@ struct ExportLiveLookupCommand: ParsableCommand {
     help: "How long a device may keep an answer, in minutes (0: the system's default).")
   var cacheExpiryMinutes: UInt32 = 0
   @Option(
-    name: .long, help: "A folder of +E164.heic icons (each under 63 KiB).",
+    name: .long,
+    help: "A folder of +E164.heic icons, each at most \(Self.iconLimit) bytes.",
     completion: .directory, transform: nonEmptyPath)
   var icons: String?
+  @Flag(
+    name: .long,
+    help:
+      "Export without the icons that are refused (not HEIC, too large, unreadable), each named on stderr, rather than fail."
+  )
+  var skipBadIcons = false
   @Flag(
     name: .long,
     help: "Leave out Apple's onboarding test identity (+14085551212 Johnny Appleseed).")
@@ -98,9 +108,9 @@ struct ExportLiveLookupCommand: ParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "How a number picks its shard in each dataset: double-mod (Apple's prescription for Live Caller ID Lookup; iOS 18.2 or later) or sha256 (every iOS 18; the server sees two shard indices per call, which tell no more than one only while one dataset's shard count divides the other's, as calldir writes them).",
+      "How a number picks its shard in each dataset: auto (sha256 wherever double-mod would assign the same shards, which it does while one shard count divides the other, as calldir writes them), double-mod (Apple's prescription for a number looked up in two datasets; iOS 18.2 and macOS 15.2 or later) or sha256 (every device).",
       valueName: "function"))
-  var sharding: ShardingArgument = .doubleMod
+  var sharding: ShardingArgument = .automatic
   @Option(
     name: .long,
     help:
@@ -155,6 +165,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
     options.includesTestIdentity = !noTestIdentity
     options.maximumRows = maxRows
     options.sharding = sharding.value
+    options.skipsBadIcons = skipBadIcons
     let clock = ContinuousClock()
     let start = clock.now
     let display = progressOptions.display(command: "export")
@@ -197,9 +208,16 @@ struct ExportLiveLookupCommand: ParsableCommand {
     )
     for config in report.configs {
       let function: String
+      let other = report.configs.first { $0.stem != config.stem }?.shardCount ?? 0
       switch config.shardingFunction {
+      case .doubleMod(let other):
+        function =
+          ProcessingConfig.assignsAsSHA256(config.shardingFunction, shardCount: config.shardCount)
+          ? "doubleMod \(other), the shards sha256 assigns; devices before iOS 18.2 and macOS 15.2 are refused it"
+          : "doubleMod \(other); devices before iOS 18.2 and macOS 15.2 are refused it"
+      case .sha256 where other > config.shardCount && sharding == .automatic:
+        function = "sha256, the shards doubleMod \(other) would assign, on every device"
       case .sha256: function = "sha256"
-      case .doubleMod(let other): function = "doubleMod \(other), iOS 18.2+"
       }
       print(
         "\(config.stem)-config.json: \(config.shardCount) shard\(config.shardCount == 1 ? "" : "s") (\(function)), \(config.bucketCount) buckets of \(config.bucketByteCount) bytes"
@@ -219,25 +237,31 @@ struct ExportLiveLookupCommand: ParsableCommand {
   }
 }
 
-/// `--category`.
 /// `--sharding`'s values.
 enum ShardingArgument: String, ExpressibleByArgument, CaseIterable {
+  case automatic = "auto"
   case doubleMod = "double-mod"
   case sha256
   var value: ProcessingConfig.Sharding {
     switch self {
+    case .automatic: return .automatic
     case .doubleMod: return .doubleMod
     case .sha256: return .sha256
     }
   }
 }
 
+/// `--category`.
 enum IdentityCategoryArgument: String, ExpressibleByArgument, CaseIterable {
   case business, person
   var value: CallIdentity.Category { self == .business ? .business : .person }
 }
 
 extension ExportLiveLookupCommand {
+  /// ``CallIdentity/maximumIconByteCount`` as the article writes it, "63,487".
+  static let iconLimit =
+    String(CallIdentity.maximumIconByteCount / 1000) + ","
+    + String(String(CallIdentity.maximumIconByteCount % 1000 + 1000).dropFirst())
   /// The tags file of a dump's compile: each entry's identity category from its row.
   static let tagsFileName = "identity-categories.tags"
   /// Ignored icon files named one per line on stderr before a count of the rest: a folder of

@@ -182,4 +182,56 @@ struct ExportFromDumpTests {
     #expect(
       note?.contains("LiveCallerIDLookupManager.refreshPIRParameters") == true, "\(grown.stderr)")
   }
+
+  /// The icon limit is one number in the help, the article and the refusal; a refused icon
+  /// fails the export unless --skip-bad-icons; the default sharding writes sha256 where
+  /// doubleMod would assign the same shards, and double-mod names the devices it shuts out
+  /// (issue 69, item 5).
+  @Test func theIconLimitIsOneNumberAndTheShardingSaysWhatItCosts() throws {
+    let help = try runProcess(calldir, ["export", "lcidl", "--help"])
+    let article = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Sources/calldir/calldir.docc/LiveCallerIDLookup.md"),
+      encoding: .utf8)
+    let flatHelp = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(flatHelp.contains("icons, each at most 63,487 bytes"), "\(help.stdout)")
+    #expect(flatHelp.contains("is over 63,487 bytes or cannot be read fails the export"))
+    #expect(
+      article.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
+        "a HEIC image of at most 63,487 bytes"))
+    let folder = try TemporaryFolder()
+    let dump = folder.path("d.tsv")
+    try
+      ("number\tlabel\n"
+      + (0..<12_000).map { "+7916\(2_000_000 + $0 * 3)\tShop \($0 % 50)\n" }.joined())
+      .write(toFile: dump, atomically: true, encoding: .utf8)
+    let icons = folder.path("icons")
+    try FileManager.default.createDirectory(atPath: icons, withIntermediateDirectories: true)
+    let heic: [UInt8] = [0, 0, 0, 16] + Array("ftypheic".utf8) + [0, 0, 0, 0]
+    try Data(heic + [UInt8](repeating: 1, count: 63_487 - heic.count)).write(
+      to: URL(fileURLWithPath: icons + "/+79162000000.heic"))
+    try Data(heic + [UInt8](repeating: 1, count: 63_488 - heic.count)).write(
+      to: URL(fileURLWithPath: icons + "/+79162000003.heic"))
+    let out = folder.path("out")
+    let refused = try export(["--dump", dump, "--icons", icons], out: out)
+    #expect(refused.status == 1, "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains(
+        "refused icon +79162000003.heic: 63488 bytes, over the 63487 an identity leaves for its icon; nothing was exported"
+      ), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out + "/identity.binpb"))
+    let skipped = try export(["--dump", dump, "--icons", icons, "--skip-bad-icons"], out: out)
+    #expect(skipped.status == 0, "\(skipped.stderr)")
+    #expect(skipped.stderr.contains("calldir: refused +79162000003.heic: 63488 bytes"))
+    #expect(skipped.stdout.contains("(1 with an icon"), "\(skipped.stdout)")
+    #expect(
+      skipped.stdout.contains(
+        "block-config.json: 1 shard (sha256, the shards doubleMod 4 would assign, on every device)"
+      ), "\(skipped.stdout)")
+    let forced = try export(["--dump", dump, "--sharding", "double-mod"], out: out)
+    #expect(
+      forced.stdout.contains(
+        "block-config.json: 1 shard (doubleMod 4, the shards sha256 assigns; devices before iOS 18.2 and macOS 15.2 are refused it)"
+      ), "\(forced.stdout)")
+  }
 }

@@ -114,22 +114,75 @@ struct ExporterTests {
       .write(to: URL(fileURLWithPath: icons + "/+74951000002.heic"))
     try Data("\u{89}PNG not heic".utf8).write(
       to: URL(fileURLWithPath: icons + "/+74951000003.heic"))
+    // Without --skip-bad-icons a refused icon fails the export, naming each, and the folder
+    // keeps what an earlier export wrote (issue 69, item 5).
+    let out = folder.path("out")
+    _ = try LiveLookupExporter(container: box, options: options()).export(to: out)
+    let before = try FileManager.default.contentsOfDirectory(atPath: out).sorted().map {
+      try Data(contentsOf: URL(fileURLWithPath: out + "/" + $0))
+    }
     var withIcons = options()
     withIcons.iconsFolder = icons
-    let report = try LiveLookupExporter(container: box, options: withIcons)
-      .export(to: folder.path("out"))
+    let failure = #expect(throws: ExportError.self) {
+      _ = try LiveLookupExporter(container: box, options: withIcons).export(to: out)
+    }
+    #expect(failure?.description.hasPrefix("refused icons +74951000002.heic: ") == true)
+    #expect(failure?.description.contains("; +74951000003.heic: not a HEIC image") == true)
+    #expect(
+      failure?.description.hasSuffix(
+        "; nothing was exported (--skip-bad-icons exports those identities without an icon)")
+        == true)
+    let after = try FileManager.default.contentsOfDirectory(atPath: out).sorted().map {
+      try Data(contentsOf: URL(fileURLWithPath: out + "/" + $0))
+    }
+    #expect(after == before)
+    withIcons.skipsBadIcons = true
+    let report = try LiveLookupExporter(container: box, options: withIcons).export(to: out)
     #expect(report.numbersWithoutE164 == 1)
     #expect(report.icons == 1)
     #expect(report.refusedIcons.count == 2)
+    // The one limit: an icon one byte over it is refused, in the words the help uses.
+    #expect(IconFolder.maximumIconByteCount == CallIdentity.maximumIconByteCount)
     #expect(
       report.refusedIcons.contains {
-        $0.hasPrefix("+74951000002.heic") && $0.contains("bytes, over")
+        $0.hasPrefix(
+          "+74951000002.heic: \(heic.count + CallIdentity.maximumIconByteCount) bytes, over the \(CallIdentity.maximumIconByteCount)"
+        )
       })
     #expect(report.refusedIcons.contains { $0.hasPrefix("+74951000003.heic: not a HEIC image") })
     // The refused icons' numbers keep their names; the long number is in neither database.
     let rows = try KeywordDatabaseReader.rows(of: folder.path("out/identity.binpb"))
     #expect(rows.map(\.keyword) == ["+74951000001", "+74951000002", "+74951000003"])
     #expect(try KeywordDatabaseReader.rows(of: folder.path("out/block.binpb")).count == 3)
+  }
+
+  /// A label the compiler would refuse today, in a base written before the rule (a zero
+  /// width space, a soft hyphen): the number is exported as listed, without a name, and the
+  /// identity is counted as refused (issue 69, item 6).
+  @Test func labelsWithInvisibleCharactersAreLeftOutOfTheIdentities() throws {
+    let folder = try TemporaryFolder()
+    let box = try container(
+      folder,
+      identification: [
+        (
+          "r", 1,
+          [
+            (74_951_000_001, "Bank"), (74_951_000_002, "Ba\u{200B}nk"),
+            (74_951_000_003, "Soft\u{00AD}hyphen"),
+          ]
+        )
+      ], blocking: [("spam", 0, [74_951_000_002])])
+    let report = try LiveLookupExporter(container: box, options: options())
+      .export(to: folder.path("out"))
+    let identities = try KeywordDatabaseReader.rows(of: folder.path("out/identity.binpb"))
+    #expect(identities.map(\.keyword) == ["+74951000001"])
+    #expect(
+      report.refusedIdentities == [
+        "+74951000002: its label has a bidirectional control or an invisible character at byte 3 (left without a name; its block row is kept)",
+        "+74951000003: its label has a bidirectional control or an invisible character at byte 5 (left without a name; its block row is kept)",
+      ])
+    let block = try KeywordDatabaseReader.rows(of: folder.path("out/block.binpb"))
+    #expect(block.map(\.value) == [[0], [1], [0]])
   }
 
   /// An icons folder that is not one (missing, a file, `/dev/zero`) is refused before anything

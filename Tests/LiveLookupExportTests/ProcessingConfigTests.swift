@@ -89,6 +89,32 @@ struct ProcessingConfigTests {
     #expect(older.block.shardingFunction == .sha256)
   }
 
+  /// doubleMod of a multiple assigns every keyword sha256's shard, so the default writes
+  /// sha256 and serves devices before iOS 18.2 (issue 69, item 5); it differs, and is then
+  /// reported, only where the larger count is not a multiple.
+  @Test func theDefaultWritesSHA256WhereDoubleModAssignsTheSameShards() throws {
+    let planned = ProcessingConfig.plan(
+      bundleID: "b", block: Self.blockRows, identity: Self.identities, sharding: .automatic)
+    #expect(planned.block.shardCount == 1 && planned.identity.shardCount == 5)
+    #expect(planned.block.shardingFunction == .sha256)
+    #expect(planned.identity.shardingFunction == .sha256)
+    #expect(try Self.object(planned.block)["shardingFunction"] == nil)
+    #expect(LiveLookupExporter.Options(bundleID: "b").sharding == .automatic)
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for (small, large) in [(1, 5), (4, 8), (25, 250), (4, 6), (3, 8)] {
+      let function = ProcessingConfig.ShardingFunction.doubleMod(otherShardCount: large)
+      var same = true
+      for _ in 0..<10_000 {
+        hash = hash &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        if (hash % UInt64(large)) % UInt64(small) != hash % UInt64(small) { same = false }
+      }
+      #expect(
+        ProcessingConfig.assignsAsSHA256(function, shardCount: small) == same,
+        "\(small) of \(large)")
+      #expect(same == (large % small == 0), "\(small) of \(large)")
+    }
+  }
+
   @Test(arguments: [(3_000_000, 1_000_000), (1_000_000, 4_000_000), (9_000_000, 9_000)])
   func oneShardCountDividesTheOther(block: Int, identity: Int) {
     let planned = ProcessingConfig.plan(
