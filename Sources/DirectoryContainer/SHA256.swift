@@ -139,6 +139,17 @@ public struct SHA256: Sendable {
 
   /// The digest as 64 lowercase hex digits.
   public func hexDigest() -> String {
+    let digits: [Character] = Array("0123456789abcdef")
+    var text = ""
+    for byte in digest() {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0xF)])
+    }
+    return text
+  }
+
+  /// The digest's 32 bytes.
+  public func digest() -> [UInt8] {
     var copy = self
     let bitLength = totalByteCount &* 8
     var padding: [UInt8] = [0x80]
@@ -153,14 +164,14 @@ public struct SHA256: Sendable {
       copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5,
       copy.state.6, copy.state.7,
     ]
-    let digits: [Character] = Array("0123456789abcdef")
-    var text = ""
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32)
     for word in words {
-      for shift in stride(from: 28, through: 0, by: -4) {
-        text.append(digits[Int((word >> UInt32(shift)) & 0xF)])
+      for shift in stride(from: 24, through: 0, by: -8) {
+        bytes.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
       }
     }
-    return text
+    return bytes
   }
 
   /// The digest of a file, read through one 64 KiB buffer.

@@ -54,6 +54,13 @@ final class KeywordDatabaseWriter {
     valueByteCount += value.count
   }
 
+  /// The file while it is written: complete after ``writeOut()``, renamed at ``commit()``.
+  var temporaryPath: String { file.temporaryPath }
+
+  /// Writes the buffered rows out, so that the temporary file holds every row appended.
+  /// - Throws: `BaseFormat.BaseFormatError` when it cannot.
+  func writeOut() throws(BaseFormatError) { try file.writeOut() }
+
   /// Makes the file durable under its name (temporary file, fsync, rename, folder fsync).
   /// - Throws: `BaseFormat.BaseFormatError` when it cannot.
   func commit() throws(BaseFormatError) { try file.commit() }

@@ -33,6 +33,9 @@ public struct LiveLookupExporter {
     /// unreadable) leaves its identity without an icon, named in ``Report/refusedIcons``,
     /// rather than failing the export with nothing written.
     public var skipsBadIcons = false
+    /// Whether each dataset is also written one input per shard, with a configuration each
+    /// (``PreShardedDatasets``), in the export's `sharded` folder.
+    public var preSharded = false
 
     /// Options for `bundleID`.
     public init(bundleID: String) { self.bundleID = bundleID }
@@ -83,6 +86,8 @@ public struct LiveLookupExporter {
     /// `LiveCallerIDLookupManager.refreshPIRParameters(forExtensionWithIdentifier:)` once the
     /// service serves the new data. Empty when nothing changed or there was no previous export.
     public var parameterChanges: [String] = []
+    /// The pre-sharded inputs written, block's then identity's, when asked for.
+    public var preShardedShards: [PreShardedDatasets.Shard] = []
   }
 
   let container: String
@@ -107,10 +112,13 @@ public struct LiveLookupExporter {
   /// Writes `block.binpb` and `identity.binpb` into `folder` (temporary names until the end,
   /// so a failed export leaves what was there) and returns what it wrote.
   /// - Throws: ``ExportError`` naming the base or file and the problem.
-  /// `check` hears the report before either file replaces what was there, and refuses the
-  /// export by throwing.
+  /// `check` hears the report, and the two complete files under their temporary names, before
+  /// either replaces what was there, and refuses the export by throwing.
   public func writeDatabases(
-    into folder: String, check: (Report) throws(ExportError) -> Void = { _ throws(ExportError) in }
+    into folder: String,
+    check: (Report, _ written: (block: String, identity: String)) throws(ExportError) -> Void = {
+      _, _ throws(ExportError) in
+    }
   ) throws(ExportError) -> Report {
     let manifest: Manifest
     do {
@@ -262,7 +270,9 @@ public struct LiveLookupExporter {
       if !options.skipsBadIcons, !report.refusedIcons.isEmpty {
         throw ExportError(Self.refusedIconsLine(report.refusedIcons))
       }
-      try check(report)
+      try block.writeOut()
+      try identity.writeOut()
+      try check(report, (block.temporaryPath, identity.temporaryPath))
       try block.commit()
       try identity.commit()
     } catch {

@@ -113,4 +113,28 @@ extension ProcessingConfig {
     }
     return problems
   }
+
+  /// The configuration's JSON (with `files`' names when given), checked for `data` before it
+  /// is written.
+  /// - Throws: ``ExportError`` naming `name` and every constraint the processor would refuse.
+  func checkedJSON(
+    named name: String, for data: DataSize,
+    files: (input: String, output: String, parameters: String)? = nil
+  ) throws(ExportError) -> Data {
+    let text: Data
+    do {
+      text =
+        try files.map { try json(input: $0.input, output: $0.output, parameters: $0.parameters) }
+        ?? json()
+    } catch {
+      throw ExportError("\(name): \(error)")
+    }
+    let problems = Self.problems(inConfig: text, for: data)
+    guard problems.isEmpty else {
+      throw ExportError(
+        "\(name): PIRProcessDatabase would refuse it: \(problems.joined(separator: "; ")); nothing was exported"
+      )
+    }
+    return text
+  }
 }

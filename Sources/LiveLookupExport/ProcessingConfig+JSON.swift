@@ -4,10 +4,18 @@ extension ProcessingConfig {
   /// The JSON `PIRProcessDatabase CONFIG.json` reads; file names relative to the folder it
   /// runs in.
   public func json() throws -> Data {
+    try json(
+      input: "\(stem).binpb", output: "\(stem)-SHARD_ID.bin",
+      parameters: "\(stem)-SHARD_ID.params.txtpb")
+  }
+
+  /// The JSON with the file names given: a pre-sharded input's configuration names its one
+  /// shard's files outright (`identity-3.binpb` → `identity-3.bin`), as the service loads them.
+  func json(input: String, output: String, parameters: String) throws -> Data {
     var object: [String: Any] = [
-      "inputDatabase": "\(stem).binpb",
-      "outputDatabase": "\(stem)-SHARD_ID.bin",
-      "outputPirParameters": "\(stem)-SHARD_ID.params.txtpb",
+      "inputDatabase": input,
+      "outputDatabase": output,
+      "outputPirParameters": parameters,
       "rlweParameters": Self.rlweParameters,
       "databaseType": "keyword",
       "sharding": ["shardCount": shardCount],

@@ -97,6 +97,12 @@ struct ExportLiveLookupCommand: ParsableCommand {
   var skipBadIcons = false
   @Flag(
     name: .long,
+    help:
+      "Also write each dataset one processor input per shard, as the service's sha256 sharding assigns keywords, each with a configuration sizing its buckets by its own values, in OUT/sharded."
+  )
+  var preSharded = false
+  @Flag(
+    name: .long,
     help: "Leave out Apple's onboarding test identity (+14085551212 Johnny Appleseed).")
   var noTestIdentity = false
   @Option(
@@ -166,6 +172,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
     options.maximumRows = maxRows
     options.sharding = sharding.value
     options.skipsBadIcons = skipBadIcons
+    options.preSharded = preSharded
     let clock = ContinuousClock()
     let start = clock.now
     let display = progressOptions.display(command: "export")
@@ -223,6 +230,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
         "\(config.stem)-config.json: \(config.shardCount) shard\(config.shardCount == 1 ? "" : "s") (\(function)), \(config.bucketCount) buckets of \(config.bucketByteCount) bytes"
       )
     }
+    for line in Self.preShardedLines(report.preShardedShards) { print(line) }
     for line in report.parameterChanges { StandardError.write("calldir: note: \(line)\n") }
     for (name, url) in [("service URL", serviceURL), ("issuer URL", issuerURL)] {
       if let url { print("\(name) \(url): ok (iOS 26.4's rules)") }
@@ -267,6 +275,24 @@ extension ExportLiveLookupCommand {
   /// Ignored icon files named one per line on stderr before a count of the rest: a folder of
   /// photos exported from a phone would otherwise fill the terminal.
   static let ignoredIconLines = 20
+
+  /// One line per dataset written pre-sharded: its inputs, and their bucket sizes by count.
+  static func preShardedLines(_ shards: [PreShardedDatasets.Shard]) -> [String] {
+    var lines: [String] = []
+    for stem in ["block", "identity"] {
+      let mine = shards.filter { $0.config.stem == stem }
+      guard !mine.isEmpty else { continue }
+      var sizes: [Int: Int] = [:]
+      for shard in mine { sizes[shard.config.bucketByteCount, default: 0] += 1 }
+      let described = sizes.sorted { $0.key < $1.key }.map {
+        "\($0.value) of \($0.key)-byte buckets"
+      }
+      lines.append(
+        "\(PreShardedDatasets.folderName)/: \(stem) in \(mine.count) inputs (\(stem)-N.binpb, \(stem)-N-config.json): \(described.joined(separator: ", ")), \(mine.map(\.data.rows).min() ?? 0)–\(mine.map(\.data.rows).max() ?? 0) rows each"
+      )
+    }
+    return lines
+  }
 
   /// Comma-separated values, trimmed, empty ones dropped.
   static func values(_ list: String) -> [String] {

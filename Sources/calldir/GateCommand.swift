@@ -16,7 +16,9 @@ struct GateCommand: AsyncParsableCommand {
       change. data: the container (--data, its manifest names the bases) through the simulated \
       system: the extension's footprint, the seed set's time to enabled projected on the device, \
       entries per request, requests past the cap, the update's download from the base revision \
-      (--against-rev) and label bytes, each against its budget. Counts that depend on the data \
+      (--against-rev) and label bytes, each against its budget; with --lcidl-log, the Live \
+      Caller ID Lookup datasets' server time and reply per query, as Apple's processor logged \
+      them. Counts that depend on the data \
       (instructions per entry, label bytes) are reported beside the base revision's, not gated.
 
       Budgets and thresholds: the defaults (calldir bench checks lists them), then \
@@ -82,6 +84,13 @@ struct GateCommand: AsyncParsableCommand {
     transform: nonEmptyPath)
   var chartLink: String?
 
+  @Option(
+    name: .customLong("lcidl-log"),
+    help: ArgumentHelp(
+      "Apple's PIRProcessDatabase log of a Live Caller ID Lookup dataset (its configuration with trialsPerShard over 0; repeatable, one per dataset): the server time and the reply per query against their budgets.",
+      valueName: "file"), completion: .file(), transform: nonEmptyPath)
+  var lcidlLogs: [String] = []
+
   @Flag(name: .long, help: "Print only the verdict, not the steps.")
   var quiet = false
 
@@ -122,6 +131,10 @@ struct GateCommand: AsyncParsableCommand {
     Interruption.watch([scratch])
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let settings = try resolvedSettings()
+    // Before the measurements: a log that is not the processor's is named in a second.
+    let processorLogs = try lcidlLogs.map { path throws(BenchError) in
+      try ProcessorLog.read(path: path)
+    }
     guard FolderCalls.isFolder(data) else {
       throw BenchError("--data: '\(data)' is not a folder (a container calldir compile wrote)")
     }
@@ -149,7 +162,8 @@ struct GateCommand: AsyncParsableCommand {
       data: data, baseData: baseFolder, baseCalldir: baseCalldir, settings: settings,
       log: { line in if line.hasPrefix("note:") { log(line) } })
     gate.progress = { step in log("gate: " + step) }
-    let result = try await gate.run()
+    var result = try await gate.run()
+    result.processorLogs = processorLogs
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let chartPath = out + "/gate.svg"
     try ResultFiles.writeAtomically(

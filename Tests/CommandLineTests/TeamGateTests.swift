@@ -163,6 +163,30 @@ struct TeamGateTests {
     #expect(try report(repo).contains("### data — ❌ 2 failures"))
   }
 
+  /// Apple's processor's log of a Live Caller ID Lookup dataset puts its figures in the data
+  /// section, with the server time and the reply per query against their budgets (issue 69,
+  /// item 4).
+  @Test func theProcessorsFiguresAreGatedFromItsLog() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder)
+    let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Datasets/samples/pir-process-database-identity.log").path
+    let run = try gate(
+      repo, ["--lcidl-log", sample, "--set", "budgets.lcidl-server-ms=1"])
+    #expect(run.status == 2, "\(run.stdout)\n\(run.stderr)")
+    let failures = run.stderr.split(separator: "\n").filter { $0.hasPrefix("gate failed: data:") }
+    #expect(failures.count == 1, "\(run.stderr)")
+    #expect(
+      failures.first?.contains(
+        "Live Caller ID Lookup identity: server time per query") == true, "\(run.stderr)")
+    let markdown = try report(repo)
+    #expect(markdown.contains("Live Caller ID Lookup, from Apple's processor's log"))
+    #expect(markdown.contains("| identity | 3 | 10001 | "), "\(markdown)")
+    #expect(markdown.contains("| Live Caller ID Lookup identity: reply per query | "))
+    #expect(markdown.contains("One call queries each dataset once: "))
+  }
+
   /// The bases measured are the manifest's: a larger file of a previous generation left in
   /// bases/ is never the one benched.
   @Test func theManifestNamesTheBasesMeasured() throws {
@@ -223,6 +247,8 @@ struct TeamGateTests {
       (["--settings", fifo], "the gate settings: \(fifo) is not a regular file"),
       (["--settings", "/dev/zero"], "the gate settings: /dev/zero is not a regular file"),
       (["--settings", folder.path("empty")], "is not a regular file"),
+      (["--lcidl-log", repo + "/dump.tsv"], "no shard in it (not PIRProcessDatabase's log"),
+      (["--lcidl-log", folder.path("missing.log")], "--lcidl-log: cannot read"),
     ]
     for (arguments, message) in cases {
       let run = try gate(repo, arguments)

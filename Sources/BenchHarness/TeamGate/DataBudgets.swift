@@ -41,6 +41,18 @@ public struct DataBudgets: Sendable, Equatable {
   /// The mean bytes of a label, over the labelled entries: 2GIS's 4 M numbers with names were
   /// 140 MB of text (35 bytes a line with its number, 2GIS, habr.com/ru/post/323050); 64 leaves room twice over.
   public var labelBytesPerEntry = 64.0
+  /// Live Caller ID Lookup, from the processor's log (`--lcidl-log`): the slowest shard's
+  /// median server time per query on one thread, milliseconds. The phone waits for the block
+  /// answer before it rings. Apple's processor on calldir's export of 10,001 identities answered
+  /// in 40–49 ms a shard on this project's loaded two-core machine, and 399–640 ms once one
+  /// 60 KB icon sized every bucket (the LiveCallerIDLookup article's table): 250 ms passes the
+  /// first five times over and fails the second.
+  public var lcidlServerMilliseconds = 250.0
+  /// The largest reply to one query, kilobytes (1,000 bytes), from the processor's log: what
+  /// every call downloads through Apple's relay for each dataset. Small values reply in
+  /// 24.6 KB; one 60 KB icon made every identity reply 763 KB (the same table): 400 KB fails
+  /// it and passes replies of a few kilobytes' icons.
+  public var lcidlResponseKB = 400.0
 
   /// The defaults.
   public init() {}

@@ -101,6 +101,19 @@ public struct GateSettings: Sendable {
       range: 1...4096, whole: false,
       read: { $0.budgets.labelBytesPerEntry }, write: { $0.budgets.labelBytesPerEntry = $1 }),
     Key(
+      section: "budgets", name: "lcidl-server-ms",
+      meaning:
+        "Live Caller ID Lookup (--lcidl-log): the slowest shard's median server time per query on one thread, ms; the phone waits for the block answer before it rings (calldir's export of 10,001 identities answered in 40-49 ms here; one 60 KB icon in every bucket, 399-640)",
+      range: 1...60_000, whole: false,
+      read: { $0.budgets.lcidlServerMilliseconds },
+      write: { $0.budgets.lcidlServerMilliseconds = $1 }),
+    Key(
+      section: "budgets", name: "lcidl-response-kb",
+      meaning:
+        "Live Caller ID Lookup (--lcidl-log): the largest reply to one query, KB, downloaded on every call (small values reply in 24.6 KB; one 60 KB icon made every identity reply 763 KB)",
+      range: 1...1_000_000, whole: false,
+      read: { $0.budgets.lcidlResponseKB }, write: { $0.budgets.lcidlResponseKB = $1 }),
+    Key(
       section: "calldir", name: "max-regression-percent",
       meaning: "A/B: the load time's rise, percent; fails when its whole 95% interval lies past it",
       range: 0.1...99, whole: false,

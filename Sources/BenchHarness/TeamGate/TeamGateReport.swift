@@ -70,12 +70,14 @@ public enum TeamGateReport {
       lines.append(
         "| \(check.name) | \(check.figure) | \(check.budget) | \(check.passed ? "✅" : "❌ over") |")
     }
-    if let failures = result.load?.failures, !failures.isEmpty {
+    let failures = (result.load?.failures ?? []) + result.processorFailures
+    if !failures.isEmpty {
       lines += [""] + failures.map { "- ❌ \($0)" }
     }
     if result.update == nil {
       lines += ["", "No base revision: the update's download is not measured."]
     }
+    lines += processorSection(result.processorLogs)
     lines += [
       "", "Counts that depend on the data (reported, not gated):", "",
       "| count | base revision | head | change |", "| --- | ---: | ---: | ---: |",
@@ -112,6 +114,41 @@ public enum TeamGateReport {
       "",
       "Rejected rows are counted by `calldir compile`, which prints them; a container does not keep them.",
     ]
+    return lines
+  }
+
+  /// The processor's figures of each Live Caller ID Lookup dataset, and what one call costs:
+  /// what Apple's onboarding checklist asks a service for ("expected request and response
+  /// size", apple/pir-service-example, `Onboarding.md`).
+  static func processorSection(_ logs: [ProcessorLog]) -> [String] {
+    guard !logs.isEmpty else { return [] }
+    var lines = [
+      "",
+      "Live Caller ID Lookup, from Apple's processor's log (`PIRProcessDatabase`, `trialsPerShard` > 0):",
+      "",
+      "| dataset | shards | entries | load factors | query | reply | evaluation key | server ms, one thread / all cores |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    func kb(_ value: Double?) -> String { value.map { String(format: "%.1f KB", $0) } ?? "–" }
+    func ms(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "–" }
+    for log in logs {
+      let factors =
+        log.loadFactors.map { String(format: "%.2f–%.2f", $0.lowerBound, $0.upperBound) } ?? "–"
+      lines.append(
+        "| \(log.useCase ?? "–") | \(log.shards.count) | \(log.entries) | \(factors) | \(kb(log.queryKB)) | \(kb(log.responseKB)) | \(kb(log.evaluationKeyKB)) | \(ms(log.slowestShardMilliseconds)) / \(ms(log.slowestShardMultiThreadedMilliseconds)) |"
+      )
+    }
+    let up = logs.compactMap(\.queryKB)
+    let down = logs.compactMap(\.responseKB)
+    if up.count == logs.count {
+      lines += [
+        "",
+        String(
+          format:
+            "One call queries each dataset once: %.1f KB up and %.1f KB down, at most; the evaluation key (%.1f KB) is uploaded once per key, not per call.",
+          up.reduce(0, +), down.reduce(0, +), logs.compactMap(\.evaluationKeyKB).max() ?? 0),
+      ]
+    }
     return lines
   }
 }

@@ -50,6 +50,9 @@ public struct TeamGateResult: Sendable {
   /// The A/B's rows and comparison, when it ran.
   public var abRecords: [RunRecord] = []
   public var comparison: ABComparison?
+  /// Apple's processor's logs of the Live Caller ID Lookup datasets (`--lcidl-log`), one per
+  /// dataset.
+  public var processorLogs: [ProcessorLog] = []
 
   init(settings: GateSettings, head: DataFigures, base: DataFigures?, largest: String) {
     (self.settings, self.head, self.base, self.largest) = (settings, head, base, largest)
@@ -117,6 +120,25 @@ public struct TeamGateResult: Sendable {
         "≤ \(GateSettings.format(budgets.changedEntriesShare * 100))% of the numbers clients hold",
         entries.share, budgets.changedEntriesShare)
     }
+    for log in processorLogs {
+      let name = "Live Caller ID Lookup \(log.useCase ?? "dataset")"
+      if let milliseconds = log.slowestShardMilliseconds {
+        add(
+          "\(name): server time per query",
+          String(
+            format: "%.1f ms (slowest of %d shards, one thread; %.1f ms on all cores)",
+            milliseconds, log.shards.count, log.slowestShardMultiThreadedMilliseconds ?? 0),
+          "≤ \(GateSettings.format(budgets.lcidlServerMilliseconds)) ms", milliseconds,
+          budgets.lcidlServerMilliseconds)
+      }
+      if let kilobytes = log.responseKB {
+        add(
+          "\(name): reply per query",
+          String(format: "%.1f KB (%d ciphertexts)", kilobytes, log.responseCiphertexts ?? 0),
+          "≤ \(GateSettings.format(budgets.lcidlResponseKB)) KB", kilobytes, budgets.lcidlResponseKB
+        )
+      }
+    }
     add(
       "label bytes per labelled entry", String(format: "%.1f", head.labelBytesPerEntry),
       "≤ \(GateSettings.format(budgets.labelBytesPerEntry))", head.labelBytesPerEntry,
@@ -124,10 +146,19 @@ public struct TeamGateResult: Sendable {
     return checks
   }
 
-  /// The data's verdict: every budget, and every request completed.
+  /// Rows Apple's processor lost, one line per shard that lost some.
+  public var processorFailures: [String] {
+    processorLogs.flatMap { log in
+      log.shardsWithLostRows.map {
+        "Live Caller ID Lookup \(log.useCase ?? "dataset") shard \($0.id): the processor's table holds \($0.entries) of its \($0.rows) rows (rows lost: its automatic sizing drops a large value that finds no room; use the export's fixed-size configuration)"
+      }
+    }
+  }
+
+  /// The data's verdict: every budget, every request completed, and no row the processor lost.
   public var dataVerdict: GateVerdict {
     GateVerdict(
-      failures: (load?.failures ?? [])
+      failures: (load?.failures ?? []) + processorFailures.map { "data: " + $0 }
         + budgetChecks.filter { !$0.passed }.map {
           "data: \($0.name) \($0.figure), over \($0.budget)"
         })

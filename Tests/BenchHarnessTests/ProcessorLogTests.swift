@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import BenchHarness
+
+/// `calldir gate --lcidl-log`: Apple's processor's log read as the processor writes it, on a
+/// log it wrote (issue 69, item 4).
+@Suite("Reading PIRProcessDatabase's log")
+struct ProcessorLogTests {
+  let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Datasets/samples/pir-process-database-identity.log").path
+
+  @Test func everyShardsFiguresAreReadFromTheProcessorsOwnLog() throws {
+    let text = try String(contentsOfFile: sample, encoding: .utf8)
+    let log = try ProcessorLog.read(path: sample)
+    // One shard per table the processor created, and one validation per ValidationResults.
+    let tables = text.split(separator: "\n").filter { $0.contains("] Created cuckoo table") }
+    let validations = text.split(separator: "\n").filter { $0.hasSuffix("] ValidationResults") }
+    #expect(log.shards.count == tables.count && log.shards.count == 3)
+    #expect(log.shards.compactMap(\.validation).count == validations.count)
+    #expect(log.useCase == "identity")
+    #expect(log.shards.map(\.id) == [0, 1, 2])
+    // The entries are the dataset's rows (10,001 identities), each table's as logged.
+    #expect(log.entries == 10_001)
+    for shard in log.shards {
+      let validation = try #require(shard.validation)
+      #expect(validation.multiThreadedMilliseconds.count == 5, "trialsPerShard is 5")
+      #expect(validation.singleThreadedMilliseconds.count == 5)
+      #expect(validation.queryCiphertexts == 1 && validation.responseCiphertexts >= 1)
+      #expect(validation.queryKB > 0 && validation.responseKB > 0)
+      #expect(validation.evaluationKeyKB > validation.queryKB)
+      #expect(validation.noiseBudget > 0, "a reply that decrypts")
+      let factor = try #require(shard.loadFactor)
+      #expect(factor > 0.5 && factor < 0.95, "calldir sizes for 0.75: \(factor)")
+      #expect(
+        text.contains(
+          "shardID=\(shard.id) [PIRProcessDatabase] Created cuckoo table CuckooTableInformation(entryCount: \(shard.entries ?? -1),"
+        ))
+    }
+    // The budgeted figure: the slowest shard's median, one thread.
+    let medians = log.shards.compactMap { $0.validation?.singleThreadedMilliseconds }.map {
+      $0.sorted()[2]
+    }
+    #expect(log.slowestShardMilliseconds == medians.max())
+    #expect(log.responseKB == log.shards.compactMap { $0.validation?.responseKB }.max())
+    // calldir's fixed-size tables keep every row the processor read.
+    #expect(log.shards.map(\.rows) == log.shards.map(\.entries))
+    #expect(log.shardsWithLostRows.isEmpty)
+  }
+
+  /// A table that holds fewer entries than its shard's rows lost some, as the processor's
+  /// automatic sizing does with a large value: named, shard by shard.
+  @Test func rowsTheProcessorLostAreNamed() throws {
+    let text = try String(contentsOfFile: sample, encoding: .utf8)
+    let line = try #require(
+      text.split(separator: "\n").first {
+        $0.contains("shardID=1 [PIRProcessDatabase] Created cuckoo table")
+      })
+    let entries = try #require(ProcessorLog.field("entryCount", in: line[...]).flatMap { Int($0) })
+    let lossy = text.replacingOccurrences(
+      of: String(line),
+      with: line.replacingOccurrences(
+        of: "entryCount: \(entries),", with: "entryCount: \(entries - 1),"))
+    let log = try ProcessorLog.parse(lossy, name: "p.log")
+    #expect(log.shardsWithLostRows.map(\.id) == [1])
+    #expect(log.shardsWithLostRows.first?.entries == entries - 1)
+    var result = TeamGateResult(
+      settings: GateSettings(),
+      head: DataFigures(
+        bases: [], seedEntries: 0, fullEntries: 0, labelledEntries: 0, labelBytes: 0, totalBytes: 0),
+      base: nil, largest: "r")
+    result.processorLogs = [log]
+    #expect(
+      result.dataVerdict.failures.contains {
+        $0.hasPrefix(
+          "data: Live Caller ID Lookup identity shard 1: the processor's table holds \(entries - 1) of its \(entries) rows"
+        )
+      })
+  }
+
+  @Test(arguments: [
+    ("truncated", "the ValidationResults after this line are not a JSON object"),
+    ("no-times", "no list of times at 'runtimeSingleThreadedMs'"),
+    ("no-size", "no number at 'response.sizeKB'"),
+    ("not-a-log", "no shard in it (not PIRProcessDatabase's log"),
+  ])
+  func aLogThatIsNotTheProcessorsIsNamedWithItsLine(kind: String, message: String) throws {
+    let text = try String(contentsOfFile: sample, encoding: .utf8)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let first = try #require(lines.firstIndex { $0.hasSuffix("] ValidationResults") })
+    switch kind {
+    case "truncated": lines.removeSubrange((first + 3)..<(first + 12))
+    case "no-times":
+      let key = try #require(lines.firstIndex { $0.contains("\"runtimeSingleThreadedMs\"") })
+      lines[key] = lines[key].replacingOccurrences(of: "runtimeSingleThreadedMs", with: "other")
+    case "no-size":
+      let response = try #require(lines.firstIndex { $0.contains("\"response\"") })
+      lines[response + 2] = lines[response + 2].replacingOccurrences(of: "sizeKB", with: "size")
+    default: lines = ["name\tlabel", "+79161234567\tPizza"]
+    }
+    #expect {
+      try ProcessorLog.parse(lines.joined(separator: "\n"), name: "p.log")
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains(message)
+        && (kind == "not-a-log" || text.hasPrefix("p.log:\(first + 1): "))
+    }
+  }
+}
