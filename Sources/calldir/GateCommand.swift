@@ -22,7 +22,10 @@ struct GateCommand: AsyncParsableCommand {
       (instructions per entry, label bytes) are reported beside the base revision's, not gated.
 
       Budgets and thresholds: the defaults (calldir bench checks lists them), then \
-      .calldir-gate.yml (--settings), then --set KEY=VALUE.
+      .calldir-gate.yml (--settings), then --set KEY=VALUE; --report-only KEY (or the file's \
+      report-only list) shows a budget without failing on it. --write-settings FILE writes \
+      a settings file from this run's figures, each measured budget the figure plus 25%, \
+      with a comment saying where each value came from.
 
       Writes gate.md, gate.svg and gate.csv in --out, appends the report to --summary. Exit \
       statuses: 0 passed; 1 usage or input error (one line); 2 a budget or a threshold was \
@@ -91,6 +94,20 @@ struct GateCommand: AsyncParsableCommand {
       valueName: "file"), completion: .file(), transform: nonEmptyPath)
   var lcidlLogs: [String] = []
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Write a settings file from this run's figures (each measured budget is the figure plus 25%) and judge the data by it; FILE must not exist.",
+      valueName: "file"), completion: .file(extensions: ["yml"]), transform: nonEmptyPath)
+  var writeSettings: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Report this budget without failing the gate on it (repeatable; as the settings file's report-only list).",
+      valueName: "budget"))
+  var reportOnly: [String] = []
+
   @Flag(name: .long, help: "Print only the verdict, not the steps.")
   var quiet = false
 
@@ -123,6 +140,9 @@ struct GateCommand: AsyncParsableCommand {
         String(override[..<equals]), to: String(override[override.index(after: equals)...]),
         place: "--set \(override)")
     }
+    for budget in reportOnly {
+      try resolved.markReportOnly(budget, place: "--report-only")
+    }
     return resolved
   }
 
@@ -131,6 +151,11 @@ struct GateCommand: AsyncParsableCommand {
     Interruption.watch([scratch])
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let settings = try resolvedSettings()
+    if let writeSettings, FolderCalls.exists(writeSettings, followingLinks: true) {
+      throw ValidationError(
+        "--write-settings \(writeSettings): the file exists; move it away or name another (nothing was measured)"
+      )
+    }
     // Before the measurements: a log that is not the processor's is named in a second.
     let processorLogs = try lcidlLogs.map { path throws(BenchError) in
       try ProcessorLog.read(path: path)
@@ -164,6 +189,16 @@ struct GateCommand: AsyncParsableCommand {
     gate.progress = { step in log("gate: " + step) }
     var result = try await gate.run()
     result.processorLogs = processorLogs
+    if let writeSettings {
+      let day = ISO8601DateFormatter.string(
+        from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+      try ResultFiles.writeAtomically(
+        GateSettingsWriter.yaml(from: result, data: data, date: day), to: writeSettings)
+      result.settings = GateSettingsWriter.settings(from: result, over: settings)
+      log(
+        "wrote \(writeSettings): the budgets from this run's figures; the report below is judged by them"
+      )
+    }
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let chartPath = out + "/gate.svg"
     try ResultFiles.writeAtomically(

@@ -62,6 +62,9 @@ struct ActionInputsTests {
       device: iphone17pro
     calldir:
       max-regression-percent: 3
+    report-only:
+      - lcidl-server-ms
+      - budgets.update-percent
     """.write(to: good, atomically: true, encoding: .utf8)
     var settings = GateSettings()
     try settings.read(file: good.path)
@@ -70,6 +73,15 @@ struct ActionInputsTests {
     #expect(settings.budgets.device == "iphone17pro")
     #expect(settings.thresholds.maximumRegression == 0.03)
     #expect(settings.budgets.footprintBytes == Int(Double(5 * 1_048_576) * 0.75))
+    #expect(settings.reportOnly == ["budgets.lcidl-server-ms", "budgets.update-percent"])
+    let notBudget = folder.appendingPathComponent("not-budget.yml")
+    try "report-only:\n  - repeat\n".write(to: notBudget, atomically: true, encoding: .utf8)
+    var third = GateSettings()
+    #expect {
+      try third.read(file: notBudget.path)
+    } throws: { error in
+      "\(error)".contains("not-budget.yml:2: 'repeat' is not a budget (known: ")
+    }
     let wrong = folder.appendingPathComponent("wrong.yml")
     try "calldir:\n  repeat: 2.5\n".write(to: wrong, atomically: true, encoding: .utf8)
     var other = GateSettings()

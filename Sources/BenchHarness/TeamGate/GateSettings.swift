@@ -23,6 +23,10 @@ public struct GateSettings: Sendable {
 
   public var budgets = DataBudgets()
   public var thresholds = CodeThresholds()
+  /// Budgets shown but never failing the gate (`budgets.lcidl-server-ms`), as a team keeps a
+  /// noisy figure's history without letting it block a merge: the file's `report-only:` list,
+  /// or `calldir gate --report-only KEY`.
+  public var reportOnly: Set<String> = []
 
   /// The defaults.
   public init() {}
@@ -135,6 +139,17 @@ public struct GateSettings: Sendable {
   /// The device profile's key, a name rather than a number.
   public static let deviceKey = "budgets.device"
 
+  /// Marks the budget at `path` (`budgets.lcidl-server-ms`, or its name alone) report-only.
+  /// - Throws: ``BenchError`` naming `place` when no budget has that name.
+  public mutating func markReportOnly(_ path: String, place: String) throws(BenchError) {
+    let full = path.hasPrefix("budgets.") ? path : "budgets." + path
+    guard Self.keys.contains(where: { $0.path == full && $0.section == "budgets" }) else {
+      let known = Self.keys.filter { $0.section == "budgets" }.map(\.name).joined(separator: ", ")
+      throw BenchError("\(place): '\(path)' is not a budget (known: \(known))")
+    }
+    reportOnly.insert(full)
+  }
+
   /// Sets the key at `path` (`budgets.requests`) to `value`.
   /// - Throws: ``BenchError`` naming the key and its range when the key is unknown or the
   ///   value out of range (`place` prefixes the message: the file and line, or the flag).
@@ -188,10 +203,22 @@ public struct GateSettings: Sendable {
     }
     for (sectionKey, sectionValue) in sections {
       let section = sectionKey.string ?? ""
+      if section == "report-only" {
+        guard let list = sectionValue.sequence else {
+          throw BenchError(
+            "\(path):\(sectionKey.mark?.line ?? 1): report-only takes a list of budgets (- lcidl-server-ms)"
+          )
+        }
+        for item in list {
+          try markReportOnly(
+            item.scalar?.string ?? "", place: "\(path):\(item.mark?.line ?? 1)")
+        }
+        continue
+      }
       guard section == "budgets" || section == "calldir", let settings = sectionValue.mapping
       else {
         throw BenchError(
-          "\(path):\(sectionKey.mark?.line ?? 1): unknown section '\(section)' (known: budgets, calldir, each a mapping)"
+          "\(path):\(sectionKey.mark?.line ?? 1): unknown section '\(section)' (known: budgets and calldir, each a mapping; report-only, a list)"
         )
       }
       for (key, value) in settings {

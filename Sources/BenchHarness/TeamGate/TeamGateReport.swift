@@ -68,7 +68,8 @@ public enum TeamGateReport {
     ]
     for check in result.budgetChecks {
       lines.append(
-        "| \(check.name) | \(check.figure) | \(check.budget) | \(check.passed ? "✅" : "❌ over") |")
+        "| \(check.name) | \(check.figure) | \(check.budget) | \(check.passed ? "✅" : check.reportOnly ? "⚠️ over (report only)" : "❌ over") |"
+      )
     }
     let failures = (result.load?.failures ?? []) + result.processorFailures
     if !failures.isEmpty {

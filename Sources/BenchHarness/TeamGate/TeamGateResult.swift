@@ -60,6 +60,8 @@ public struct TeamGateResult: Sendable {
 
   /// One budget, and what the data measured against it.
   public struct BudgetCheck: Sendable, Equatable {
+    /// The setting that bounds it (`budgets.update-percent`).
+    public var key: String
     /// What is measured.
     public var name: String
     /// The figure and the budget, as the report prints them.
@@ -68,6 +70,10 @@ public struct TeamGateResult: Sendable {
     /// The figure as a share of the budget (above 1: over), for the chart.
     public var share: Double
     public var passed: Bool
+    /// Whether the settings list it under `report-only`: shown, never failing the gate.
+    public var reportOnly = false
+    /// The figure in the setting's unit, what `--write-settings` budgets from.
+    public var value: Double
   }
 
   /// Every data budget, with the figure measured (a budget whose figure was not measured, such
@@ -75,56 +81,66 @@ public struct TeamGateResult: Sendable {
   public var budgetChecks: [BudgetCheck] {
     let budgets = settings.budgets
     var checks: [BudgetCheck] = []
-    func add(_ name: String, _ figure: String, _ budget: String, _ value: Double, _ limit: Double) {
+    func add(
+      _ key: String, _ name: String, _ figure: String, _ budget: String, _ value: Double,
+      _ limit: Double, unit: Double = 1
+    ) {
       let share = limit > 0 ? value / limit : (value > 0 ? .infinity : 0)
+      let path = "budgets." + key
       checks.append(
         BudgetCheck(
-          name: name, figure: figure, budget: budget, share: share, passed: value <= limit))
+          key: path, name: name, figure: figure, budget: budget, share: share,
+          passed: value <= limit, reportOnly: settings.reportOnly.contains(path),
+          value: value * unit))
     }
     if let load {
       add(
-        "extension footprint", ByteCount.format(load.footprintPeakBytes),
+        "footprint-margin-percent", "extension footprint",
+        ByteCount.format(load.footprintPeakBytes),
         "≤ \(ByteCount.format(budgets.footprintBytes)) (\(ByteCount.format(budgets.memoryLimitBytes)) less \(GateSettings.format(budgets.footprintMargin * 100))%)",
         Double(load.footprintPeakBytes), Double(budgets.footprintBytes))
       if let seconds = load.seedSecondsOnDevice {
         add(
-          "seed set to enabled on \(budgets.device)", String(format: "%.2f s", seconds),
+          "seed-seconds-to-enabled", "seed set to enabled on \(budgets.device)",
+          String(format: "%.2f s", seconds),
           "≤ \(GateSettings.format(budgets.seedSecondsToEnabled)) s", seconds,
           budgets.seedSecondsToEnabled)
       }
       add(
-        "entries per request", "\(load.entriesPerRequest)", "≤ \(budgets.entriesPerRequest)",
+        "entries-per-request", "entries per request", "\(load.entriesPerRequest)",
+        "≤ \(budgets.entriesPerRequest)",
         Double(load.entriesPerRequest), Double(budgets.entriesPerRequest))
       add(
-        "requests, enabling to the full set", "\(load.requests)", "≤ \(budgets.requests)",
+        "requests", "requests, enabling to the full set", "\(load.requests)",
+        "≤ \(budgets.requests)",
         Double(load.requests), Double(budgets.requests))
     }
     if let update {
       let held = update.heldBytes > 0 ? update.heldBytes : update.fullBytes
       add(
-        "update download",
+        "update-percent", "update download",
         String(
           format: "%@ of the %@ clients hold (%.1f%%)", ByteCount.format(update.downloadBytes),
           ByteCount.format(held), update.share * 100),
         "≤ \(GateSettings.format(budgets.updateShare * 100))% of what clients hold", update.share,
-        budgets.updateShare)
+        budgets.updateShare, unit: 100)
       let entries = update.entries
       // Nine in ten of the held numbers gone: say what it is, not only how much.
       let replaced = entries.held > 0 && entries.removed * 10 >= entries.held * 9
       add(
-        "numbers changed",
+        "changed-entries-percent", "numbers changed",
         String(
           format: "%d of %d (%.1f%%: %d added, %d removed, %d relabelled)", entries.changed,
           entries.held, entries.share * 100, entries.added, entries.removed, entries.relabelled)
           + (replaced ? ", the directory replaced outright" : ""),
         "≤ \(GateSettings.format(budgets.changedEntriesShare * 100))% of the numbers clients hold",
-        entries.share, budgets.changedEntriesShare)
+        entries.share, budgets.changedEntriesShare, unit: 100)
     }
     for log in processorLogs {
       let name = "Live Caller ID Lookup \(log.useCase ?? "dataset")"
       if let milliseconds = log.slowestShardMilliseconds {
         add(
-          "\(name): server time per query",
+          "lcidl-server-ms", "\(name): server time per query",
           String(
             format: "%.1f ms (slowest of %d shards, one thread; %.1f ms on all cores)",
             milliseconds, log.shards.count, log.slowestShardMultiThreadedMilliseconds ?? 0),
@@ -133,14 +149,15 @@ public struct TeamGateResult: Sendable {
       }
       if let kilobytes = log.responseKB {
         add(
-          "\(name): reply per query",
+          "lcidl-response-kb", "\(name): reply per query",
           String(format: "%.1f KB (%d ciphertexts)", kilobytes, log.responseCiphertexts ?? 0),
           "≤ \(GateSettings.format(budgets.lcidlResponseKB)) KB", kilobytes, budgets.lcidlResponseKB
         )
       }
     }
     add(
-      "label bytes per labelled entry", String(format: "%.1f", head.labelBytesPerEntry),
+      "label-bytes-per-entry", "label bytes per labelled entry",
+      String(format: "%.1f", head.labelBytesPerEntry),
       "≤ \(GateSettings.format(budgets.labelBytesPerEntry))", head.labelBytesPerEntry,
       budgets.labelBytesPerEntry)
     return checks
@@ -159,7 +176,7 @@ public struct TeamGateResult: Sendable {
   public var dataVerdict: GateVerdict {
     GateVerdict(
       failures: (load?.failures ?? []) + processorFailures.map { "data: " + $0 }
-        + budgetChecks.filter { !$0.passed }.map {
+        + budgetChecks.filter { !$0.passed && !$0.reportOnly }.map {
           "data: \($0.name) \($0.figure), over \($0.budget)"
         })
   }
