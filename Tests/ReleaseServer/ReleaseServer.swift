@@ -85,6 +85,20 @@ final class ServerState: @unchecked Sendable {
   init(folder: String, faults: ServerFaults) {
     self.folder = folder
     self.faults = faults
+    // Each file's bomb is made before the server listens: made on the first request, 64 MiB
+    // compressed on the event loop took over a test's 2 s idle timeout on a loaded machine,
+    // and the client then saw a stall, not the encoding it must refuse (issue 65, item 0).
+    if let mebibytes = faults.gzipBombMiB {
+      for sub in ["patches", "bases"] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + sub)) ?? []
+        for name in names {
+          guard let body = FileManager.default.contents(atPath: folder + "/\(sub)/\(name)") else {
+            continue
+          }
+          bombs["\(sub)/\(name)"] = GzipBomb.make(Array(body), extraMiB: mebibytes)
+        }
+      }
+    }
   }
 
   private func locked<T>(_ body: () -> T) -> T {
