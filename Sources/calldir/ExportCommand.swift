@@ -266,7 +266,7 @@ enum IdentityCategoryArgument: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension ExportLiveLookupCommand {
-  /// ``CallIdentity/maximumIconByteCount`` as the article writes it, "63,487".
+  /// `CallIdentity.maximumIconByteCount` as the article writes it, "63,487".
   static let iconLimit =
     String(CallIdentity.maximumIconByteCount / 1000) + ","
     + String(String(CallIdentity.maximumIconByteCount % 1000 + 1000).dropFirst())
