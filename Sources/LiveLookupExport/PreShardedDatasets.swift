@@ -158,10 +158,12 @@ enum KeywordDatabaseRows {
         start += Int(size)
         if key == 0x0A { keyword = field } else if key == 0x12 { value = field }
       }
-      guard keyword.count >= 2, keyword.first == UInt8(ascii: "+"),
-        keyword.dropFirst().allSatisfy({ (48...57).contains($0) }),
-        let number = Int64(String(decoding: keyword.dropFirst(), as: UTF8.self))
+      // The digits read in place: no String a row (the export writes tens of millions).
+      guard (2...E164.maximumDigits + 1).contains(keyword.count),
+        keyword.first == UInt8(ascii: "+"),
+        keyword.dropFirst().allSatisfy({ (48...57).contains($0) })
       else { throw ExportError("\(path): a keyword is not +E164") }
+      let number = keyword.dropFirst().reduce(Int64(0)) { $0 * 10 + Int64($1 - 48) }
       try body(number, keyword, value)
     }
   }

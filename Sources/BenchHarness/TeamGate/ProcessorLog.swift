@@ -10,8 +10,9 @@ import Foundation
 /// (`shardID=3`). The events read (swift-homomorphic-encryption, `PIRProcessDatabase/main.swift`
 /// and `CuckooTable.swift`, main at 6867588):
 /// - `Created cuckoo table CuckooTableInformation(entryCount: E, bucketCount: B,
-///   emptyBucketCount: Z, loadFactor: F)`, and `Finished expanding cuckoo table …` after an
-///   expansion, which supersedes it: the shard's table;
+///   emptyBucketCount: Z, loadFactor: F)`: the shard's finished table. An automatic sizing
+///   logs `Finished expanding cuckoo table …` lines before it, part-way through the rows; the
+///   `Created` line, last, supersedes them;
 /// - `ValidationResults`, then a pretty-printed JSON object on the following lines (written when
 ///   the configuration's `trialsPerShard` is over 0): `evaluationKey.sizeKB`, `query.sizeKB`
 ///   and `ciphertextCount`, `response.sizeKB` and `ciphertextCount`, `noiseBudget`,
