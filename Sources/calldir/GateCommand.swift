@@ -27,6 +27,12 @@ struct GateCommand: AsyncParsableCommand {
       a settings file from this run's figures, each measured budget the figure plus 25%, \
       with a comment saying where each value came from.
 
+      Every budget shows the room left under its limit. With --history FILE (a calldir history \
+      SQLite file, kept on a branch or in an artifact), each also shows its time to the limit: \
+      a least-squares line through its figure at the last --history-window commits, by commit \
+      time, extended to the limit; --record-history adds this run as HEAD's commit (a main \
+      branch's run; a pull request only reads).
+
       Writes gate.md, gate.svg and gate.csv in --out, appends the report to --summary. Exit \
       statuses: 0 passed; 1 usage or input error (one line); 2 a budget or a threshold was \
       missed (one line per failure on stderr).
@@ -108,6 +114,26 @@ struct GateCommand: AsyncParsableCommand {
       valueName: "budget"))
   var reportOnly: [String] = []
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The gate's history (a calldir history SQLite file): each budget's time to the limit, from a line fitted to its figure at the last commits.",
+      valueName: "file"), completion: .file(), transform: nonEmptyPath)
+  var history: String?
+
+  @Flag(
+    name: .long,
+    help:
+      "Add this run's figures to --history as HEAD's commit (on the main branch; a pull request only reads the history)."
+  )
+  var recordHistory = false
+
+  @Option(
+    name: .long,
+    help: "How many of the history's latest commits the line is fitted to (at least 3).",
+    transform: wholeNumber(in: 3...10_000))
+  var historyWindow: Int = BudgetTrend.defaultWindow
+
   @Flag(name: .long, help: "Print only the verdict, not the steps.")
   var quiet = false
 
@@ -115,6 +141,9 @@ struct GateCommand: AsyncParsableCommand {
     if againstRev != nil, baseData != nil {
       throw ValidationError(
         "--against-rev and --base-data each name the base revision's data; give one")
+    }
+    if recordHistory, history == nil {
+      throw ValidationError("--record-history adds to a history: name it with --history FILE")
     }
     for override in overrides where !override.contains("=") {
       throw ValidationError("--set takes KEY=VALUE, got '\(override)'")
@@ -199,6 +228,9 @@ struct GateCommand: AsyncParsableCommand {
         "wrote \(writeSettings): the budgets from this run's figures; the report below is judged by them"
       )
     }
+    if let history {
+      try applyHistory(history, to: &result, log: log)
+    }
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let chartPath = out + "/gate.svg"
     try ResultFiles.writeAtomically(
@@ -217,5 +249,31 @@ struct GateCommand: AsyncParsableCommand {
       passed: "gate passed: "
         + (result.comparison == nil ? "calldir A/B skipped" : "calldir within its thresholds")
         + ", data within every budget")
+  }
+
+  /// Reads the history's trends into `result`, and records this run as HEAD's with
+  /// `--record-history`. A history that does not exist yet is empty (and created when
+  /// recording).
+  private func applyHistory(
+    _ path: String, to result: inout TeamGateResult, log: (String) -> Void
+  ) throws {
+    let head = try GitRevision.head(of: data)
+    guard recordHistory || FileManager.default.fileExists(atPath: path) else {
+      result.historyNote =
+        "Time to the limit: the history `\(path)` does not exist yet (a main branch's run with --record-history starts it)."
+      return
+    }
+    if FolderCalls.exists(path, followingLinks: true), FolderCalls.regularFileByteCount(path) == nil
+    {
+      throw ValidationError(
+        "--history \(path): not a regular file (a history is a SQLite file, with its journal beside it)"
+      )
+    }
+    let store = try BenchHistory(path: path)
+    try GateHistory.apply(store, data: data, head: head, window: historyWindow, to: &result)
+    if recordHistory {
+      try GateHistory.record(result, data: data, head: head, in: store)
+      log("recorded this run's figures in \(path) as \(head.sha.prefix(12))")
+    }
   }
 }

@@ -50,6 +50,23 @@ enum GitRevision {
     return (destination + "/" + relative, String(mergeBase.prefix(12)))
   }
 
+  /// The commit HEAD is in the repository that holds `folder`: what `calldir gate --history`
+  /// records the figures as, with the commit's time.
+  /// - Throws: `BenchError` when `folder` is not in a git repository or HEAD has no commit.
+  static func head(of folder: String) throws -> GateHistory.Head {
+    let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+    let fields = try git(["-C", absolute, "log", "-1", "--format=%H%n%P%n%ct%n%s", "HEAD"]) {
+      "'\(folder)' is not inside a git repository with a commit, so --history has no commit to place the figures at"
+    }.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard fields.count >= 3, let time = Double(fields[2]) else {
+      throw BenchError("git log gave no commit time for HEAD in '\(folder)'")
+    }
+    let branch = (try? git(["-C", absolute, "rev-parse", "--abbrev-ref", "HEAD"]) { "" }) ?? ""
+    return GateHistory.Head(
+      sha: fields[0], parent: String(fields[1].prefix { $0 != " " }), branch: branch,
+      subject: fields.count > 3 ? fields[3] : "", time: time)
+  }
+
   /// git's output, trimmed.
   private static func git(_ arguments: [String], failure: () -> String) throws -> String {
     try run(["git"] + arguments, failure: failure)

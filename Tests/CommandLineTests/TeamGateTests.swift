@@ -196,6 +196,59 @@ struct TeamGateTests {
     #expect(markdown.contains("One call queries each dataset once: "))
   }
 
+  /// A main branch's runs with `--record-history` keep each budget's figure at its commit;
+  /// from the third month on, the report shows each budget's time to the limit, fitted to those
+  /// commits by their commit times; a pull request's run reads the history and leaves it
+  /// byte-identical (issue 70, item 2).
+  @Test func theHistoryGivesEachBudgetItsTimeToTheLimit() throws {
+    let folder = try TemporaryFolder()
+    let repo = try repository(folder, entries: "10000")
+    let history = folder.path("gate-history.sqlite")
+    let day = 86_400
+    // Month 0 is the repository's first commit, made now; the next ones 30 days apart after it.
+    let origin = Int(Date().timeIntervalSince1970)
+    for month in 0..<3 {
+      if month > 0 {
+        let made = try runProcess(
+          calldir,
+          [
+            "generate", "--profile", "ci-smoke", "--entries", String(10_000 + 10_000 * month),
+            "--format", "tsv", "--out", repo + "/dump.tsv",
+          ])
+        #expect(made.status == 0, "\(made.stderr)")
+        try compile(repo)
+        try git(repo, ["add", "-A"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_COMMITTER_DATE"] = "@\(origin + month * 30 * day) +0000"
+        let committed = try runProcess(
+          "/usr/bin/env",
+          [
+            "git", "-C", repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit",
+            "-qm", "month \(month)",
+          ], environment: environment)
+        #expect(committed.status == 0, "\(committed.stderr)")
+      }
+      let run = try gate(repo, ["--history", history, "--record-history"])
+      #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+      let markdown = try report(repo)
+      #expect(markdown.contains("| budget | measured | allowed | room left |"))
+      #expect(
+        markdown.contains("Time to the limit: no trend yet") == (month < 2), "\(markdown)")
+    }
+    let markdown = try report(repo)
+    let install = try #require(
+      markdown.split(separator: "\n").first { $0.hasPrefix("| full install | ") })
+    #expect(install.contains(" | in about "), "\(install)")
+    #expect(markdown.contains("full install +"), "\(markdown)")
+    #expect(markdown.contains("a month over the last 3 commits (60 days)"), "\(markdown)")
+    // A pull request reads the history and never writes it.
+    let before = try Data(contentsOf: URL(fileURLWithPath: history))
+    let pullRequest = try gate(repo, ["--history", history])
+    #expect(pullRequest.status == 0, "\(pullRequest.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: history)) == before)
+    #expect(try report(repo).contains(" | in about "))
+  }
+
   /// `--write-settings` writes the budgets from this run's figures, each with its comment, and
   /// judges the data by them: a budget the defaults' file would fail passes its own figure plus
   /// a quarter. It never replaces a file (issue 70, item 3).
@@ -290,6 +343,10 @@ struct TeamGateTests {
       (["--lcidl-log", repo + "/dump.tsv"], "no shard in it (not PIRProcessDatabase's log"),
       (["--lcidl-log", folder.path("missing.log")], "--lcidl-log: cannot read"),
       (["--report-only", "speed"], "--report-only: 'speed' is not a budget (known: "),
+      (["--record-history"], "--record-history adds to a history: name it with --history FILE"),
+      (["--history", notYAML], "not a bench history"),
+      (["--history", fifo], "not a regular file"),
+      (["--history", folder.path("h"), "--history-window", "2"], "--history-window"),
     ]
     for (arguments, message) in cases {
       let run = try gate(repo, arguments)

@@ -17,6 +17,9 @@ public final class BenchHistory {
     public var environment: String
     /// The commit's place in the history: 1 for the first added.
     public var position: Int
+    /// When it was committed, seconds since 1970 (nil where not recorded): what `calldir
+    /// gate --history` fits a budget's growth to.
+    public var time: Double? = nil
   }
 
   /// One metric of one strategy across the history: the commits that measured it, in order.
@@ -49,6 +52,13 @@ public final class BenchHistory {
           high REAL NOT NULL, runs INTEGER NOT NULL, deterministic INTEGER NOT NULL,
           PRIMARY KEY (sha, metric, strategy));
         """)
+      // The commit time came later: a history written before it gains the column, empty.
+      if try database.integer(
+        "SELECT COUNT(*) FROM pragma_table_info('commits') WHERE name = 'time'")
+        == 0
+      {
+        try database.execute("ALTER TABLE commits ADD COLUMN time REAL")
+      }
     } catch {
       throw BenchError("\(path): not a bench history (\(error))")
     }
@@ -59,7 +69,7 @@ public final class BenchHistory {
   /// - Throws: ``BenchError`` when the database cannot be written; it is then as it was.
   public func add(
     sha: String, parent: String, branch: String, subject: String, environment: String,
-    figures: [HistoryFigure]
+    time: Double? = nil, figures: [HistoryFigure]
   ) throws(BenchError) {
     do {
       try database.execute("BEGIN IMMEDIATE")
@@ -68,13 +78,16 @@ public final class BenchHistory {
         let position =
           try existingPosition(of: sha) ?? Int(next)
         let commit = try database.prepare(
-          "INSERT OR REPLACE INTO commits VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+          "INSERT OR REPLACE INTO commits(sha, parent, branch, subject, environment, position, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+        )
         commit.bind(sha, at: 1)
         commit.bind(parent, at: 2)
         commit.bind(branch, at: 3)
         commit.bind(subject, at: 4)
         commit.bind(environment, at: 5)
         commit.bind(Int64(position), at: 6)
+        // Left unbound, ?7 is NULL: a commit of no known time.
+        if let time { commit.bind(double: time, at: 7) }
         try commit.run()
         let clear = try database.prepare("DELETE FROM figures WHERE sha = ?1")
         clear.bind(sha, at: 1)
@@ -113,7 +126,7 @@ public final class BenchHistory {
   public func commits() throws(BenchError) -> [Commit] {
     do {
       let query = try database.prepare(
-        "SELECT sha, parent, branch, subject, environment, position FROM commits ORDER BY position"
+        "SELECT sha, parent, branch, subject, environment, position, time FROM commits ORDER BY position"
       )
       var commits: [Commit] = []
       while try query.step() {
@@ -121,7 +134,8 @@ public final class BenchHistory {
           Commit(
             sha: query.text(at: 0) ?? "", parent: query.text(at: 1) ?? "",
             branch: query.text(at: 2) ?? "", subject: query.text(at: 3) ?? "",
-            environment: query.text(at: 4) ?? "", position: Int(query.int64(at: 5))))
+            environment: query.text(at: 4) ?? "", position: Int(query.int64(at: 5)),
+            time: query.isNull(at: 6) ? nil : query.double(at: 6)))
       }
       return commits
     } catch {

@@ -38,6 +38,10 @@ public struct DataBudgets: Sendable, Equatable {
   /// a directory replaced outright changes 200%. 50% passes the trials two and a half times
   /// over and fails a replacement four times over.
   public var changedEntriesShare = 0.5
+  /// What a new user downloads, in bytes: every current base, as `calldir publish` ships them
+  /// (whole). 2GIS shipped its 4,000,000 numbers with names as 40 MB compressed
+  /// (habr.com/ru/post/323050), the largest directory of the field figures: 40 MiB holds that.
+  public var fullInstallBytes = 40 * 1_048_576
   /// The mean bytes of a label, over the labelled entries: 2GIS's 4 M numbers with names were
   /// 140 MB of text (35 bytes a line with its number, 2GIS, habr.com/ru/post/323050); 64 leaves room twice over.
   public var labelBytesPerEntry = 64.0

@@ -99,6 +99,13 @@ public struct GateSettings: Sendable {
       read: { $0.budgets.changedEntriesShare * 100 },
       write: { $0.budgets.changedEntriesShare = $1 / 100 }),
     Key(
+      section: "budgets", name: "full-install-mib",
+      meaning:
+        "what a new user downloads, every current base, MiB: 2GIS shipped 4,000,000 numbers with names as 40 MB compressed (habr.com/ru/post/323050)",
+      range: 0.01...100_000, whole: false,
+      read: { Double($0.budgets.fullInstallBytes) / 1_048_576 },
+      write: { $0.budgets.fullInstallBytes = Int($1 * 1_048_576) }),
+    Key(
       section: "budgets", name: "label-bytes-per-entry",
       meaning:
         "mean label bytes over the labelled entries: 2GIS's directory had 35 bytes a line, number included (2GIS, habr.com/ru/post/323050)",

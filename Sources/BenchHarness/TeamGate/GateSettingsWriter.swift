@@ -68,6 +68,11 @@ public enum GateSettingsWriter {
           Line(
             path: check.key, value: rounded(grown(check.value), 10),
             why: "\(check.name): \(check.figure), plus \(Int(margin * 100))%"))
+      case "budgets.full-install-mib":
+        lines.append(
+          Line(
+            path: check.key, value: rounded(grown(check.value) / 1_048_576, 10),
+            why: "a full install downloads \(check.figure), plus \(Int(margin * 100))%"))
       case "budgets.entries-per-request":
         lines.append(
           Line(

@@ -2,12 +2,13 @@ import Foundation
 
 /// The gate's chart: every gated metric on one scale, its figure over what is allowed (1 is
 /// the limit), marked pass or fail, calldir's A/B first (load time with its 95% interval,
-/// instructions and allocations per entry), then each data budget. A metric that failed is
-/// drawn like every other, in red, so no failure is left off the page.
+/// instructions and allocations per entry), then each data budget with the room left under its
+/// limit and, from a history, the time to it. A metric that failed is drawn like every other,
+/// in red, so no failure is left off the page.
 public enum TeamGateChart {
-  static let width = 1180.0
+  static let width = 1400.0
   static let labelWidth = 310.0
-  static let rightMargin = 390.0
+  static let rightMargin = 610.0
   static let rowHeight = 30.0
   static let passColor = "#1a7f37"
   static let failColor = "#cf222e"
@@ -120,7 +121,11 @@ public enum TeamGateChart {
     result.budgetChecks.map {
       Row(
         label: "data: " + $0.name, value: $0.share, interval: nil,
-        text: "\($0.figure), allowed \($0.budget.replacingOccurrences(of: "≤ ", with: ""))",
+        text:
+          "\($0.figure), allowed \($0.budget.replacingOccurrences(of: "≤ ", with: "")) · room left \($0.roomLeft)"
+          + ($0.trend.map {
+            $0.secondsToLimit == nil ? " · not growing" : " · the limit \($0.timeToLimit)"
+          } ?? ""),
         passed: $0.passed)
     }
   }

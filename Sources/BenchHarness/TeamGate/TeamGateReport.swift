@@ -64,13 +64,25 @@ public enum TeamGateReport {
     var lines = [
       "### data — " + (verdict.passed ? "✅ within every budget" : "❌ \(count(verdict.failures))"),
       "",
-      "| budget | measured | allowed | |", "| --- | ---: | ---: | --- |",
     ]
-    for check in result.budgetChecks {
+    let checks = result.budgetChecks
+    let trends = checks.contains { $0.trend != nil }
+    lines += [
+      "| budget | measured | allowed | room left |\(trends ? " time to the limit |" : "") |",
+      "| --- | ---: | ---: | ---: |\(trends ? " --- |" : "") --- |",
+    ]
+    for check in checks {
+      let trend = trends ? " \(check.trend.map { $0.timeToLimit } ?? "–") |" : ""
       lines.append(
-        "| \(check.name) | \(check.figure) | \(check.budget) | \(check.passed ? "✅" : check.reportOnly ? "⚠️ over (report only)" : "❌ over") |"
+        "| \(check.name) | \(check.figure) | \(check.budget) | \(check.roomLeft) |\(trend) \(check.passed ? "✅" : check.reportOnly ? "⚠️ over (report only)" : "❌ over") |"
       )
     }
+    if trends {
+      lines += ["", methodLine(checks)]
+    } else if let note = result.historyNote {
+      lines += ["", note]
+    }
+    lines += releaseSizes(result)
     let failures = (result.load?.failures ?? []) + result.processorFailures
     if !failures.isEmpty {
       lines += [""] + failures.map { "- ❌ \($0)" }
@@ -115,6 +127,44 @@ public enum TeamGateReport {
       "",
       "Rejected rows are counted by `calldir compile`, which prints them; a container does not keep them.",
     ]
+    return lines
+  }
+
+  /// How the times to the limit were found, and the growth of each figure that grows.
+  static func methodLine(_ checks: [TeamGateResult.BudgetCheck]) -> String {
+    let growing = checks.compactMap { check in
+      check.trend.flatMap {
+        $0.secondsToLimit == nil ? nil : "\(check.name) \($0.method(unit: check.unit))"
+      }
+    }
+    return
+      "Time to the limit: a least-squares line through each figure at the history's last commits, by commit time (`calldir gate --history`), extended to its limit."
+      + (growing.isEmpty
+        ? " No figure grows." : " Growing: " + growing.joined(separator: "; ") + ".")
+  }
+
+  /// What a release of this data weighs: the full install a new user downloads, this update's
+  /// download from the base revision, and the patch set's share.
+  static func releaseSizes(_ result: TeamGateResult) -> [String] {
+    let head = result.head
+    var lines = [
+      "", "Release sizes (`calldir publish` ships bases whole and updates as compressed patches):",
+      "",
+      "| release | size | |", "| --- | ---: | --- |",
+      "| full install | \(ByteCount.format(head.totalBytes)) | \(head.bases.count) base\(head.bases.count == 1 ? "" : "s"): what a new user downloads |",
+    ]
+    guard let update = result.update else { return lines }
+    let whole = update.changedBases - update.patchedBases + update.newBases
+    let unchanged = head.bases.count - update.changedBases - update.newBases
+    lines.append(
+      "| this update's download | \(ByteCount.format(update.downloadBytes)) | \(update.patchedBases) patch\(update.patchedBases == 1 ? "" : "es"), \(whole) whole base\(whole == 1 ? "" : "s"); \(unchanged) unchanged |"
+    )
+    let ofFull = update.fullBytes > 0 ? Double(update.downloadBytes) / Double(update.fullBytes) : 0
+    lines.append(
+      String(
+        format:
+          "| the patch set's share | %.1f%% | of a full install of the head; %.1f%% of what clients hold |",
+        ofFull * 100, update.share * 100))
     return lines
   }
 

@@ -53,6 +53,10 @@ public struct TeamGateResult: Sendable {
   /// Apple's processor's logs of the Live Caller ID Lookup datasets (`--lcidl-log`), one per
   /// dataset.
   public var processorLogs: [ProcessorLog] = []
+  /// Each budget's trend over the history (``GateHistory``), by ``BudgetCheck/seriesName``.
+  public var trends: [String: BudgetTrend] = [:]
+  /// Why the report shows no time to the limit, when a history was read.
+  public var historyNote: String?
 
   init(settings: GateSettings, head: DataFigures, base: DataFigures?, largest: String) {
     (self.settings, self.head, self.base, self.largest) = (settings, head, base, largest)
@@ -74,6 +78,23 @@ public struct TeamGateResult: Sendable {
     public var reportOnly = false
     /// The figure in the setting's unit, what `--write-settings` budgets from.
     public var value: Double
+    /// The limit, in `value`'s unit, and that unit.
+    public var limit: Double
+    public var unit: BudgetUnit
+    /// How the figure moved over the history's last commits (`calldir gate --history`).
+    public var trend: BudgetTrend?
+
+    /// The history's metric for this figure: its setting and its name, since one setting
+    /// bounds one figure per Live Caller ID Lookup dataset.
+    public var seriesName: String { key + ": " + name }
+
+    /// What is left under the limit: "0.9 MiB (22%)", or "none: 0.2 MiB over".
+    public var roomLeft: String {
+      let room = limit - value
+      guard room >= 0 else { return "none: \(unit.format(-room)) over" }
+      let share = limit > 0 ? room / limit * 100 : 0
+      return "\(unit.format(room)) (\(Int(share.rounded(.down)))%)"
+    }
   }
 
   /// Every data budget, with the figure measured (a budget whose figure was not measured, such
@@ -83,37 +104,38 @@ public struct TeamGateResult: Sendable {
     var checks: [BudgetCheck] = []
     func add(
       _ key: String, _ name: String, _ figure: String, _ budget: String, _ value: Double,
-      _ limit: Double, unit: Double = 1
+      _ limit: Double, _ kind: BudgetUnit, unit: Double = 1
     ) {
       let share = limit > 0 ? value / limit : (value > 0 ? .infinity : 0)
       let path = "budgets." + key
-      checks.append(
-        BudgetCheck(
-          key: path, name: name, figure: figure, budget: budget, share: share,
-          passed: value <= limit, reportOnly: settings.reportOnly.contains(path),
-          value: value * unit))
+      var check = BudgetCheck(
+        key: path, name: name, figure: figure, budget: budget, share: share,
+        passed: value <= limit, reportOnly: settings.reportOnly.contains(path),
+        value: value * unit, limit: limit * unit, unit: kind)
+      check.trend = trends[check.seriesName]
+      checks.append(check)
     }
     if let load {
       add(
         "footprint-margin-percent", "extension footprint",
         ByteCount.format(load.footprintPeakBytes),
         "≤ \(ByteCount.format(budgets.footprintBytes)) (\(ByteCount.format(budgets.memoryLimitBytes)) less \(GateSettings.format(budgets.footprintMargin * 100))%)",
-        Double(load.footprintPeakBytes), Double(budgets.footprintBytes))
+        Double(load.footprintPeakBytes), Double(budgets.footprintBytes), .bytes)
       if let seconds = load.seedSecondsOnDevice {
         add(
           "seed-seconds-to-enabled", "seed set to enabled on \(budgets.device)",
           String(format: "%.2f s", seconds),
           "≤ \(GateSettings.format(budgets.seedSecondsToEnabled)) s", seconds,
-          budgets.seedSecondsToEnabled)
+          budgets.seedSecondsToEnabled, .seconds)
       }
       add(
         "entries-per-request", "entries per request", "\(load.entriesPerRequest)",
         "≤ \(budgets.entriesPerRequest)",
-        Double(load.entriesPerRequest), Double(budgets.entriesPerRequest))
+        Double(load.entriesPerRequest), Double(budgets.entriesPerRequest), .count)
       add(
         "requests", "requests, enabling to the full set", "\(load.requests)",
         "≤ \(budgets.requests)",
-        Double(load.requests), Double(budgets.requests))
+        Double(load.requests), Double(budgets.requests), .count)
     }
     if let update {
       let held = update.heldBytes > 0 ? update.heldBytes : update.fullBytes
@@ -123,7 +145,7 @@ public struct TeamGateResult: Sendable {
           format: "%@ of the %@ clients hold (%.1f%%)", ByteCount.format(update.downloadBytes),
           ByteCount.format(held), update.share * 100),
         "≤ \(GateSettings.format(budgets.updateShare * 100))% of what clients hold", update.share,
-        budgets.updateShare, unit: 100)
+        budgets.updateShare, .percent, unit: 100)
       let entries = update.entries
       // Nine in ten of the held numbers gone: say what it is, not only how much.
       let replaced = entries.held > 0 && entries.removed * 10 >= entries.held * 9
@@ -134,8 +156,13 @@ public struct TeamGateResult: Sendable {
           entries.held, entries.share * 100, entries.added, entries.removed, entries.relabelled)
           + (replaced ? ", the directory replaced outright" : ""),
         "≤ \(GateSettings.format(budgets.changedEntriesShare * 100))% of the numbers clients hold",
-        entries.share, budgets.changedEntriesShare, unit: 100)
+        entries.share, budgets.changedEntriesShare, .percent, unit: 100)
     }
+    add(
+      "full-install-mib", "full install",
+      "\(ByteCount.format(head.totalBytes)) (\(head.bases.count) base\(head.bases.count == 1 ? "" : "s"))",
+      "≤ \(ByteCount.format(budgets.fullInstallBytes))", Double(head.totalBytes),
+      Double(budgets.fullInstallBytes), .bytes)
     for log in processorLogs {
       let name = "Live Caller ID Lookup \(log.useCase ?? "dataset")"
       if let milliseconds = log.slowestShardMilliseconds {
@@ -145,21 +172,22 @@ public struct TeamGateResult: Sendable {
             format: "%.1f ms (slowest of %d shards, one thread; %.1f ms on all cores)",
             milliseconds, log.shards.count, log.slowestShardMultiThreadedMilliseconds ?? 0),
           "≤ \(GateSettings.format(budgets.lcidlServerMilliseconds)) ms", milliseconds,
-          budgets.lcidlServerMilliseconds)
+          budgets.lcidlServerMilliseconds, .milliseconds)
       }
       if let kilobytes = log.responseKB {
         add(
           "lcidl-response-kb", "\(name): reply per query",
           String(format: "%.1f KB (%d ciphertexts)", kilobytes, log.responseCiphertexts ?? 0),
-          "≤ \(GateSettings.format(budgets.lcidlResponseKB)) KB", kilobytes, budgets.lcidlResponseKB
-        )
+          "≤ \(GateSettings.format(budgets.lcidlResponseKB)) KB", kilobytes,
+          budgets.lcidlResponseKB,
+          .kilobytes)
       }
     }
     add(
       "label-bytes-per-entry", "label bytes per labelled entry",
       String(format: "%.1f", head.labelBytesPerEntry),
       "≤ \(GateSettings.format(budgets.labelBytesPerEntry))", head.labelBytesPerEntry,
-      budgets.labelBytesPerEntry)
+      budgets.labelBytesPerEntry, .plain)
     return checks
   }
 

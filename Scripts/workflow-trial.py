@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""The gate's comment workflow, its steps run as a script against workflow_run events.
+"""The gate's example workflows, their steps run as scripts: the comment workflow against
+workflow_run events, and the gate workflow's history steps against a local origin.
 
-    Scripts/comment-trial.py [--workflow Examples/GateWorkflow/calldir-gate-comment.yml]
+    Scripts/workflow-trial.py [--workflow Examples/GateWorkflow/calldir-gate-comment.yml]
+                              [--gate-workflow Examples/GateWorkflow/calldir-gate.yml]
 
 `act` needs Docker images from the network, which CI does not reach, so this runs the
 workflow's own text instead: the job's `if:` evaluated on each event, and the comment step's
@@ -12,6 +14,10 @@ with the head moved to a fork. GitHub's REST API cannot run here, so `gh` is a s
 keeps the pull requests and comments in a JSON file and answers the four calls the step makes
 (list pull requests by head, list a pull request's comments, post one, edit one) with gh's
 own argument rules (`-X GET` turns fields into the query) and `jq` for `--jq`, as gh does.
+
+The gate workflow's "Restore the gate's history" and "Keep the history" steps run in clones
+of a bare repository standing for GitHub's: the first main run starts the branch
+calldir-gate-history, the next restores the file and adds a commit, and main is never touched.
 
 Exits 0 when every case holds; otherwise prints the case that failed and exits 1.
 """
@@ -140,6 +146,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workflow", default=os.path.join(
         ROOT, "Examples/GateWorkflow/calldir-gate-comment.yml"))
+    parser.add_argument("--gate-workflow", default=os.path.join(
+        ROOT, "Examples/GateWorkflow/calldir-gate.yml"))
     parser.add_argument("--gh-stand-in", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.gh_stand_in is not None:
@@ -243,11 +251,65 @@ def main():
         check("an event whose head is not a commit id is refused", bad.returncode == 1
               and "not a commit id" in bad.stderr, bad.stdout + bad.stderr)
 
+    history_trial(yaml.safe_load(open(options.gate_workflow)), check)
+
     if failures:
-        print(f"comment trial: {len(failures)} case(s) failed", file=sys.stderr)
+        print(f"workflow trial: {len(failures)} case(s) failed", file=sys.stderr)
         return 1
-    print("comment trial: every case holds")
+    print("workflow trial: every case holds")
     return 0
+
+
+def history_trial(workflow, check):
+    """The gate workflow's history steps, twice, in clones of a local bare origin."""
+    steps = {s.get("name"): s for s in workflow["jobs"]["gate"]["steps"]}
+    restore, keep = steps["Restore the gate's history"], steps["Keep the history"]
+    with tempfile.TemporaryDirectory() as temp:
+        def git(*arguments, cwd=temp):
+            return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com",
+                                   *arguments], cwd=cwd, capture_output=True, text=True, check=True).stdout
+        origin = os.path.join(temp, "origin.git")
+        git("init", "-q", "--bare", "-b", "main", origin)
+        seed = os.path.join(temp, "seed")
+        git("clone", "-q", origin, seed)
+        open(os.path.join(seed, "dump.tsv"), "w").write("number\tlabel\n")
+        git("add", "-A", cwd=seed)
+        git("commit", "-qm", "data", cwd=seed)
+        git("push", "-q", "origin", "HEAD:main", cwd=seed)
+        main_before = git("rev-parse", "main", cwd=origin)
+
+        def run_main(number, history_bytes):
+            checkout = os.path.join(temp, f"run{number}")
+            git("clone", "-q", origin, checkout)  # actions/checkout with fetch-depth 0
+            runner_temp = os.path.join(temp, f"runner{number}")
+            os.mkdir(runner_temp)
+            environment = dict(os.environ, RUNNER_TEMP=runner_temp, GITHUB_SHA="a" * 40)
+            shell = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c"]
+            restored = subprocess.run(shell + [restore["run"]], cwd=checkout, env=environment,
+                                      capture_output=True, text=True)
+            file = os.path.join(runner_temp, "gate-history.sqlite")
+            before = open(file, "rb").read() if os.path.exists(file) else None
+            open(file, "wb").write(history_bytes)  # what calldir gate --record-history leaves
+            kept = subprocess.run(shell + [keep["run"]], cwd=checkout, env=environment,
+                                  capture_output=True, text=True)
+            return restored, before, kept
+
+        restored, before, kept = run_main(1, b"history one")
+        check("the first main run finds no history and starts the branch",
+              restored.returncode == 0 and before is None and kept.returncode == 0,
+              restored.stderr + kept.stderr)
+        restored, before, kept = run_main(2, b"history two")
+        check("the next main run restores the kept history and adds to it",
+              restored.returncode == 0 and before == b"history one" and kept.returncode == 0,
+              restored.stderr + kept.stderr)
+        files = git("ls-tree", "--name-only", "calldir-gate-history", cwd=origin).split()
+        kept_bytes = subprocess.run(["git", "show", "calldir-gate-history:gate-history.sqlite"],
+                                    cwd=origin, capture_output=True).stdout
+        commits = git("rev-list", "--count", "calldir-gate-history", cwd=origin).strip()
+        check("the branch holds the history file alone, one commit a run",
+              files == ["gate-history.sqlite"] and kept_bytes == b"history two" and commits == "2",
+              f"{files} {kept_bytes!r} {commits}")
+        check("main is never touched", git("rev-parse", "main", cwd=origin) == main_before)
 
 
 if __name__ == "__main__":
