@@ -49,6 +49,30 @@ struct ProcessorLogTests {
     #expect(log.shardsWithLostRows.isEmpty)
   }
 
+  /// Logs of one use case (one per pre-sharded shard) are told apart by their files, in the
+  /// report and in each budget's name; a use case alone keeps its plain name.
+  @Test func logsOfOneUseCaseAreNamedByTheirFiles() throws {
+    let text = try String(contentsOfFile: sample, encoding: .utf8)
+    let logs = try ["sharded/identity-0.log", "sharded/identity-1.log"].map {
+      try ProcessorLog.parse(text, name: $0)
+    }
+    #expect(
+      logs.map { $0.displayName(among: logs) } == [
+        "identity (identity-0.log)", "identity (identity-1.log)",
+      ])
+    #expect(logs[0].displayName(among: [logs[0]]) == "identity")
+    var result = TeamGateResult(
+      settings: GateSettings(),
+      head: DataFigures(
+        bases: [], seedEntries: 0, fullEntries: 0, labelledEntries: 0, labelBytes: 0, totalBytes: 0),
+      base: nil, largest: "r")
+    result.processorLogs = logs
+    let names = result.budgetChecks.filter { $0.key == "budgets.lcidl-server-ms" }.map(\.seriesName)
+    #expect(names.count == 2 && Set(names).count == 2, "\(names)")
+    let report = TeamGateReport.markdown(result, title: "t", chartLink: nil)
+    #expect(report.contains("| identity (identity-1.log) | 3 | 10001 | "), "\(report)")
+  }
+
   /// A table that holds fewer entries than its shard's rows lost some, as the processor's
   /// automatic sizing does with a large value: named, shard by shard.
   @Test func rowsTheProcessorLostAreNamed() throws {

@@ -51,6 +51,16 @@ public struct ProcessorLog: Sendable, Equatable {
   public var useCase: String?
   /// The shards, by id.
   public var shards: [Shard]
+  /// The log's file, as it was named to the reader.
+  public var file = ""
+
+  /// What the report calls this log among `logs`: its use case, with its file's name when
+  /// another log has the same use case (one log per pre-sharded shard, say).
+  public func displayName(among logs: [ProcessorLog]) -> String {
+    let name = useCase ?? "dataset"
+    guard logs.filter({ ($0.useCase ?? "dataset") == name }).count > 1 else { return name }
+    return "\(name) (\(file.split(separator: "/").last.map(String.init) ?? file))"
+  }
 
   /// The largest log read: a shard logs about 40 lines, so 64 MiB holds tens of thousands.
   public static let maximumByteCount = 64 << 20
@@ -117,7 +127,9 @@ public struct ProcessorLog: Sendable, Equatable {
         "\(name): no shard in it (not PIRProcessDatabase's log: no 'Created cuckoo table' or 'ValidationResults' line with a shardID)"
       )
     }
-    return ProcessorLog(useCase: useCase, shards: shards.values.sorted { $0.id < $1.id })
+    var log = ProcessorLog(useCase: useCase, shards: shards.values.sorted { $0.id < $1.id })
+    log.file = name
+    return log
   }
 
   /// `shardID=3` in a line's metadata.

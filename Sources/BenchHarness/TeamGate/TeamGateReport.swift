@@ -186,7 +186,7 @@ public enum TeamGateReport {
       let factors =
         log.loadFactors.map { String(format: "%.2f–%.2f", $0.lowerBound, $0.upperBound) } ?? "–"
       lines.append(
-        "| \(log.useCase ?? "–") | \(log.shards.count) | \(log.entries) | \(factors) | \(kb(log.queryKB)) | \(kb(log.responseKB)) | \(kb(log.evaluationKeyKB)) | \(ms(log.slowestShardMilliseconds)) / \(ms(log.slowestShardMultiThreadedMilliseconds)) |"
+        "| \(log.displayName(among: logs)) | \(log.shards.count) | \(log.entries) | \(factors) | \(kb(log.queryKB)) | \(kb(log.responseKB)) | \(kb(log.evaluationKeyKB)) | \(ms(log.slowestShardMilliseconds)) / \(ms(log.slowestShardMultiThreadedMilliseconds)) |"
       )
     }
     let up = logs.compactMap(\.queryKB)

@@ -164,7 +164,7 @@ public struct TeamGateResult: Sendable {
       "≤ \(ByteCount.format(budgets.fullInstallBytes))", Double(head.totalBytes),
       Double(budgets.fullInstallBytes), .bytes)
     for log in processorLogs {
-      let name = "Live Caller ID Lookup \(log.useCase ?? "dataset")"
+      let name = "Live Caller ID Lookup \(log.displayName(among: processorLogs))"
       if let milliseconds = log.slowestShardMilliseconds {
         add(
           "lcidl-server-ms", "\(name): server time per query",
@@ -195,7 +195,7 @@ public struct TeamGateResult: Sendable {
   public var processorFailures: [String] {
     processorLogs.flatMap { log in
       log.shardsWithLostRows.map {
-        "Live Caller ID Lookup \(log.useCase ?? "dataset") shard \($0.id): the processor's table holds \($0.entries) of its \($0.rows) rows (rows lost: its automatic sizing drops a large value that finds no room; use the export's fixed-size configuration)"
+        "Live Caller ID Lookup \(log.displayName(among: processorLogs)) shard \($0.id): the processor's table holds \($0.entries) of its \($0.rows) rows (rows lost: its automatic sizing drops a large value that finds no room; use the export's fixed-size configuration)"
       }
     }
   }
