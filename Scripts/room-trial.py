@@ -2,13 +2,15 @@
 """The gate's time to the limit against the month a growing directory actually crossed it.
 
     Scripts/room-trial.py CALLDIR [--months 12] [--start 100000] [--growth 0.08] [--noise 0.03]
-                          [--cross-at 15] [--seed 1] [--keep DIR]
+                          [--cross-at 15 | --limit-mib MIB] [--seed 1] [--keep DIR]
 
 A scratch git repository holds a directory that grows month by month: `calldir generate` rows,
 the start count compounding at --growth a month with --noise either way, compiled and committed
 with the month's commit date. Every month's main run is `calldir gate --history H
 --record-history`, as the example workflow runs it; the full install's budget is set, from month
-0's figure and the plan's growth, where the directory crosses it near month --cross-at. After
+0's figure and the plan's growth, where the directory crosses it near month --cross-at (the
+bases grow slower than their rows: Elias–Fano's bits per number fall as numbers get denser), or
+at --limit-mib. After
 --months months of history the months go on, unrecorded predictions included, until the figure
 crosses its budget. The table: each month's full install, the gate's "time to the limit" as a
 month, and how far that month was from the month the limit was crossed.
@@ -51,6 +53,8 @@ def main():
     parser.add_argument("--growth", type=float, default=0.08)
     parser.add_argument("--noise", type=float, default=0.03)
     parser.add_argument("--cross-at", type=float, default=15)
+    parser.add_argument("--limit-mib", type=float,
+                        help="the full install's budget outright, instead of from --cross-at")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", help="keep the scratch repository here")
     options = parser.parse_args()
@@ -63,7 +67,7 @@ def main():
     git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"]
     run(git + ["init", "-q", "-b", "main"])
     rows = []
-    limit_mib = None
+    limit_mib = options.limit_mib
     month = 0
     while True:
         entries = int(options.start * (1 + options.growth) ** month

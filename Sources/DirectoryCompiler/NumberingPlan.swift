@@ -112,6 +112,7 @@ public enum NumberingPlan {
         path,
         "not \(format.publisher)'s \(format.fileName): the header should be \"\(format.header)\"")
     }
+    let order = format.columnOrder(header: header)
     var contents = Contents()
     var normalizers = PlanNormalizers()
     for (offset, line) in lines.enumerated().dropFirst()
@@ -123,7 +124,7 @@ public enum NumberingPlan {
         fields = try line.withUTF8 { bytes in
           Result { () throws(CompileError) in
             unsafe try PatternFile.fields(
-              of: ByteView(bytes), delimiter: UInt8(ascii: ";"), quoting: format.quoting,
+              of: ByteView(bytes), delimiter: format.delimiter, quoting: format.quoting,
               at: "\(path):\(offset + 1)")
           }
         }.get()
@@ -131,7 +132,10 @@ public enum NumberingPlan {
         contents.rejections.append(Rejection(line: offset + 1, reason: "\(error)"))
         continue
       }
-      let trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+      var trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+      if let order {
+        trimmed = order.map { index in index.map { $0 < trimmed.count ? trimmed[$0] : "" } ?? "" }
+      }
       switch format.range(trimmed, line: offset + 1, normalizers: &normalizers) {
       case .failure(let rejection):
         contents.rejections.append(rejection)

@@ -13,12 +13,22 @@ public enum PlanFormat: String, Sendable, CaseIterable {
   /// (company names hold bare quotes), header `АВС/ DEF;От;До;Емкость;Оператор;Регион;Территория
   /// ГАР;ИНН`: a 3-digit code and a from–to range of the 7-digit subscriber part.
   case russia
+  /// NANPA's central office codes in use (`allutlzd.txt`, unzipped from
+  /// nationalnanpa.com/nanp1/allutlzd.zip; updated weekly): the United States and its
+  /// territories, ASCII, tab-separated with fields padded by spaces, a header naming its
+  /// columns (`State`, `NPA-NXX`, `OCN`, `Company`, `RateCenter`, `EffectiveDate`, `Use`: the
+  /// columns of NANPA's "utilized" code files as areacode-info.com lists them; later files add
+  /// `AssignDate` and others, read by name, so their order does not matter). Each row is an
+  /// NPA-NXX (`201-200`): ten thousand numbers, `+1 201 200 0000` to `+1 201 200 9999`;
+  /// `Use` `AS` is assigned, anything else is left out. Dates are `MM/DD/YYYY`.
+  case nanpa
 
   /// Who publishes it, for errors.
   var publisher: String {
     switch self {
     case .arcep: "ARCEP"
     case .russia: "Russia's Ministry of Digital Development"
+    case .nanpa: "NANPA"
     }
   }
 
@@ -27,6 +37,7 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     switch self {
     case .arcep: "MAJNUM.csv"
     case .russia: "register of numbering capacity (DEF-9xx.csv, ABC-3xx.csv…)"
+    case .nanpa: "allutlzd.txt (the codes in use, unzipped from allutlzd.zip)"
     }
   }
 
@@ -35,6 +46,7 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     switch self {
     case .arcep: "EZABPQM;Tranche_Debut;Tranche_Fin;Mnémo;Territoire;Date_Attribution"
     case .russia: "АВС/ DEF;От;До;Емкость;Оператор;Регион;Территория ГАР;ИНН"
+    case .nanpa: Self.nanpaColumns.joined(separator: "\t")
     }
   }
 
@@ -42,13 +54,37 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     switch self {
     case .arcep: "ISO-8859-1"
     case .russia: "UTF-8"
+    case .nanpa: "ASCII"
     }
+  }
+
+  /// The byte between fields.
+  var delimiter: UInt8 {
+    switch self {
+    case .arcep, .russia: UInt8(ascii: ";")
+    case .nanpa: UInt8(ascii: "\t")
+    }
+  }
+
+  /// NANPA's columns read, by the names its header gives them, in the order ``range`` takes.
+  static let nanpaColumns = [
+    "State", "NPA-NXX", "OCN", "Company", "RateCenter", "EffectiveDate", "Use",
+  ]
+
+  /// Where each of the columns ``range`` reads stands in a file with `header`: nil for the
+  /// formats whose columns are fixed, an index (or nil: absent) per column for NANPA's.
+  func columnOrder(header: String) -> [Int?]? {
+    guard self == .nanpa else { return nil }
+    let names = header.split(separator: "\t", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: " ", with: "")
+    }
+    return Self.nanpaColumns.map { names.firstIndex(of: $0.lowercased()) }
   }
 
   var quoting: Quoting {
     switch self {
     case .arcep: .rfc4180
-    case .russia: .none
+    case .russia, .nanpa: .none
     }
   }
 
@@ -61,6 +97,10 @@ public enum PlanFormat: String, Sendable, CaseIterable {
       return String(bytes.map { Character(Unicode.Scalar($0)) })
     case .russia:
       return String(validatingUTF8Bytes: bytes)
+    case .nanpa:
+      // Company names are ASCII; a stray byte past 127 is read as ISO-8859-1, not refused.
+      return String(validatingUTF8Bytes: bytes)
+        ?? String(bytes.map { Character(Unicode.Scalar($0)) })
     }
   }
 
@@ -74,6 +114,10 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     switch self {
     case .arcep: return columns == wanted
     case .russia: return columns.count >= 6 && Array(columns.prefix(6)) == Array(wanted.prefix(6))
+    case .nanpa:
+      // The two columns a range needs; the rest are read where the header puts them.
+      guard let order = columnOrder(header: line) else { return false }
+      return order[1] != nil && order[3] != nil
     }
   }
 
@@ -112,6 +156,8 @@ public enum PlanFormat: String, Sendable, CaseIterable {
       return Self.range(
         start, end, country: country, line: line, normalizers: &normalizers,
         values: (fields[3], "", fields[4], allocated, fields[0]))
+    case .nanpa:
+      return Self.nanpaRange(fields, line: line, normalizers: &normalizers)
     case .russia:
       guard fields.count >= 6 else { return reject("\(fields.count) fields, not 8") }
       let code = fields[0]
@@ -136,6 +182,36 @@ public enum PlanFormat: String, Sendable, CaseIterable {
       }
       return result
     }
+  }
+
+  /// One NANPA row (its fields in ``nanpaColumns``' order): an NPA-NXX's ten thousand numbers.
+  private static func nanpaRange(
+    _ fields: [String], line: Int, normalizers: inout PlanNormalizers
+  ) -> Result<NumberingPlan.Range, NumberingPlan.Rejection> {
+    func reject(_ reason: String) -> Result<NumberingPlan.Range, NumberingPlan.Rejection> {
+      .failure(NumberingPlan.Rejection(line: line, reason: reason))
+    }
+    let (state, code, company, use) = (fields[0], fields[1], fields[3], fields[6])
+    let parts = code.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 2, parts[0].count == 3, parts[1].count == 3, parts.allSatisfy(isDigits)
+    else { return reject("the NPA-NXX \"\(code)\" is not two 3-digit codes") }
+    guard use.isEmpty || use == "AS" else {
+      return reject("\(code) is not assigned (Use \(use))")
+    }
+    var allocated = ""
+    // A time may follow the date (`05/12/2003 00:00:00`).
+    if let date = fields[5].split(separator: " ").first.map(String.init) {
+      guard let iso = isoDate(fromMonthDayYear: date) else {
+        return reject("the date \"\(fields[5])\" is not MM/DD/YYYY")
+      }
+      allocated = iso
+    }
+    let region = [fields[4], state].filter { !$0.isEmpty }.joined(separator: ", ")
+    // Every NANP number dials as +1; NANPA's file holds the United States and its
+    // territories, whose codes libphonenumber's US plan takes as possible numbers.
+    return range(
+      parts[0] + parts[1] + "0000", parts[0] + parts[1] + "9999", country: "US", line: line,
+      normalizers: &normalizers, values: (company, fields[2], region, allocated, code))
   }
 
   /// The range from `start` to `end` (national or international forms of `country`), each end
@@ -173,6 +249,15 @@ public enum PlanFormat: String, Sendable, CaseIterable {
 
   static func isDigits(_ text: String) -> Bool {
     !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+  }
+
+  /// `1/21/2021` or `01/21/2021` → `2021-01-21`, as NANPA writes dates; nil otherwise.
+  static func isoDate(fromMonthDayYear text: String) -> String? {
+    let parts = text.split(separator: "/").map(String.init)
+    guard parts.count == 3, (1...2).contains(parts[0].count), (1...2).contains(parts[1].count)
+    else { return nil }
+    func padded(_ part: String) -> String { part.count == 1 ? "0" + part : part }
+    return isoDate(fromDayMonthYear: "\(padded(parts[1]))/\(padded(parts[0]))/\(parts[2])")
   }
 
   /// `21/01/2021` → `2021-01-21`; nil when it is not a date of that form.

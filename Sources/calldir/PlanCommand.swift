@@ -12,7 +12,8 @@ struct PlanCommand: ParsableCommand {
     abstract: "Turn a published numbering plan into a pattern file for compile.",
     discussion: """
       Reads a plan file as its publisher ships it (ARCEP's MAJNUM.csv in ISO-8859-1; Russia's \
-      register of numbering capacity, DEF-9xx.csv or ABC-3xx.csv, in UTF-8 with a BOM), keeps \
+      register of numbering capacity, DEF-9xx.csv or ABC-3xx.csv, in UTF-8 with a BOM; NANPA's \
+      allutlzd.txt, the US central office codes in use, tab-separated, unzipped), keeps \
       the rows the filters keep, converts each range's ends to E.164 through the numbering \
       tables (an ARCEP row's territory gives its country: Guadeloupe +590, La Réunion +262…), \
       checks them against that country's plan, and writes one range per row: \
@@ -29,10 +30,11 @@ struct PlanCommand: ParsableCommand {
 
   @Argument(help: "The plan file as published.", completion: .file(), transform: nonEmptyPath)
   var file: String
-  @Option(help: "The file's format: arcep or russia.")
+  @Option(help: "The file's format: arcep, russia or nanpa.")
   var format: PlanFormat
   @Option(
-    help: "Keep these operators only: ARCEP mnemonics (LGC,SDCI), company names or INNs.",
+    help:
+      "Keep these operators only: ARCEP mnemonics (LGC,SDCI), company names, INNs or NANPA's OCNs.",
     transform: { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
   var `operator`: [String] = []
   @Option(

@@ -111,6 +111,60 @@ struct NumberingPlanTests {
     #expect(try NumberingPlan.read(path, format: .russia, filter: byINN).ranges.count == 1)
   }
 
+  /// NANPA's allutlzd.txt: tab-separated, fields padded with spaces, columns found by the
+  /// header's names; each assigned NPA-NXX is its ten thousand numbers, an unassigned one or a
+  /// code that is not NPA-NXX is rejected with its line.
+  @Test func nanpasCodesInUseAreTenThousandNumbersEach() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("allutlzd.txt")
+    try write(
+      [
+        "State \tNPA-NXX\tOCN \tCompany                       \tRateCenter  \tEffectiveDate\tUse\tAssignDate",
+        "NJ    \t201-200\t9102\tVERIZON NEW JERSEY, INC.      \tJERSEYCITY  \t01/01/2000   \tAS \t",
+        "PR    \t787-200\t3391\tPUERTO RICO TELEPHONE COMPANY \tSAN JUAN    \t5/12/2003 00:00:00\tAS \t",
+        "NJ    \t201-201\t    \t                              \tJERSEYCITY  \t             \tUA \t",
+        "NJ    \t201-2X2\t9102\tVERIZON NEW JERSEY, INC.      \tJERSEYCITY  \t01/01/2000   \tAS \t",
+        "NJ    \t201-203\t9102\tVERIZON NEW JERSEY, INC.      \tJERSEYCITY  \t2000-01-01   \tAS \t",
+        "",
+      ].joined(separator: "\n"), latin1: false, to: path)
+    let contents = try NumberingPlan.read(path, format: .nanpa)
+    #expect(contents.rowsRead == 5)
+    #expect(
+      contents.ranges.map(\.pattern) == [
+        "+12012000000..+12012009999", "+17872000000..+17872009999",
+      ])
+    #expect(contents.ranges.allSatisfy { $0.numberCount == 10_000 })
+    #expect(
+      contents.ranges[0].operator == "VERIZON NEW JERSEY, INC."
+        && contents.ranges[0].operatorID == "9102")
+    #expect(
+      contents.ranges[0].region == "JERSEYCITY, NJ" && contents.ranges[1].allocated == "2003-05-12")
+    let reasons = Dictionary(uniqueKeysWithValues: contents.rejections.map { ($0.line, $0.reason) })
+    #expect(reasons.keys.sorted() == [4, 5, 6])
+    #expect(reasons[4]?.contains("201-201 is not assigned (Use UA)") == true, "\(reasons)")
+    #expect(reasons[5]?.contains("is not two 3-digit codes") == true, "\(reasons)")
+    #expect(reasons[6]?.contains("not MM/DD/YYYY") == true, "\(reasons)")
+    var filter = NumberingPlan.Filter()
+    filter.operators = ["3391"]
+    #expect(
+      try NumberingPlan.read(path, format: .nanpa, filter: filter).ranges.map(\.code) == ["787-200"]
+    )
+    filter.operators = []
+    filter.regions = ["nj"]
+    #expect(
+      try NumberingPlan.read(path, format: .nanpa, filter: filter).ranges.map(\.code) == ["201-200"]
+    )
+    // The columns are found by name: a file whose columns come in another order reads the same.
+    let reordered = folder.path("reordered.txt")
+    try write(
+      "Use\tCompany\tNPA-NXX\nAS\tX\t201-200\n", latin1: false, to: reordered)
+    #expect(
+      try NumberingPlan.read(reordered, format: .nanpa).ranges.map(\.pattern) == [
+        "+12012000000..+12012009999"
+      ])
+    #expect(throws: CompileError.self) { try NumberingPlan.read(path, format: .arcep) }
+  }
+
   @Test func aFileInAnotherFormatOrEncodingIsRefusedWhole() throws {
     let folder = try TemporaryFolder()
     let arcep = folder.path("MAJNUM.csv")
