@@ -95,14 +95,23 @@ public enum NumberingPlan {
     public var rejections: [Rejection] = []
   }
 
-  /// Reads the plan at `path`, published in `format`, keeping the rows `filter` keeps.
+  /// Reads the plan at `path`, published in `format`, keeping the rows `filter` keeps. A zip
+  /// archive is read as its publisher ships it: the plan is its `entry`, or its one file of
+  /// the format's kind, inside a zip inside it too (``PlanArchive``).
   /// - Throws: ``CompileError`` naming the file: missing, too large, not in the format's
   ///   encoding, or a header that is not the format's (so a wrong `--format` is caught at once).
-  public static func read(_ path: String, format: PlanFormat, filter: Filter = Filter())
-    throws(CompileError) -> Contents
-  {
-    let bytes = try PatternFile.bytes(
+  public static func read(
+    _ path: String, format: PlanFormat, filter: Filter = Filter(), entry: String? = nil
+  ) throws(CompileError) -> Contents {
+    var bytes = try PatternFile.bytes(
       ofFile: path, what: "a plan file", maximumByteCount: maximumByteCount)
+    if PlanArchive.isZip(bytes) {
+      bytes = try PlanArchive.plan(
+        in: bytes, path: path, entry: entry, extensions: format.fileExtensions,
+        maximumByteCount: maximumByteCount)
+    } else if let entry {
+      throw .unreadable(path, "not a zip archive, so it has no entry \(entry)")
+    }
     guard let text = format.decode(bytes) else {
       throw .unreadable(path, "not \(format.encodingName), as \(format.publisher) publishes it")
     }

@@ -58,6 +58,14 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     }
   }
 
+  /// What the plan's file is called inside an archive.
+  var fileExtensions: [String] {
+    switch self {
+    case .arcep, .russia: [".csv"]
+    case .nanpa: [".txt"]
+    }
+  }
+
   /// The byte between fields.
   var delimiter: UInt8 {
     switch self {

@@ -13,7 +13,8 @@ struct PlanCommand: ParsableCommand {
     discussion: """
       Reads a plan file as its publisher ships it (ARCEP's MAJNUM.csv in ISO-8859-1; Russia's \
       register of numbering capacity, DEF-9xx.csv or ABC-3xx.csv, in UTF-8 with a BOM; NANPA's \
-      allutlzd.txt, the US central office codes in use, tab-separated, unzipped), keeps \
+      allutlzd.txt, the US central office codes in use, tab-separated), zipped or not (a zip \
+      inside a zip too; --entry names the file), keeps \
       the rows the filters keep, converts each range's ends to E.164 through the numbering \
       tables (an ARCEP row's territory gives its country: Guadeloupe +590, La Réunion +262…), \
       checks them against that country's plan, and writes one range per row: \
@@ -51,6 +52,11 @@ struct PlanCommand: ParsableCommand {
   @Option(
     name: .long, help: "The pattern file to write.", completion: .file(), transform: nonEmptyPath)
   var out: String
+  @Option(
+    help:
+      "In a zip archive, the plan's file (default: the archive's one .csv, or .txt for nanpa, inside a zip inside it too)."
+  )
+  var entry: String?
   @Flag(help: "Refuse the plan when any row is rejected (exit 4), writing nothing.")
   var strict = false
 
@@ -69,7 +75,7 @@ struct PlanCommand: ParsableCommand {
     filter.operators = Set(`operator`.map { $0.lowercased() })
     filter.regions = region
     filter.allocatedSince = allocatedSince
-    let contents = try NumberingPlan.read(file, format: format, filter: filter)
+    let contents = try NumberingPlan.read(file, format: format, filter: filter, entry: entry)
     for rejection in contents.rejections.prefix(20) {
       StandardError.write("calldir: \(file):\(rejection.line): \(rejection.reason); left out\n")
     }

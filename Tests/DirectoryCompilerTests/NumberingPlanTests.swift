@@ -165,6 +165,105 @@ struct NumberingPlanTests {
     #expect(throws: CompileError.self) { try NumberingPlan.read(path, format: .arcep) }
   }
 
+  /// Writes a zip archive at `path` with Python's zipfile (an independent writer): each member
+  /// is (its name in the archive, a file to take or a text to write), deflated unless `stored`.
+  func zip(_ path: String, _ members: [(String, String)], stored: Bool = false) throws {
+    let script = """
+      import sys, zipfile
+      method = zipfile.ZIP_STORED if sys.argv[2] == "stored" else zipfile.ZIP_DEFLATED
+      with zipfile.ZipFile(sys.argv[1], "w", method) as archive:
+          for pair in sys.argv[3:]:
+              name, source = pair.split("=", 1)
+              archive.write(source, name)
+      """
+    let folder = (path as NSString).deletingLastPathComponent
+    var arguments = ["python3", "-c", script, path, stored ? "stored" : "deflated"]
+    for (index, (name, text)) in members.enumerated() {
+      if FileManager.default.fileExists(atPath: text) {
+        arguments.append("\(name)=\(text)")
+      } else {
+        let source = folder + "/.member-\(index)"
+        try text.write(toFile: source, atomically: true, encoding: .utf8)
+        arguments.append("\(name)=\(source)")
+      }
+    }
+    let run = try runProcess("/usr/bin/env", arguments)
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
+  /// Why reading `path` as NANPA's plan failed ("read" when it did not).
+  func refusal(_ path: String, entry: String? = nil) -> String {
+    do {
+      _ = try NumberingPlan.read(path, format: .nanpa, entry: entry)
+      return "read"
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  /// A plan in a zip reads as the plan itself: stored or deflated, in a folder of the archive,
+  /// inside a zip inside the zip (BNetzA ships one), or named with `entry` among several; a
+  /// damaged or ambiguous archive is refused with its reason.
+  @Test func aPlanInAZipReadsAsThePlan() throws {
+    let folder = try TemporaryFolder()
+    let plain = folder.path("allutlzd.txt")
+    let text = "State\tNPA-NXX\tCompany\tUse\nNJ\t201-200\tX\tAS\nNJ\t201-201\tY\tAS\n"
+    try text.write(toFile: plain, atomically: true, encoding: .utf8)
+    let expected = try NumberingPlan.read(plain, format: .nanpa).ranges
+    #expect(expected.count == 2)
+    let deflated = folder.path("allutlzd.zip")
+    try zip(deflated, [("allutlzd.txt", plain), ("readme.pdf", "not a plan")])
+    #expect(try NumberingPlan.read(deflated, format: .nanpa).ranges == expected)
+    let stored = folder.path("stored.zip")
+    try zip(stored, [("data/allutlzd.txt", plain)], stored: true)
+    #expect(try NumberingPlan.read(stored, format: .nanpa).ranges == expected)
+    let nested = folder.path("nested.zip")
+    try zip(nested, [("inner.zip", deflated)])
+    #expect(try NumberingPlan.read(nested, format: .nanpa).ranges == expected)
+    let several = folder.path("several.zip")
+    try zip(several, [("a.txt", plain), ("b.txt", plain)])
+    #expect(try NumberingPlan.read(several, format: .nanpa, entry: "b.txt").ranges == expected)
+    #expect(
+      refusal(several).contains(
+        "several files could be the plan (a.txt, b.txt): name one with --entry"))
+    #expect(refusal(several, entry: "c.txt").contains("no entry c.txt in the archive"))
+    #expect(refusal(plain, entry: "x.txt").contains("not a zip archive"))
+    // A byte of the stored member changed: its CRC-32 gives it away.
+    var damaged = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stored)))
+    let marker = Array("201-201".utf8)
+    let at = try #require(
+      (0..<(damaged.count - marker.count)).first {
+        Array(damaged[$0..<($0 + marker.count)]) == marker
+      })
+    damaged[at] ^= 0x01
+    let broken = folder.path("broken.zip")
+    try Data(damaged).write(to: URL(fileURLWithPath: broken))
+    #expect(
+      refusal(broken).contains("its CRC-32 is not the one the archive states"), "\(refusal(broken))"
+    )
+    let cut = folder.path("cut.zip")
+    try Data(damaged.prefix(damaged.count / 2)).write(to: URL(fileURLWithPath: cut))
+    #expect(refusal(cut).contains("a zip archive whose directory does not read"), "\(refusal(cut))")
+  }
+
+  /// A member that inflates past the plan's limit is stopped as it inflates, whatever size the
+  /// archive states.
+  @Test func aZipBombIsStoppedAtThePlansLimit() throws {
+    let folder = try TemporaryFolder()
+    let bomb = folder.path("bomb.zip")
+    let script = """
+      import sys, zipfile
+      with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as archive:
+          with archive.open("allutlzd.txt", "w") as member:
+              member.write(b"State\\tNPA-NXX\\tCompany\\tUse\\n")
+              for _ in range(65):
+                  member.write(b" " * (1 << 20))
+      """
+    let run = try runProcess("/usr/bin/env", ["python3", "-c", script, bomb])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(refusal(bomb).contains("inflates past 64 MiB"), "\(refusal(bomb))")
+  }
+
   @Test func aFileInAnotherFormatOrEncodingIsRefusedWhole() throws {
     let folder = try TemporaryFolder()
     let arcep = folder.path("MAJNUM.csv")
