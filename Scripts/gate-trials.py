@@ -16,7 +16,10 @@ Action runs it, while BUSY busy loops share the cores.
   Caught means exit 2 with the expected section failing.
 
 usage: Scripts/gate-trials.py CALLDIR_DIR OSIZE_EXTENSION ASSERTS_EXTENSION [--runs 50]
-       [--rows 200000] [--busy 6] [--plants SUBSTRING]
+       [--rows 200000] [--busy 6] [--plants SUBSTRING] [--write-settings]
+With --write-settings, main also commits the .calldir-gate.yml that `calldir gate
+--write-settings` writes from main's own data, and every pull request is judged by it (the
+gate reads .calldir-gate.yml where it runs).
 CALLDIR_DIR is a release build's folder (calldir and calldir-extension); the two extensions
 are built with `swift build -c release --product calldir-extension --scratch-path DIR` and
 `-Xswiftc -Osize`, or `-Xswiftc -assert-config -Xswiftc Debug`.
@@ -67,6 +70,9 @@ def main():
                         help="the churn levels the runs cycle through, comma-separated shares")
     parser.add_argument("--plants", default="",
                         help="run only the plants whose name contains this (with --runs 0: a rerun)")
+    parser.add_argument("--write-settings", action="store_true",
+                        help="main commits the budgets `calldir gate --write-settings` writes from its "
+                             "own data (.calldir-gate.yml), and every pull request is judged by them")
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="calldir-gate-trials-")
     calldir = os.path.join(os.path.abspath(options.calldir_dir), "calldir")
@@ -91,6 +97,12 @@ def main():
        "--out", "dump.tsv", cwd=repo)
     sh(calldir, "compile", "dump.tsv", "--out", "directory", cwd=repo)
     git(repo, "add", "-A"); git(repo, "commit", "-qm", "the team's directory")
+    if options.write_settings:
+        # As a team starts: its budgets written from main's own figures, committed beside the data.
+        sh(calldir, "gate", "--data", "directory", "--quiet", "--out", os.path.join(work, "out"),
+           "--write-settings", ".calldir-gate.yml", cwd=repo)
+        print(open(os.path.join(repo, ".calldir-gate.yml")).read(), file=sys.stderr)
+        git(repo, "add", "-A"); git(repo, "commit", "-qm", "the gate's budgets, written from main")
     original = open(os.path.join(repo, "dump.tsv")).read().splitlines()
     sh(calldir, "generate", "--format", "tsv", "--entries", str(options.rows), "--seed", "12",
        "--out", os.path.join(work, "other.tsv"))

@@ -270,9 +270,12 @@ struct GateCommand: AsyncParsableCommand {
       )
     }
     let store = try BenchHistory(path: path)
-    try GateHistory.apply(store, data: data, head: head, window: historyWindow, to: &result)
+    // By its place in the repository: `--data directory` and `--data /abs/repo/directory` are
+    // one container's history.
+    let name = try GitRevision.repositoryPath(of: data)
+    try GateHistory.apply(store, data: name, head: head, window: historyWindow, to: &result)
     if recordHistory {
-      try GateHistory.record(result, data: data, head: head, in: store)
+      try GateHistory.record(result, data: name, head: head, in: store)
       log("recorded this run's figures in \(path) as \(head.sha.prefix(12))")
     }
   }

@@ -67,6 +67,18 @@ enum GitRevision {
       subject: fields.count > 3 ? fields[3] : "", time: time)
   }
 
+  /// `folder`'s path inside its repository, as git spells it (`directory`, `data/box`): what
+  /// the gate's history names a container by, however the command line spelled the folder.
+  /// - Throws: `BenchError` when `folder` is not in a git repository.
+  static func repositoryPath(of folder: String) throws -> String {
+    let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+    let prefix = try git(["-C", absolute, "rev-parse", "--show-prefix"]) {
+      "'\(folder)' is not inside a git repository"
+    }
+    let relative = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+    return relative.isEmpty ? "." : relative
+  }
+
   /// git's output, trimmed.
   private static func git(_ arguments: [String], failure: () -> String) throws -> String {
     try run(["git"] + arguments, failure: failure)

@@ -67,7 +67,7 @@ struct BudgetTrendTests {
   @Test func theTimeIsSaidInItsUnit() throws {
     for (days, said) in [
       (12.0, "in about 12 days"), (213.0, "in about 7 months"),
-      (1_100.0, "in about 3 years"),
+      (1_100.0, "in about 3 years"), (4_000.0, "over 10 years away"),
     ] {
       let perDay = 1.0
       let points = (0..<3).map { (time: Double($0) * 86_400 * 10, value: Double($0) * 10 * perDay) }

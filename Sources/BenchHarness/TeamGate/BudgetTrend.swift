@@ -48,7 +48,8 @@ public struct BudgetTrend: Sendable, Equatable {
     return trend
   }
 
-  /// "in about 7 months", "in about 12 days", "now", or "not growing".
+  /// "in about 7 months", "in about 12 days", "now, by the trend", "over 10 years away", or
+  /// "not growing".
   public var timeToLimit: String {
     guard let seconds = secondsToLimit else { return "not growing" }
     let days = seconds / 86_400
@@ -56,7 +57,17 @@ public struct BudgetTrend: Sendable, Equatable {
     if days < 60 { return "in about \(Int(days.rounded())) days" }
     let months = seconds / Self.monthSeconds
     if months < 24 { return "in about \(Int(months.rounded())) months" }
-    return "in about \(Int((months / 12).rounded())) years"
+    if months < Self.farMonths { return "in about \(Int((months / 12).rounded())) years" }
+    return "over \(Int(Self.farMonths / 12)) years away"
+  }
+
+  /// Past this many months a line's crossing is no forecast: said as "over 10 years away", and
+  /// left out of the report's list of growing figures.
+  public static let farMonths = 120.0
+
+  /// Whether the line reaches the limit within ``farMonths``.
+  public var isNear: Bool {
+    secondsToLimit.map { $0 / Self.monthSeconds < Self.farMonths } ?? false
   }
 
   /// What the line was fitted to and how fast it grows: "+0.4 MiB a month over the last 12

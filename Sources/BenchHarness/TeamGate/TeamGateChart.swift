@@ -124,7 +124,7 @@ public enum TeamGateChart {
         text:
           "\($0.figure), allowed \($0.budget.replacingOccurrences(of: "≤ ", with: "")) · room left \($0.roomLeft)"
           + ($0.trend.map {
-            $0.secondsToLimit == nil ? " · not growing" : " · the limit \($0.timeToLimit)"
+            $0.secondsToLimit == nil ? " · not growing" : " · limit \($0.timeToLimit)"
           } ?? ""),
         passed: $0.passed)
     }

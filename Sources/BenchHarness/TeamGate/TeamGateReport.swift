@@ -133,14 +133,14 @@ public enum TeamGateReport {
   /// How the times to the limit were found, and the growth of each figure that grows.
   static func methodLine(_ checks: [TeamGateResult.BudgetCheck]) -> String {
     let growing = checks.compactMap { check in
-      check.trend.flatMap {
-        $0.secondsToLimit == nil ? nil : "\(check.name) \($0.method(unit: check.unit))"
-      }
+      check.trend.flatMap { $0.isNear ? "\(check.name) \($0.method(unit: check.unit))" : nil }
     }
     return
       "Time to the limit: a least-squares line through each figure at the history's last commits, by commit time (`calldir gate --history`), extended to its limit."
       + (growing.isEmpty
-        ? " No figure grows." : " Growing: " + growing.joined(separator: "; ") + ".")
+        ? " No figure reaches its limit within \(Int(BudgetTrend.farMonths / 12)) years."
+        : " Within \(Int(BudgetTrend.farMonths / 12)) years: " + growing.joined(separator: "; ")
+          + ".")
   }
 
   /// What a release of this data weighs: the full install a new user downloads, this update's
