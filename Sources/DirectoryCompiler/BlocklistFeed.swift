@@ -49,9 +49,27 @@ public struct BlocklistFeed: Sendable {
       }
     }
 
+    /// Every name a feed writes as it is written: the `A_…`–`G_…` names, and the part after
+    /// the underscore in upper and lower case. A feed of a million entries names a rating a
+    /// million times; one lookup here spares each an uppercased copy and seven comparisons.
+    private static let byExactName: [String: Rating] = {
+      var names: [String: Rating] = [:]
+      for rating in allCases where rating != .unknown {
+        let short = String(rating.feedName.dropFirst(2))
+        names[rating.feedName] = rating
+        names[short] = rating
+        names[short.lowercased()] = rating
+      }
+      return names
+    }()
+
     /// The rating a feed names: its `A_…`–`G_…` name, or the part after the underscore in
     /// any case ("fraud"); nil for a name that is neither.
     public init?(name: String) {
+      if let rating = Self.byExactName[name] {
+        self = rating
+        return
+      }
       let upper = name.uppercased()
       guard
         let rating = Self.allCases.first(where: {

@@ -105,6 +105,55 @@ struct BlocklistFeedTests {
     }
   }
 
+  /// Strings read alike in one chunk and across the 1 MiB chunk boundary, plain or escaped
+  /// (`\u0033` is "3", `\/` is "/"): every entry of a feed longer than a chunk is read as it
+  /// was written; a control character or a string past its limit is refused, on either path.
+  @Test func stringsReadAlikeWithinAChunkAndAcrossItsEnd() throws {
+    let folder = try TemporaryFolder()
+    var entries: [String] = []
+    var expected: [Int64] = []
+    var length = 0
+    var index = 0
+    while length < 3 * (1 << 20) / 2 {  // past the reader's 1 MiB chunk
+      let number = Int64(4_930_100_000_000) + Int64(index)
+      let digits = String(number)
+      // Every third phone escapes its last digit, every fifth rating its underscore's slash.
+      let phone =
+        index % 3 == 0
+        ? "+" + digits.dropLast() + "\\u003" + String(digits.last!) : "+" + digits
+      let rating = index % 5 == 0 ? "G\\/FRAUD" : "G_FRAUD"
+      let entry = "{\"phone\":\"\(phone)\",\"rating\":\"\(rating)\",\"votes\":2}"
+      entries.append(entry)
+      expected.append(number)
+      length += entry.utf8.count + 1
+      index += 1
+    }
+    let path = try file(
+      "{\"version\":7,\"numbers\":[" + entries.joined(separator: ",") + "]}", in: folder)
+    let feed = try BlocklistFeed.read(path: path)
+    #expect(feed.version == 7)
+    #expect(feed.entries.map(\.number) == expected)
+    #expect(
+      feed.entries.filter { $0.rating == .fraud }.count == expected.count - (expected.count + 4) / 5
+    )
+    for (text, message) in [
+      (
+        "{\"version\":1,\"numbers\":[{\"phone\":\"+4930\u{01}123\"}]}",
+        "a control character in a string"
+      ),
+      (
+        "{\"version\":1,\"numbers\":[{\"phone\":\"+49" + String(repeating: "1", count: 80)
+          + "\"}]}", "a string over 64 bytes"
+      ),
+    ] {
+      let bad = try file(text, in: folder)
+      #expect(throws: CompileError.self) { try BlocklistFeed.read(path: bad) }
+      do { _ = try BlocklistFeed.read(path: bad) } catch {
+        #expect("\(error)".contains(message), "\(error)")
+      }
+    }
+  }
+
   @Test func aFeedPastItsEntriesAFeedThatGoesBackAndATwiceListedNumberAreRefused() throws {
     let folder = try TemporaryFolder()
     let three = try file(
