@@ -1,7 +1,9 @@
-import DirectoryCompiler
+import Datasets
 import Foundation
 import TestSupport
 import Testing
+
+@testable import DirectoryCompiler
 
 /// A versioned blocklist feed read as PhoneBlock publishes it, applied to a snapshot, and every
 /// bad feed refused with its place (issue 67, item 2).
@@ -152,6 +154,40 @@ struct BlocklistFeedTests {
         #expect("\(error)".contains(message), "\(error)")
       }
     }
+  }
+
+  /// A delta applied in place gives what a dictionary of the numbers gives: random snapshots
+  /// and deltas of removals, replacements, additions (before, between and after the held
+  /// numbers) and removals of numbers never held, each with its seed.
+  @Test(arguments: 1...40)
+  func aDeltaAppliedInPlaceIsTheDictionarysAnswer(seed: UInt64) throws {
+    var generator = SplitMix64(seed: seed)
+    let held = Int.random(in: 0...300, using: &generator)
+    var numbers = Set<Int64>()
+    while numbers.count < held {
+      numbers.insert(Int64.random(in: 4_930_000_000...4_930_001_000, using: &generator))
+    }
+    var whole = BlocklistFeed(
+      version: 1,
+      entries: numbers.map { BlocklistFeed.Entry(number: $0, votes: 2, rating: .fraud) })
+    var snapshot = try FeedSnapshot(taking: &whole, at: 0, from: "whole")
+    var oracle = Dictionary(uniqueKeysWithValues: numbers.map { ($0, Int32(2)) })
+    var changed = Set<Int64>()
+    let count = Int.random(in: 0...200, using: &generator)
+    while changed.count < count {
+      changed.insert(Int64.random(in: 4_929_999_900...4_930_001_100, using: &generator))
+    }
+    let changes = changed.map { number in
+      BlocklistFeed.Entry(
+        number: number, votes: Int32.random(in: 0...3, using: &generator), rating: .ping)
+    }
+    for change in changes {
+      oracle[change.number] = change.votes > 0 ? change.votes : nil
+    }
+    try snapshot.apply(delta: BlocklistFeed(version: 2, entries: changes), from: "delta")
+    #expect(snapshot.entries.map(\.number) == oracle.keys.sorted(), "seed \(seed)")
+    #expect(
+      snapshot.entries.map(\.votes) == oracle.keys.sorted().map { oracle[$0]! }, "seed \(seed)")
   }
 
   @Test func aFeedPastItsEntriesAFeedThatGoesBackAndATwiceListedNumberAreRefused() throws {
