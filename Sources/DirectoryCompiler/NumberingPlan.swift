@@ -9,8 +9,9 @@ import PhoneNormalization
 /// plan (libphonenumber's tables) before it is written. Rows that do not fit are rejected with
 /// their line and reason; nothing is ever turned into a range it does not describe.
 public enum NumberingPlan {
-  /// The largest plan file read: 64 MiB. ARCEP's `MAJNUM.csv` is about 1 MiB, Russia's
-  /// `DEF-9xx.csv` a few MiB; memory must not grow with a hostile file.
+  /// The largest zip archive read, and the most its plan may inflate to: 64 MiB. A plain
+  /// plan file is read line by line and may be of any size: memory holds one 1 MiB chunk and
+  /// the kept ranges, whatever the file holds.
   public static let maximumByteCount = 64 << 20
 
   /// One row of a plan, as a range of E.164 numbers.
@@ -62,17 +63,26 @@ public enum NumberingPlan {
 
     /// Whether `range` passes.
     public func keeps(_ range: Range) -> Bool {
+      keeps(
+        operator: range.operator, operatorID: range.operatorID, region: range.region,
+        allocated: range.allocated)
+    }
+
+    /// Whether a row of these values passes: what a plan's reader asks before it reads the
+    /// row's numbers, so the rows left out cost no check against the plan.
+    public func keeps(operator: String, operatorID: String, region: String, allocated: String)
+      -> Bool
+    {
       if !operators.isEmpty,
-        !operators.contains(range.operator.lowercased()),
-        !operators.contains(range.operatorID.lowercased())
+        !operators.contains(`operator`.lowercased()), !operators.contains(operatorID.lowercased())
       {
         return false
       }
       if !regions.isEmpty {
-        let region = range.region.lowercased()
+        let region = region.lowercased()
         guard regions.contains(where: { region.contains($0.lowercased()) }) else { return false }
       }
-      if let allocatedSince, !range.allocated.isEmpty, range.allocated < allocatedSince {
+      if let allocatedSince, !allocated.isEmpty, allocated < allocatedSince {
         return false
       }
       return true
@@ -95,66 +105,120 @@ public enum NumberingPlan {
     public var rejections: [Rejection] = []
   }
 
-  /// Reads the plan at `path`, published in `format`, keeping the rows `filter` keeps. A zip
+  /// Reads the plan at `path`, published in `format`, keeping the rows `filter` keeps, line by
+  /// line (a plain file is never held whole: one 1 MiB chunk and the kept ranges). A zip
   /// archive is read as its publisher ships it: the plan is its `entry`, or its one file of
-  /// the format's kind, inside a zip inside it too (``PlanArchive``).
+  /// the format's kind, inside a zip inside it too (``PlanArchive``; its member is inflated
+  /// into memory, at most ``maximumByteCount``).
   /// - Throws: ``CompileError`` naming the file: missing, too large, not in the format's
   ///   encoding, or a header that is not the format's (so a wrong `--format` is caught at once).
   public static func read(
     _ path: String, format: PlanFormat, filter: Filter = Filter(), entry: String? = nil
   ) throws(CompileError) -> Contents {
-    var bytes = try PatternFile.bytes(
-      ofFile: path, what: "a plan file", maximumByteCount: maximumByteCount)
-    if PlanArchive.isZip(bytes) {
-      bytes = try PlanArchive.plan(
-        in: bytes, path: path, entry: entry, extensions: format.fileExtensions,
+    var rows = PlanRows(path: path, format: format, filter: filter)
+    if try PlanArchive.isZip(path: path) {
+      let archive = try PatternFile.bytes(
+        ofFile: path, what: "a zip archive", maximumByteCount: maximumByteCount)
+      let plan = try PlanArchive.plan(
+        in: archive, path: path, entry: entry, extensions: format.fileExtensions,
         maximumByteCount: maximumByteCount)
-    } else if let entry {
-      throw .unreadable(path, "not a zip archive, so it has no entry \(entry)")
+      var start = plan.startIndex
+      var number = 0
+      while start < plan.endIndex {
+        let end = plan[start...].firstIndex(of: 0x0a) ?? plan.endIndex
+        number += 1
+        var line = plan[start..<end]
+        if line.last == 0x0d { line = line.dropLast() }
+        try rows.take(line, number: number)
+        start = end + 1
+      }
+    } else {
+      if let entry { throw .unreadable(path, "not a zip archive, so it has no entry \(entry)") }
+      try TextLines.forEachBytes(in: path, maximumLineByteCount: maximumLineByteCount) {
+        (number: Int, line: ArraySlice<UInt8>) throws(CompileError) in
+        try rows.take(line, number: number)
+      }
     }
-    guard let text = format.decode(bytes) else {
-      throw .unreadable(path, "not \(format.encodingName), as \(format.publisher) publishes it")
+    return try rows.finish()
+  }
+
+  /// The longest line read: a plan's row is a few hundred bytes.
+  static let maximumLineByteCount = 64 * 1024
+}
+
+/// A plan's lines, read one at a time: the header decides the encoding and the columns, each
+/// row then becomes a range, a rejection, or a row the filter leaves out.
+struct PlanRows {
+  let path: String
+  let format: PlanFormat
+  let filter: NumberingPlan.Filter
+  private var encoding: PlanFormat.LineEncoding?
+  private var order: [Int?]?
+  private var contents = NumberingPlan.Contents()
+  private var normalizers = PlanNormalizers()
+
+  init(path: String, format: PlanFormat, filter: NumberingPlan.Filter) {
+    (self.path, self.format, self.filter) = (path, format, filter)
+  }
+
+  mutating func take(_ bytes: ArraySlice<UInt8>, number: Int) throws(CompileError) {
+    guard let encoding else {
+      // The first line: the header, its byte-order mark dropped.
+      let header = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
+      guard let found = format.encoding(ofHeader: header) else {
+        throw .unreadable(path, "not \(format.encodingName), as \(format.publisher) publishes it")
+      }
+      let text = PlanFormat.decode(header, found) ?? ""
+      guard format.acceptsHeader(text) else {
+        throw .unreadable(
+          path,
+          "not \(format.publisher)'s \(format.fileName): the header should be \"\(format.header)\"")
+      }
+      self.encoding = found
+      order = format.columnOrder(header: text)
+      return
     }
-    let lines = PatternFile.lines(of: text)
-    guard let header = lines.first, format.acceptsHeader(header) else {
+    guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }  // a blank line
+    contents.rowsRead += 1
+    guard let line = PlanFormat.decode(bytes, encoding) ?? format.fallbackDecode(bytes) else {
+      throw .unreadable(
+        path, "line \(number) is not \(format.encodingName), as \(format.publisher) publishes it")
+    }
+    var utf8 = line
+    let fields: [String]
+    do throws(CompileError) {
+      fields = try utf8.withUTF8 { bytes in
+        Result { () throws(CompileError) in
+          unsafe try PatternFile.fields(
+            of: ByteView(bytes), delimiter: format.delimiter, quoting: format.quoting,
+            at: "\(path):\(number)")
+        }
+      }.get()
+    } catch {
+      contents.rejections.append(NumberingPlan.Rejection(line: number, reason: "\(error)"))
+      return
+    }
+    var trimmed = fields.map(PlanFormat.trimmingBlanks)
+    if let order {
+      trimmed = order.map { index in index.map { $0 < trimmed.count ? trimmed[$0] : "" } ?? "" }
+    }
+    switch format.range(trimmed, line: number, filter: filter, normalizers: &normalizers) {
+    case .failure(let rejection):
+      contents.rejections.append(rejection)
+    case .success(nil):
+      contents.filteredOut += 1
+    case .success(let range?):
+      contents.ranges.append(range)
+    }
+  }
+
+  /// What the file held.
+  /// - Throws: ``CompileError`` for a file with no header line.
+  func finish() throws(CompileError) -> NumberingPlan.Contents {
+    guard encoding != nil else {
       throw .unreadable(
         path,
         "not \(format.publisher)'s \(format.fileName): the header should be \"\(format.header)\"")
-    }
-    let order = format.columnOrder(header: header)
-    var contents = Contents()
-    var normalizers = PlanNormalizers()
-    for (offset, line) in lines.enumerated().dropFirst()
-    where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-      contents.rowsRead += 1
-      var line = line
-      let fields: [String]
-      do throws(CompileError) {
-        fields = try line.withUTF8 { bytes in
-          Result { () throws(CompileError) in
-            unsafe try PatternFile.fields(
-              of: ByteView(bytes), delimiter: format.delimiter, quoting: format.quoting,
-              at: "\(path):\(offset + 1)")
-          }
-        }.get()
-      } catch {
-        contents.rejections.append(Rejection(line: offset + 1, reason: "\(error)"))
-        continue
-      }
-      var trimmed = fields.map { $0.trimmingCharacters(in: .whitespaces) }
-      if let order {
-        trimmed = order.map { index in index.map { $0 < trimmed.count ? trimmed[$0] : "" } ?? "" }
-      }
-      switch format.range(trimmed, line: offset + 1, normalizers: &normalizers) {
-      case .failure(let rejection):
-        contents.rejections.append(rejection)
-      case .success(let range):
-        guard filter.keeps(range) else {
-          contents.filteredOut += 1
-          continue
-        }
-        contents.ranges.append(range)
-      }
     }
     return contents
   }

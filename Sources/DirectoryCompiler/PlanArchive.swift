@@ -1,4 +1,5 @@
 import ByteCoding
+import Foundation
 
 /// A plan file inside a zip archive, as publishers ship them: NANPA's `allutlzd.zip` holds
 /// `allutlzd.txt`; BNetzA's download is a zip that holds another zip. The archive is read from
@@ -39,6 +40,15 @@ enum PlanArchive {
 
   /// Whether `bytes` start as a zip archive does.
   static func isZip(_ bytes: [UInt8]) -> Bool { bytes.starts(with: magic) }
+
+  /// Whether the file at `path` starts as a zip archive does (its first four bytes read).
+  /// - Throws: ``CompileError/unreadable(_:_:)`` for a file that is missing or not regular.
+  static func isZip(path: String) throws(CompileError) -> Bool {
+    let handle = try TextLines.openRegularFile(path)
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: magic.count)).flatMap { $0 } ?? Data()
+    return isZip(Array(head))
+  }
 
   /// The bytes of the plan inside the zip `bytes` (read from `path`): the member named `entry`,
   /// or else the one file whose name ends in one of `extensions`, following a lone zip inside.

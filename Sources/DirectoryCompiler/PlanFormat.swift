@@ -96,20 +96,55 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     }
   }
 
-  /// The file's text: ISO-8859-1 maps each byte to one character; UTF-8 must be valid.
-  func decode(_ bytes: [UInt8]) -> String? {
+  /// How a file's lines are decoded, as its header shows.
+  enum LineEncoding { case utf8, latin1 }
+
+  /// The encoding the header line shows: ARCEP's ISO-8859-1, unless the header is UTF-8 with
+  /// its `Mnémo` (a copy re-saved by an editor); Russia's UTF-8, which must be valid; NANPA's
+  /// ASCII, read as UTF-8. Nil when the header cannot be the format's encoding.
+  func encoding(ofHeader bytes: ArraySlice<UInt8>) -> LineEncoding? {
+    let text = String(validating: bytes, as: UTF8.self)
     switch self {
-    case .arcep:
-      // A file already in UTF-8 (a copy re-saved by an editor) is taken as it is.
-      if let text = String(validatingUTF8Bytes: bytes), text.contains("Mnémo") { return text }
-      return String(bytes.map { Character(Unicode.Scalar($0)) })
-    case .russia:
-      return String(validatingUTF8Bytes: bytes)
-    case .nanpa:
-      // Company names are ASCII; a stray byte past 127 is read as ISO-8859-1, not refused.
-      return String(validatingUTF8Bytes: bytes)
-        ?? String(bytes.map { Character(Unicode.Scalar($0)) })
+    case .arcep: return text?.contains("Mnémo") == true ? .utf8 : .latin1
+    case .russia: return text == nil ? nil : .utf8
+    case .nanpa: return text == nil ? .latin1 : .utf8
     }
+  }
+
+  /// A line's text in `encoding`; nil for UTF-8 that is not valid.
+  static func decode(_ bytes: ArraySlice<UInt8>, _ encoding: LineEncoding) -> String? {
+    switch encoding {
+    case .utf8: return String(validating: bytes, as: UTF8.self)
+    case .latin1:
+      // ISO-8859-1 is the first 256 code points: each byte past 127 becomes two of UTF-8.
+      var utf8: [UInt8] = []
+      utf8.reserveCapacity(bytes.count + 16)
+      for byte in bytes {
+        if byte < 0x80 {
+          utf8.append(byte)
+        } else {
+          utf8.append(0xC0 | byte >> 6)
+          utf8.append(0x80 | byte & 0x3F)
+        }
+      }
+      return String(decoding: utf8, as: UTF8.self)
+    }
+  }
+
+  /// A line that is not valid UTF-8 in a UTF-8 file: NANPA's company names are ASCII, and a
+  /// stray byte past 127 is read as ISO-8859-1 rather than refused; the others refuse it.
+  func fallbackDecode(_ bytes: ArraySlice<UInt8>) -> String? {
+    self == .nanpa ? Self.decode(bytes, .latin1) : nil
+  }
+
+  /// A field without the spaces and tabs around it (ASCII only: what the plans pad with),
+  /// without Foundation's character-set walk.
+  static func trimmingBlanks(_ field: String) -> String {
+    let utf8 = field.utf8
+    guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+    let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+    if first == utf8.startIndex, last == utf8.index(before: utf8.endIndex) { return field }
+    return String(field[first...last])
   }
 
   /// Whether `line` is the format's header. Russia's older files end at `Регион`, so its first
@@ -137,11 +172,12 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     "Martinique": "MQ", "Saint Pierre et Miquelon": "PM",
   ]
 
-  /// One row's range, or why it is not one.
-  func range(_ fields: [String], line: Int, normalizers: inout PlanNormalizers)
-    -> Result<NumberingPlan.Range, NumberingPlan.Rejection>
-  {
-    func reject(_ reason: String) -> Result<NumberingPlan.Range, NumberingPlan.Rejection> {
+  /// One row's range, nil when `filter` leaves the row out (its values read, its numbers not:
+  /// a row left out is not checked against the plan), or why it is not a range.
+  func range(
+    _ fields: [String], line: Int, filter: NumberingPlan.Filter, normalizers: inout PlanNormalizers
+  ) -> Result<NumberingPlan.Range?, NumberingPlan.Rejection> {
+    func reject(_ reason: String) -> Result<NumberingPlan.Range?, NumberingPlan.Rejection> {
       .failure(NumberingPlan.Rejection(line: line, reason: reason))
     }
     switch self {
@@ -162,10 +198,10 @@ public enum PlanFormat: String, Sendable, CaseIterable {
         return reject("the date \"\(fields[5])\" is not DD/MM/YYYY")
       }
       return Self.range(
-        start, end, country: country, line: line, normalizers: &normalizers,
+        start, end, country: country, line: line, filter: filter, normalizers: &normalizers,
         values: (fields[3], "", fields[4], allocated, fields[0]))
     case .nanpa:
-      return Self.nanpaRange(fields, line: line, normalizers: &normalizers)
+      return Self.nanpaRange(fields, line: line, filter: filter, normalizers: &normalizers)
     case .russia:
       guard fields.count >= 6 else { return reject("\(fields.count) fields, not 8") }
       let code = fields[0]
@@ -181,9 +217,9 @@ public enum PlanFormat: String, Sendable, CaseIterable {
         fields.count > 6 && !fields[6].isEmpty && fields[6] != "-" ? fields[6] : fields[5]
       let result = Self.range(
         "+7" + code + padded(from), "+7" + code + padded(to), country: "RU", line: line,
-        normalizers: &normalizers,
+        filter: filter, normalizers: &normalizers,
         values: (fields[4], fields.count > 7 ? fields[7] : "", region, "", code))
-      if case .success(let range) = result, let capacity = Int64(fields[3]),
+      if case .success(let range?) = result, let capacity = Int64(fields[3]),
         capacity != range.numberCount
       {
         return reject("the capacity says \(capacity), the range holds \(range.numberCount)")
@@ -194,9 +230,10 @@ public enum PlanFormat: String, Sendable, CaseIterable {
 
   /// One NANPA row (its fields in ``nanpaColumns``' order): an NPA-NXX's ten thousand numbers.
   private static func nanpaRange(
-    _ fields: [String], line: Int, normalizers: inout PlanNormalizers
-  ) -> Result<NumberingPlan.Range, NumberingPlan.Rejection> {
-    func reject(_ reason: String) -> Result<NumberingPlan.Range, NumberingPlan.Rejection> {
+    _ fields: [String], line: Int, filter: NumberingPlan.Filter,
+    normalizers: inout PlanNormalizers
+  ) -> Result<NumberingPlan.Range?, NumberingPlan.Rejection> {
+    func reject(_ reason: String) -> Result<NumberingPlan.Range?, NumberingPlan.Rejection> {
       .failure(NumberingPlan.Rejection(line: line, reason: reason))
     }
     let (state, code, company, use) = (fields[0], fields[1], fields[3], fields[6])
@@ -219,19 +256,25 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     // territories, whose codes libphonenumber's US plan takes as possible numbers.
     return range(
       parts[0] + parts[1] + "0000", parts[0] + parts[1] + "9999", country: "US", line: line,
-      normalizers: &normalizers, values: (company, fields[2], region, allocated, code))
+      filter: filter, normalizers: &normalizers,
+      values: (company, fields[2], region, allocated, code))
   }
 
   /// The range from `start` to `end` (national or international forms of `country`), each end
   /// checked against the country's plan and the two a contiguous run of numbers.
   private static func range(
-    _ start: String, _ end: String, country: String, line: Int,
+    _ start: String, _ end: String, country: String, line: Int, filter: NumberingPlan.Filter,
     normalizers: inout PlanNormalizers,
     values: (operator: String, operatorID: String, region: String, allocated: String, code: String)
-  ) -> Result<NumberingPlan.Range, NumberingPlan.Rejection> {
-    func reject(_ reason: String) -> Result<NumberingPlan.Range, NumberingPlan.Rejection> {
+  ) -> Result<NumberingPlan.Range?, NumberingPlan.Rejection> {
+    func reject(_ reason: String) -> Result<NumberingPlan.Range?, NumberingPlan.Rejection> {
       .failure(NumberingPlan.Rejection(line: line, reason: reason))
     }
+    guard
+      filter.keeps(
+        operator: values.operator, operatorID: values.operatorID, region: values.region,
+        allocated: values.allocated)
+    else { return .success(nil) }
     let first: Int64
     let last: Int64
     switch normalizers.international(start, country: country) {
