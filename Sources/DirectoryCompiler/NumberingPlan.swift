@@ -54,7 +54,11 @@ public enum NumberingPlan {
     /// Operators, matched whole and without case against the operator or its tax number.
     public var operators: Set<String> = []
     /// Regions, each matched as a part of the region's name, without case.
-    public var regions: [String] = []
+    public var regions: [String] = [] {
+      didSet { lowercasedRegions = regions.map { $0.lowercased() } }
+    }
+    /// ``regions`` lowercased once, not once a row.
+    private var lowercasedRegions: [String] = []
     /// Rows allocated on or after this date (`YYYY-MM-DD`), when given.
     public var allocatedSince: String?
 
@@ -73,14 +77,19 @@ public enum NumberingPlan {
     public func keeps(operator: String, operatorID: String, region: String, allocated: String)
       -> Bool
     {
+      // Rows are read by the million and most are left out: ASCII values are compared without
+      // a lowercased copy each; others are lowercased.
       if !operators.isEmpty,
-        !operators.contains(`operator`.lowercased()), !operators.contains(operatorID.lowercased())
+        !operators.contains(where: {
+          CaseFolding.equal(`operator`, $0) || CaseFolding.equal(operatorID, $0)
+        })
       {
         return false
       }
       if !regions.isEmpty {
-        let region = region.lowercased()
-        guard regions.contains(where: { region.contains($0.lowercased()) }) else { return false }
+        guard lowercasedRegions.contains(where: { CaseFolding.contains(region, $0) }) else {
+          return false
+        }
       }
       if let allocatedSince, !allocated.isEmpty, allocated < allocatedSince {
         return false

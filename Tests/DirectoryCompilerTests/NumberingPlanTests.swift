@@ -267,6 +267,20 @@ struct NumberingPlanTests {
     #expect(refusal(bomb).contains("inflates past 64 MiB"), "\(refusal(bomb))")
   }
 
+  /// The filter's comparisons without case: ASCII folded byte by byte, other text lowercased,
+  /// as `lowercased()` would answer.
+  @Test(arguments: [
+    ("JERSEYCITY, NJ", ", nj", true), ("JerseyCity", "cityx", false), ("ab", "abc", false),
+    ("La Réunion - Océan indien", "réunion", true), ("Краснодарский край", "краснодар", true),
+    ("", "", false), ("x", "", false),
+  ])
+  func filtersCompareWithoutCase(text: String, term: String, holds: Bool) {
+    #expect(CaseFolding.contains(text, term) == holds)
+    #expect(CaseFolding.contains(text, term) == text.lowercased().contains(term))
+    #expect(CaseFolding.equal(text, text.lowercased()))
+    #expect(CaseFolding.equal(text, term) == (text.lowercased() == term))
+  }
+
   @Test func aFileInAnotherFormatOrEncodingIsRefusedWhole() throws {
     let folder = try TemporaryFolder()
     let arcep = folder.path("MAJNUM.csv")
