@@ -211,13 +211,17 @@ def main():
         def comments():
             return json.load(open(state_path))["comments"]["7"]
 
-        report = "## calldir gate: ❌ failed\n\n| budget | figure |\n| --- | --- |\n| footprint | 3.1 MiB |\n"
+        report = ("## calldir gate: ❌ failed\n\n| budget | figure |\n| --- | --- |\n| footprint | 3.1 MiB |\n"
+                  "\nChart: [gate.svg](/home/runner/work/_temp/gate.svg)\n")
         first = run(make_event(sha, branch), report)
         posted = [c for c in comments() if c["user"]["login"] == BOT]
+        shown = report.split("\nChart: ")[0]
         check("a fork's pull request gets one comment, the report with a link to the run",
               first.returncode == 0 and len(posted) == 1 and posted[0]["body"].startswith(MARKER)
-              and report in posted[0]["body"] and "/actions/runs/289782451" in posted[0]["body"],
+              and shown in posted[0]["body"] and "/actions/runs/289782451" in posted[0]["body"],
               first.stdout + first.stderr)
+        check("...without the report's chart line, a path on the gate's runner",
+              "Chart: [gate.svg]" not in posted[0]["body"])
         check("...found from the event's owner and branch, not from the other fork's", not any(
             "8" in c for c in json.load(open(state_path))["comments"]))
         check("the branch name never runs as code", not os.path.exists(planted))
