@@ -43,6 +43,10 @@ struct ExportLiveLookupCommand: ParsableCommand {
       --service-url and --issuer-url are checked against the rules iOS and macOS 26.4 apply \
       outside Xcode installs: HTTPS on the standard port, a subdomain rather than a path, no \
       trailing '/', and a domain name for the DNS TXT record onboarding asks for.
+      Each dataset's request, response and evaluation-key sizes are printed, computed from its \
+      configuration as Apple's PIR code sizes them, and with --devices and --lookups-per-day \
+      the requests a day and at peak per continent: the figures Apple's onboarding checklist \
+      asks for.
       An icon that is not HEIC, is over \(Self.iconLimit) bytes or cannot \
       be read fails the export, unless --skip-bad-icons is given.
       Exit statuses: 0 done (icons skipped with --skip-bad-icons, icon files ignored because \
@@ -126,6 +130,7 @@ struct ExportLiveLookupCommand: ParsableCommand {
   @Option(
     name: .long, help: "The Privacy Pass token issuer URL: checked as --service-url is.")
   var issuerURL: String?
+  @OptionGroup(title: "Figures for Apple's onboarding checklist") var figures: ServiceFigureOptions
   @OptionGroup var progressOptions: ProgressOptions
   @OptionGroup(title: "Reading a dump (--dump)") var reading: DumpReadingOptions
 
@@ -231,6 +236,9 @@ struct ExportLiveLookupCommand: ParsableCommand {
       )
     }
     for line in Self.preShardedLines(report.preShardedShards) { print(line) }
+    for line in figures.lines(configs: report.configs, preSharded: report.preShardedShards) {
+      print(line)
+    }
     for line in report.parameterChanges { StandardError.write("calldir: note: \(line)\n") }
     for (name, url) in [("service URL", serviceURL), ("issuer URL", issuerURL)] {
       if let url { print("\(name) \(url): ok (iOS 26.4's rules)") }

@@ -156,6 +156,53 @@ struct ExportFromDumpTests {
     #expect(good.stdout.contains("issuer URL https://issuer.example.net: ok"))
   }
 
+  /// The checklist's figures: each dataset's request, response and key sizes, always; the
+  /// traffic per continent with --devices and --lookups-per-day; a bad --devices refused
+  /// before anything is written.
+  @Test func theChecklistsSizesAndTrafficAreStated() throws {
+    let folder = try TemporaryFolder()
+    let dump = folder.path("d.tsv")
+    try "number\tlabel\n+79161234567\tPizza Roma\n".write(
+      toFile: dump, atomically: true, encoding: .utf8)
+    let plain = try export(["--dump", dump], out: folder.path("plain"))
+    #expect(plain.status == 0, "\(plain.stderr)")
+    #expect(
+      plain.stdout.contains(
+        "  block: request 28.2 KB (1 ciphertext), response 24.6 KB (2 ciphertexts)"),
+      "\(plain.stdout)")
+    #expect(!plain.stdout.contains("traffic ("))
+    let traffic = try export(
+      [
+        "--dump", dump, "--devices", "europe=200000,asia=1000", "--lookups-per-day", "3",
+        "--busiest-hour-percent", "12",
+      ], out: folder.path("traffic"))
+    #expect(traffic.status == 0, "\(traffic.stderr)")
+    #expect(
+      traffic.stdout.contains(
+        "  europe: 200,000 devices, 1,200,000 requests a day, peak 40 requests a second"),
+      "\(traffic.stdout)")
+    #expect(
+      traffic.stdout.contains(
+        "  asia: 1,000 devices, 6,000 requests a day, peak 0.2 requests a second"))
+    for (arguments, message) in [
+      (
+        ["--devices", "europa=3", "--lookups-per-day", "1"],
+        "--devices: unknown continent \"europa\""
+      ),
+      (["--devices", "europe=3"], "--devices needs --lookups-per-day"),
+      (["--lookups-per-day", "2"], "--lookups-per-day applies with --devices"),
+      (
+        ["--devices", "europe=3", "--lookups-per-day", "1", "--busiest-hour-percent", "0"],
+        "busiest hour"
+      ),
+    ] {
+      let refused = try export(["--dump", dump] + arguments, out: folder.path("bad"))
+      #expect(
+        refused.status == 1 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: folder.path("bad")))
+    }
+  }
+
   /// An export whose PIR parameters differ from the previous one's in the folder says so, with
   /// the old and new values and refreshPIRParameters; the same export again says nothing.
   @Test func aChangeOfPIRParametersIsNamedWithTheCallThatRefreshesThem() throws {
