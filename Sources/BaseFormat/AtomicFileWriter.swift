@@ -9,11 +9,11 @@ import SystemPackage
 /// Writes a file so that readers see either the old file or the complete new one, never a part:
 /// the bytes go to a temporary file beside the destination, which is flushed to disk (`fsync`),
 /// renamed over the destination (`rename`), and the directory flushed too.
-public final class AtomicFileWriter {
+package final class AtomicFileWriter {
   /// The destination path.
-  public let path: String
+  package let path: String
   /// The temporary file's path while writing.
-  public let temporaryPath: String
+  package let temporaryPath: String
   private var descriptor: FileDescriptor?
   /// The FIFO, device or descriptor the bytes are written through at ``commit()``; nil for a
   /// regular file, replaced atomically.
@@ -24,11 +24,11 @@ public final class AtomicFileWriter {
   private let bufferByteCount: Int
   /// The buffer a base or a copy is written through: 256 KiB, few enough system calls that the
   /// compiler's writes are not bound by them.
-  public static let defaultBufferByteCount = 256 * 1024
+  package static let defaultBufferByteCount = 256 * 1024
   /// The buffer a container's small text file (the manifest, the journal) is written through,
   /// 8 KiB: the extension writes its journal inside its memory limit, and every page of the
   /// buffer it touches stays in its footprint (36 KiB of a 256 KiB buffer at 300 regions).
-  public static let textBufferByteCount = 8 * 1024
+  package static let textBufferByteCount = 8 * 1024
 
   /// Creates the temporary file; `bufferByteCount` bytes are gathered before each write.
   ///
@@ -46,7 +46,7 @@ public final class AtomicFileWriter {
   ///     database it reads). A target written through is always checked so.
   /// - Throws: ``BaseFormatError`` with `.refusedOutput` for a path that cannot be written as
   ///   asked, `.system` when the temporary file cannot be created.
-  public init(
+  package init(
     path: String, bufferByteCount: Int = defaultBufferByteCount,
     refusingFilesOpenHere: Bool = false
   ) throws(BaseFormatError) {
@@ -115,16 +115,16 @@ public final class AtomicFileWriter {
   }
 
   /// Bytes appended so far.
-  public var byteCount: Int { writtenByteCount + buffer.count }
+  package var byteCount: Int { writtenByteCount + buffer.count }
 
   /// Appends bytes.
-  public func write(_ bytes: some Sequence<UInt8>) throws(BaseFormatError) {
+  package func write(_ bytes: some Sequence<UInt8>) throws(BaseFormatError) {
     buffer.append(contentsOf: bytes)
     if buffer.count >= bufferByteCount { try flush() }
   }
 
   /// Appends the bytes a view shows.
-  public func write(_ bytes: ByteView) throws(BaseFormatError) {
+  package func write(_ bytes: ByteView) throws(BaseFormatError) {
     buffer.append(contentsOf: bytes)
     if buffer.count >= bufferByteCount { try flush() }
   }
@@ -144,13 +144,13 @@ public final class AtomicFileWriter {
   /// Writes what was appended so far out to the disk (see `DurableStep.writeOut(_:)`), so that
   /// the sync at ``commit()`` has little left to do.
   /// - Throws: ``BaseFormatError`` when the buffered bytes cannot be written.
-  public func writeOut() throws(BaseFormatError) {
+  package func writeOut() throws(BaseFormatError) {
     try flush()
     if let descriptor, passThrough == nil { DurableStep.writeOut(descriptor) }
   }
 
   /// Overwrites bytes already written (used to fill in a header at the end).
-  public func overwrite(at offset: Int, with bytes: [UInt8]) throws(BaseFormatError) {
+  package func overwrite(at offset: Int, with bytes: [UInt8]) throws(BaseFormatError) {
     try flush()
     guard let descriptor else { return }
     do {
@@ -165,7 +165,7 @@ public final class AtomicFileWriter {
   /// Flushes, syncs and renames the temporary file over the destination, then syncs the
   /// directory. Each of the three is a durable step (`DurableStep`, with its fault-injection hook).
   /// - Throws: ``BaseFormatError`` with `.system` naming the failed call.
-  public func commit() throws(BaseFormatError) {
+  package func commit() throws(BaseFormatError) {
     try flush()
     guard let descriptor else { return }
     self.descriptor = nil
@@ -227,7 +227,8 @@ public final class AtomicFileWriter {
   /// Renames `source` over `destination` (a durable step), then syncs the destination's
   /// directory so the rename survives a crash.
   /// - Throws: ``BaseFormatError`` naming `rename`; `source` is removed then.
-  public static func moveDurably(_ source: String, to destination: String) throws(BaseFormatError) {
+  package static func moveDurably(_ source: String, to destination: String) throws(BaseFormatError)
+  {
     do {
       try DurableStep.rename(source, over: destination)
     } catch {
@@ -238,7 +239,7 @@ public final class AtomicFileWriter {
   }
 
   /// Abandons the write: the destination is left as it was.
-  public func discard() {
+  package func discard() {
     guard let descriptor else { return }
     self.descriptor = nil
     try? descriptor.close()
@@ -247,7 +248,7 @@ public final class AtomicFileWriter {
 
   /// Flushes the directory entry so the rename itself survives a crash (best effort; a durable
   /// step).
-  public static func syncDirectory(containing path: String) {
+  package static func syncDirectory(containing path: String) {
     var directory = path
     if let slash = directory.lastIndex(of: "/") {
       directory = String(directory[..<slash])
@@ -259,7 +260,7 @@ public final class AtomicFileWriter {
   }
 
   /// Flushes a directory's entries (best effort; a durable step).
-  public static func syncDirectory(_ directory: String) {
+  package static func syncDirectory(_ directory: String) {
     DurableStep.syncFolder(directory)
   }
 }

@@ -1,6 +1,6 @@
 /// Opening a base of either shape: a list (``MappedBaseReader``) or a rule base of number
 /// ranges (``RuleBaseReader``), chosen by the header's version.
-public enum BaseFile {
+package enum BaseFile {
   /// A reader of the base at `path`, whichever shape it has.
   /// - Parameters:
   ///   - path: the base's file.
@@ -9,7 +9,7 @@ public enum BaseFile {
   ///   - labelCacheByteBudget: a list's label-string cache (a rule base makes a string per range).
   ///   - skipsLabels: hand entries on without labels (numbers-only passes).
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
-  public static func reader(
+  package static func reader(
     path: String, validatesLabels: Bool = false,
     windowByteCount: Int = MappedBaseReader.windowByteCount,
     labelCacheByteBudget: Int = MappedBaseReader.defaultLabelCacheByteBudget,
@@ -34,14 +34,14 @@ extension BaseFile {
   /// expanded.
   /// - Returns: its header.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
-  public static func verify(path: String) throws(BaseFormatError) -> BaseHeader {
+  package static func verify(path: String) throws(BaseFormatError) -> BaseHeader {
     // Never stopped, so always a header.
     try verify(path: path, shouldStop: { false })!
   }
 
   /// The entries (or ranges) ``verify(path:shouldStop:)`` reads between two asks of its
   /// `shouldStop`: about a millisecond of reading.
-  public static let stopCheckEntries = 1 << 16
+  package static let stopCheckEntries = 1 << 16
 
   /// ``verify(path:)``, asking `shouldStop` every ``stopCheckEntries`` entries: true ends the
   /// read early.
@@ -50,7 +50,7 @@ extension BaseFile {
   ///   - shouldStop: whether to stop (an app's expiring background time).
   /// - Returns: its header; nil when stopped before the end (nothing is known of the rest).
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
-  public static func verify(path: String, shouldStop: () -> Bool) throws(BaseFormatError)
+  package static func verify(path: String, shouldStop: () -> Bool) throws(BaseFormatError)
     -> BaseHeader?
   {
     var untilCheck = stopCheckEntries
@@ -74,7 +74,7 @@ extension BaseFile {
 extension BaseFile {
   /// Whether the file at `path` is a rule base (number ranges); false for a list base or a
   /// file whose header cannot be read.
-  public static func isRuleBase(at path: String) -> Bool {
+  package static func isRuleBase(at path: String) -> Bool {
     (try? BaseHeader.read(path: path).isRules) ?? false
   }
 }

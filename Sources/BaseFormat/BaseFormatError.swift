@@ -3,7 +3,7 @@ import SystemPackage
 /// Why a base file cannot be read, with the byte offset where the problem was found.
 public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What was wrong.
-  public enum Problem: Equatable, Sendable {
+  package enum Problem: Equatable, Sendable {
     /// The operating system refused an operation (the call's name and its `Errno`).
     case system(call: String, errno: Errno)
     /// The file is shorter than a header.
@@ -43,11 +43,12 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
     case payloadChecksumMismatch(expected: UInt64, actual: UInt64)
     /// A compact base's label dictionary section is missing, foreign or corrupt.
     case invalidDictionary(String)
-    /// A label ``LabelRule`` refuses: empty, over the maximum, not UTF-8 (writer side), or
-    /// holding a control character or line break (writer side, and readers that validate).
+    /// A label the base format's label rule refuses: empty, over the maximum, not UTF-8 (writer
+    /// side), or holding a control character or line break (writer side, and readers that
+    /// validate).
     case invalidLabel(String)
     /// An output path that cannot be written as asked: a folder, a link to nothing, or a file
-    /// this process itself holds open (``AtomicFileWriter``'s checks).
+    /// this process itself holds open (the atomic file writer's checks).
     case refusedOutput(String)
   }
 
@@ -56,10 +57,10 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
   /// Byte offset in the file where the problem was found.
   public var offset: Int
   /// What was wrong.
-  public var problem: Problem
+  package var problem: Problem
 
   /// Creates an error.
-  public init(path: String, offset: Int, problem: Problem) {
+  package init(path: String, offset: Int, problem: Problem) {
     self.path = path
     self.offset = offset
     self.problem = problem
@@ -71,7 +72,7 @@ public struct BaseFormatError: Error, Equatable, Sendable, CustomStringConvertib
   }
 
   /// The problem alone, without the path and offset.
-  public var problemDescription: String {
+  package var problemDescription: String {
     switch problem {
     case .system(let call, let errno):
       "\(call) failed: \(errno) (errno \(errno.rawValue))"

@@ -27,63 +27,63 @@ import ByteCoding
 /// corrupt byte is reported before a wrong entry leaves the reader, and labels that passed the
 /// checksum are the writer's (valid UTF-8, written from Swift strings) and need no second
 /// validation: that validation alone would halve the throughput with Cyrillic labels.
-public struct BaseHeader: Equatable, Sendable {
+package struct BaseHeader: Equatable, Sendable {
   /// Size of the header in bytes.
-  public static let byteCount = 64
+  package static let byteCount = 64
   /// The format version this code writes by default: fixed-width records.
-  public static let currentVersion: UInt16 = 1
+  package static let currentVersion: UInt16 = 1
   /// The compact version: records are `[LEB128 delta from the previous number]` and, for
   /// identification, `[LEB128 label reference]`: 0 an inline label `[LEB128 byte count][bytes]`,
   /// n ≥ 1 the dictionary's label n − 1. The dictionary is a section after the payload that the
   /// readers map read-only (``LabelDictionary``), bounded by ``maximumDictionaryEntryCount`` and
   /// ``maximumDictionaryByteCount``: no reader holds a copy, so a merge of many compact bases
   /// stays in constant private memory.
-  public static let compactVersion: UInt16 = 3
+  package static let compactVersion: UInt16 = 3
   /// The rule version: sorted disjoint number ranges (`RuleBaseFormat`), expanded by its
   /// reader; the header's block count is the rule count, the payload one record per range.
-  public static let rulesVersion: UInt16 = 4
+  package static let rulesVersion: UInt16 = 4
   /// The retired compact version, whose readers rebuilt each dictionary in memory (O(bases ×
   /// dictionary) in a merge): refused with a message to recompile.
-  public static let retiredCompactVersion: UInt16 = 2
+  package static let retiredCompactVersion: UInt16 = 2
   /// The most labels a compact base's dictionary may hold.
-  public static let maximumDictionaryEntryCount = 4096
+  package static let maximumDictionaryEntryCount = 4096
   /// The most label bytes a compact base's dictionary may hold (256 KiB).
-  public static let maximumDictionaryByteCount = 256 * 1024
+  package static let maximumDictionaryByteCount = 256 * 1024
   /// The first eight bytes of every base.
-  public static let magic: [UInt8] = Array("CDIRBASE".utf8)
+  package static let magic: [UInt8] = Array("CDIRBASE".utf8)
   /// The longest label a record may carry, in UTF-8 bytes. A caller-ID label is one line on the
   /// incoming-call screen, so 1 KiB is far beyond what is shown; keeping it small guarantees that
   /// any record (8 + 2 + 1024 bytes) fits in one 8 KiB read buffer.
-  public static let maximumLabelByteCount = 1024
+  package static let maximumLabelByteCount = 1024
   /// The largest record of any kind, in bytes.
-  public static let maximumRecordByteCount = 8 + 2 + maximumLabelByteCount
+  package static let maximumRecordByteCount = 8 + 2 + maximumLabelByteCount
   /// The largest compact record: a 10-byte delta, a 3-byte reference and length, the label.
-  public static let maximumCompactRecordByteCount = 10 + 1 + 3 + maximumLabelByteCount
+  package static let maximumCompactRecordByteCount = 10 + 1 + 3 + maximumLabelByteCount
   /// Size of a block's own header, in bytes.
-  public static let blockHeaderByteCount = 16
+  package static let blockHeaderByteCount = 16
   /// The largest block, header included: one 8 KiB read buffer, so the buffered reader can hold
   /// and verify a whole block before decoding it.
-  public static let maximumBlockByteCount = 8 * 1024
+  package static let maximumBlockByteCount = 8 * 1024
 
   /// The format version (``currentVersion`` or ``compactVersion``).
-  public var version: UInt16 = BaseHeader.currentVersion
+  package var version: UInt16 = BaseHeader.currentVersion
   /// Which list the entries feed.
-  public var kind: BaseKind
+  package var kind: BaseKind
   /// Number of records in the payload.
-  public var entryCount: Int
+  package var entryCount: Int
   /// The first (lowest) number, or 0 for an empty base.
-  public var lowestNumber: Int64
+  package var lowestNumber: Int64
   /// The last (highest) number, or 0 for an empty base.
-  public var highestNumber: Int64
+  package var highestNumber: Int64
   /// Number of blocks in the payload.
-  public var blockCount: Int
+  package var blockCount: Int
   /// Size of the payload in bytes.
-  public var payloadByteCount: Int
+  package var payloadByteCount: Int
   /// ``StreamChecksum`` of the blocks' checksums, in order.
-  public var blockChecksumsChecksum: UInt64
+  package var blockChecksumsChecksum: UInt64
 
   /// Creates a header.
-  public init(
+  package init(
     kind: BaseKind, entryCount: Int, lowestNumber: Int64, highestNumber: Int64, blockCount: Int,
     payloadByteCount: Int, blockChecksumsChecksum: UInt64
   ) {
@@ -98,16 +98,16 @@ public struct BaseHeader: Equatable, Sendable {
 
   /// Offset of the first byte after the payload: the end of a fixed-width base, the start of a
   /// compact base's dictionary section.
-  public var payloadEndOffset: Int { Self.byteCount + payloadByteCount }
+  package var payloadEndOffset: Int { Self.byteCount + payloadByteCount }
 
   /// Whether records use the compact encoding (and the file ends with a dictionary section).
-  public var isCompact: Bool { version == Self.compactVersion }
+  package var isCompact: Bool { version == Self.compactVersion }
 
   /// Whether the base holds number ranges (``rulesVersion``), read with `RuleBaseReader`.
-  public var isRules: Bool { version == Self.rulesVersion }
+  package var isRules: Bool { version == Self.rulesVersion }
 
   /// The header's 64 bytes.
-  public func encoded() -> [UInt8] {
+  package func encoded() -> [UInt8] {
     var bytes = Self.magic
     bytes.reserveCapacity(Self.byteCount)
     bytes.appendLittleEndian(version)
@@ -130,7 +130,7 @@ public struct BaseHeader: Equatable, Sendable {
   ///   - path: the file's path, for errors.
   /// - Throws: ``BaseFormatError`` for a foreign file, an unknown version or kind, a checksum
   ///   mismatch or contradictory fields, with the offset of the offending field.
-  public static func decode(_ raw: ByteView, path: String) throws(BaseFormatError)
+  package static func decode(_ raw: ByteView, path: String) throws(BaseFormatError)
     -> BaseHeader
   {
     func fail(_ offset: Int, _ problem: BaseFormatError.Problem) -> BaseFormatError {

@@ -13,7 +13,7 @@ public enum BaseKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
   }
 
   /// Parses `identification` or `blocking`.
-  public init?(name: String) {
+  package init?(name: String) {
     switch name {
     case "identification": self = .identification
     case "blocking": self = .blocking

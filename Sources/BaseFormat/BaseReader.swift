@@ -3,7 +3,7 @@
 /// Entries are checked one by one before they are returned (see ``BaseFormatError``); the payload
 /// checksum is compared after the last entry, so a caller must treat its entries as provisional
 /// until `next()` has returned nil.
-public protocol BaseReader: AnyObject {
+package protocol BaseReader: AnyObject {
   /// The validated header.
   var header: BaseHeader { get }
   /// The next entry, or nil after the last one once the checksum has been verified.
@@ -23,17 +23,17 @@ public protocol BaseReader: AnyObject {
 
 extension BaseReader {
   /// A list base keeps no runs: each entry is its own.
-  public func extendRun(from number: Int64, through limit: Int64) -> Int64 { number }
+  package func extendRun(from number: Int64, through limit: Int64) -> Int64 { number }
 
   /// Calls `body` with every entry, then verifies the checksum.
   /// - Throws: the reader's ``BaseFormatError``; rethrows nothing else.
   @inlinable
-  public func forEach(_ body: (BaseEntry) -> Void) throws(BaseFormatError) {
+  package func forEach(_ body: (BaseEntry) -> Void) throws(BaseFormatError) {
     while let entry = try next() { body(entry) }
   }
 
   /// Every entry, in memory (tests and small bases only).
-  public func readAll() throws(BaseFormatError) -> [BaseEntry] {
+  package func readAll() throws(BaseFormatError) -> [BaseEntry] {
     var entries: [BaseEntry] = []
     while let entry = try next() { entries.append(entry) }
     return entries

@@ -14,9 +14,9 @@ import ByteCoding
 /// labels must be 1 to ``BaseHeader/maximumLabelByteCount`` UTF-8 bytes (identification only).
 /// Labels are valid UTF-8 (strings, or bytes checked on the way in): readers rely on that once a
 /// block's checksum matches.
-public final class BaseWriter {
+package final class BaseWriter {
   /// The kind of base being written.
-  public let kind: BaseKind
+  package let kind: BaseKind
   private let file: AtomicFileWriter
   // Safe: touched only by this class's own methods, which never overlap (no callbacks into it while
   // it works): the dynamic exclusivity checks on each access were a tenth of a compile.
@@ -30,7 +30,7 @@ public final class BaseWriter {
   private static let blockRecordCapacity =
     BaseHeader.maximumBlockByteCount - BaseHeader.blockHeaderByteCount
   /// Whether records use the compact version (deltas and a label dictionary).
-  public let compact: Bool
+  package let compact: Bool
   /// The labels worth a place in the compact dictionary (the frequent ones), each with its index
   /// in order of first use once used (``unusedCandidate`` before; written after the blocks). One
   /// table, so a label costs one lookup, not one in the dictionary and one in the candidates.
@@ -41,7 +41,7 @@ public final class BaseWriter {
   @exclusivity(unchecked) private var dictionaryEnds: [UInt32] = []
 
   /// How a compact base chooses the labels its dictionary holds.
-  public enum DictionaryChoice: Sendable {
+  package enum DictionaryChoice: Sendable {
     /// The labels given, on their first use (the frequent ones of a whole dump; others are
     /// written inline every time), while the dictionary has room.
     case candidates
@@ -64,7 +64,7 @@ public final class BaseWriter {
   ///     in the base's dictionary on their first use, while it has room.
   ///   - dictionaryChoice: how the dictionary's labels are chosen (compact only).
   /// - Throws: ``BaseFormatError`` when the temporary file cannot be created.
-  public init(
+  package init(
     path: String, kind: BaseKind, compact: Bool = false, dictionaryCandidates: Set<String> = [],
     dictionaryChoice: DictionaryChoice = .candidates
   ) throws(BaseFormatError) {
@@ -87,7 +87,7 @@ public final class BaseWriter {
   ///   - label: the label; ignored for blocking bases.
   /// - Throws: ``BaseFormatError`` for a number out of order or an invalid label, or when the
   ///   file cannot be written.
-  public func append(_ number: Int64, label: String = "") throws(BaseFormatError) {
+  package func append(_ number: Int64, label: String = "") throws(BaseFormatError) {
     var label = label
     // A string is UTF-8 already: no second check.
     try label.withUTF8 { bytes in
@@ -104,7 +104,7 @@ public final class BaseWriter {
   ///   - labelBytes: the label's UTF-8 bytes, checked; ignored for blocking bases.
   /// - Throws: ``BaseFormatError`` for a number out of order or a label ``LabelRule`` refuses
   ///   (empty, too long, not UTF-8, a control character), or when the file cannot be written.
-  public func append(_ number: Int64, labelBytes: ByteView) throws(BaseFormatError) {
+  package func append(_ number: Int64, labelBytes: ByteView) throws(BaseFormatError) {
     try append(number, labelBytes: labelBytes, knownUTF8: false, checked: false)
   }
 
@@ -226,7 +226,7 @@ public final class BaseWriter {
   /// - Returns: the header written.
   /// - Throws: ``BaseFormatError`` when writing, syncing or renaming fails.
   @discardableResult
-  public func finish() throws(BaseFormatError) -> BaseHeader {
+  package func finish() throws(BaseFormatError) -> BaseHeader {
     try flushBlock()
     var header = unsafe BaseHeader(
       kind: kind, entryCount: entryCount, lowestNumber: lowest, highestNumber: highest,
@@ -244,5 +244,5 @@ public final class BaseWriter {
   }
 
   /// Abandons the base; nothing is written at `path`.
-  public func discard() { file.discard() }
+  package func discard() { file.discard() }
 }

@@ -11,9 +11,9 @@ import ByteCoding
 /// payload byte count and block-checksums checksum (UInt64 each: the base it was made from),
 /// then per block its offset, first number and the number before it (Int64 each, Int64.min for
 /// none), and a ``StreamChecksum`` of everything before it. Little-endian.
-public struct BlockIndex: Equatable, Sendable {
+package struct BlockIndex: Equatable, Sendable {
   /// The index file's name: the base file's, with this after it.
-  public static let fileSuffix = ".idx"
+  package static let fileSuffix = ".idx"
   static let magic: [UInt8] = Array("CDIX".utf8)
   static let version: UInt32 = 1
   static let headerByteCount = 32
@@ -21,14 +21,14 @@ public struct BlockIndex: Equatable, Sendable {
 
   /// Per block, in order: its first number, the number before it (Int64.min for the first
   /// block), and its offset in the base file.
-  public var firstNumbers: [Int64] = []
-  public var numbersBefore: [Int64] = []
-  public var offsets: [Int] = []
+  package var firstNumbers: [Int64] = []
+  package var numbersBefore: [Int64] = []
+  package var offsets: [Int] = []
 
-  public init() {}
+  package init() {}
 
   /// The index as its file's bytes, for the base `header` describes.
-  public func encoded(for header: BaseHeader) -> [UInt8] {
+  package func encoded(for header: BaseHeader) -> [UInt8] {
     var bytes = Self.magic
     bytes.reserveCapacity(Self.headerByteCount + offsets.count * Self.entryByteCount + 8)
     bytes.appendLittleEndian(Self.version)
@@ -48,7 +48,7 @@ public struct BlockIndex: Equatable, Sendable {
   /// The index in `bytes`, when it is one made for the base `header` describes; nil for a
   /// file of another base (a stale index), another format or a damaged one (its checksum, its
   /// counts, or offsets and numbers out of order).
-  public init?(decoding bytes: [UInt8], for header: BaseHeader) {
+  package init?(decoding bytes: [UInt8], for header: BaseHeader) {
     let entries = header.blockCount
     let (body, overflowed) = entries.multipliedReportingOverflow(by: Self.entryByteCount)
     guard !overflowed, bytes.count == Self.headerByteCount + body + 8,

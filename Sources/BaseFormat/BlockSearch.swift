@@ -14,8 +14,8 @@ import SystemPackage
 ///
 /// For a point lookup (`CallDirectoryLoader.DirectoryLookup`), never a scan. One object per
 /// thread.
-@safe public final class BlockSearch {
-  public let header: BaseHeader
+@safe package final class BlockSearch {
+  package let header: BaseHeader
   private let path: String
   private let descriptor: FileDescriptor
   private var decoder: BlockDecoder
@@ -26,14 +26,14 @@ import SystemPackage
   private var numbersBefore: [Int64] = []
   private var offsets: [Int] = []
   /// Whether the index came from its file (``BlockIndex``) rather than a pass over the base.
-  public private(set) var indexWasLoaded = false
+  package private(set) var indexWasLoaded = false
 
   /// Opens the base at `path` and indexes its blocks: the index `storedIndex` gives for the
   /// base's header when it gives one (its file, checked against the header), else one pass
   /// over the base, labels skipped.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt base, or a rule
   ///   base (searched by its ranges instead).
-  public init(path: String, storedIndex: (BaseHeader) -> BlockIndex? = { _ in nil })
+  package init(path: String, storedIndex: (BaseHeader) -> BlockIndex? = { _ in nil })
     throws(BaseFormatError)
   {
     let opened = try OpenedBase(path: path, validatesLabels: false)
@@ -64,10 +64,10 @@ import SystemPackage
   }
 
   /// How many blocks the index holds.
-  public var blockCount: Int { offsets.count }
+  package var blockCount: Int { offsets.count }
 
   /// The index, to keep in its file (``BlockIndex/encoded(for:)``).
-  public var index: BlockIndex {
+  package var index: BlockIndex {
     var index = BlockIndex()
     (index.firstNumbers, index.numbersBefore, index.offsets) = (
       firstNumbers, numbersBefore, offsets
@@ -149,7 +149,7 @@ import SystemPackage
 
   /// The label of `number` (empty for a blocking base) when the base holds it, else nil.
   /// - Throws: ``BaseFormatError`` when the block read does not decode (the file changed).
-  public func find(_ number: Int64) throws(BaseFormatError) -> String? {
+  package func find(_ number: Int64) throws(BaseFormatError) -> String? {
     guard !offsets.isEmpty, number >= header.lowestNumber, number <= header.highestNumber else {
       return nil
     }

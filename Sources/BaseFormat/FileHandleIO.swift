@@ -72,5 +72,5 @@ enum FileHandleIO {
 
 extension Errno {
   /// The `Errno` a swift-system call threw: its `throws` is untyped but only ever throws `Errno`.
-  public init(thrownBy error: any Error) { self = error as? Errno ?? .ioError }
+  package init(thrownBy error: any Error) { self = error as? Errno ?? .ioError }
 }

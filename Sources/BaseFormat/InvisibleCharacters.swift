@@ -14,10 +14,10 @@ import ByteCoding
 /// Indic scripts, emoji sequences), variation selectors (emoji presentation), and tag
 /// characters inside an emoji tag sequence (a subdivision flag: U+1F3F4, tags, U+E007F;
 /// Unicode Technical Standard #51, "Emoji Tag Sequence").
-public enum InvisibleCharacters {
+package enum InvisibleCharacters {
   /// Whether `scalar` is one of the characters refused (Unicode's Default_Ignorable_Code_Point
   /// and fillers that render blank, less the ones kept above).
-  public static func isRefused(_ scalar: UInt32) -> Bool {
+  package static func isRefused(_ scalar: UInt32) -> Bool {
     switch scalar {
     case 0x00AD: true  // soft hyphen
     case 0x115F, 0x1160, 0x3164, 0xFFA0: true  // Hangul fillers: render as blank letters
@@ -35,7 +35,7 @@ public enum InvisibleCharacters {
   }
 
   /// The byte offset of the first refused character in valid UTF-8 `text`, or nil.
-  public static func offset(in text: ByteView) -> Int? {
+  package static func offset(in text: ByteView) -> Int? {
     var index = 0
     var previous: UInt32 = 0
     let count = text.count
@@ -63,7 +63,7 @@ public enum InvisibleCharacters {
   }
 
   /// The byte offset of the first refused character in `text`, or nil.
-  public static func offset(in text: String) -> Int? {
+  package static func offset(in text: String) -> Int? {
     var copy = text
     return copy.withUTF8 { unsafe offset(in: ByteView($0)) }
   }

@@ -29,16 +29,16 @@ import SystemPackage
 /// The second checksum binds the section to its base's header, so a dictionary taken from
 /// another base is refused at open, before any label is handed on. Both are verified, and every
 /// label's length checked, when the reader opens the base.
-public final class LabelDictionary {
+package final class LabelDictionary {
   /// Size of the section's own header, in bytes.
-  public static let sectionHeaderByteCount = 32
+  package static let sectionHeaderByteCount = 32
   /// The section's first eight bytes.
-  public static let magic: [UInt8] = Array("CDIRDICT".utf8)
+  package static let magic: [UInt8] = Array("CDIRDICT".utf8)
 
   /// Number of labels.
-  public let count: Int
+  package let count: Int
   /// Size of the whole section, in bytes.
-  public let sectionByteCount: Int
+  package let sectionByteCount: Int
   /// The mapping, from the page holding the section's body to the file's end; nil for no labels.
   private let region: MappedRegion?
   /// Each label's end offset, `UInt32` little-endian.

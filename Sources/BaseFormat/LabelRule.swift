@@ -9,12 +9,12 @@ import ByteCoding
 /// disguise a caller's name ("‮knaB" reads "Bank"; issue 52, item 13).
 /// The compiler refuses such rows with a reason, the writer refuses such labels, and readers
 /// refuse them when they validate labels (an empty one always).
-public enum LabelRule {
+package enum LabelRule {
   /// Why `label` is not a label; nil when it is one.
   /// - Parameters:
   ///   - label: the label's bytes.
   ///   - checkUTF8: false when the bytes are known UTF-8 (taken from a `String`).
-  public static func problem(_ label: ByteView, checkUTF8: Bool = true) -> String? {
+  package static func problem(_ label: ByteView, checkUTF8: Bool = true) -> String? {
     if label.isEmpty { return "empty label" }
     if label.count > BaseHeader.maximumLabelByteCount {
       return "\(label.count) bytes, over \(BaseHeader.maximumLabelByteCount)"
@@ -30,14 +30,14 @@ public enum LabelRule {
 
   /// The byte offset of the first control character, line separator, bidirectional control or
   /// byte order mark in `text`, or nil.
-  public static func controlCharacterOffset(in text: String) -> Int? {
+  package static func controlCharacterOffset(in text: String) -> Int? {
     var copy = text
     return copy.withUTF8 { unsafe controlCharacterOffset(ByteView($0)) }
   }
 
   /// The byte offset of the first control character, line separator, bidirectional control or
   /// byte order mark in valid UTF-8 bytes.
-  public static func controlCharacterOffset(_ label: ByteView) -> Int? {
+  package static func controlCharacterOffset(_ label: ByteView) -> Int? {
     // One pass over the bytes without a check each (most labels hold none of these); the
     // lookahead below reads through the checked subscript.
     var index = 0

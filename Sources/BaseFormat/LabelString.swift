@@ -22,18 +22,18 @@ import SystemCalls
 /// `CALLDIR_LABEL_FORM=compatible` or `=validating` in the environment forces one of the others
 /// (read once, when the first reader opens): so Linux, where the span form is always available,
 /// runs and measures all three, in tests and in `calldir bench`.
-public enum LabelString {
+package enum LabelString {
   /// How a label's `String` is made.
-  public enum Form: String, Sendable, CaseIterable {
+  package enum Form: String, Sendable, CaseIterable {
     case span, compatible, validating
   }
 
   /// The environment variable that forces a form (`compatible` or `validating`).
-  public static let environmentVariable = "CALLDIR_LABEL_FORM"
+  package static let environmentVariable = "CALLDIR_LABEL_FORM"
 
   /// The form this process uses: the one `CALLDIR_LABEL_FORM` names, else `span` where the
   /// system's standard library has `UTF8Span`, else `compatible`.
-  public static let form: Form = {
+  package static let form: Form = {
     if let value = ProcessEnvironment.value(environmentVariable),
       let forced = Form(rawValue: value), forced != .span
     {

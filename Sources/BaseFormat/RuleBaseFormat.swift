@@ -29,15 +29,15 @@ import ByteCoding
 /// rules' own text (`+33 1 62 ## ## ##, telemarketing`), so a lookup can say which rule gave a
 /// number. A reader holds one range and one buffer of records: its memory does not depend on
 /// how many numbers the ranges hold.
-public enum RuleBaseFormat {
+package enum RuleBaseFormat {
   /// Bytes of one range's record.
-  public static let recordByteCount = 24
+  package static let recordByteCount = 24
   /// The most ranges a rule base may hold (24 MiB of records): patterns with `#` in the middle
   /// make a range per value of the digits before the last `#` run, and a file past this many is
   /// a list, which a base holds better.
-  public static let maximumRangeCount = 1 << 20
+  package static let maximumRangeCount = 1 << 20
   /// The highest number a range may reach: 15 digits, E.164's longest number.
-  public static let highestNumber: Int64 = 999_999_999_999_999
+  package static let highestNumber: Int64 = 999_999_999_999_999
 }
 
 extension BaseHeader {
@@ -85,18 +85,18 @@ extension BaseHeader {
 }
 
 /// One range of a rule base, as its reader hands it to inspection and lookups.
-public struct NumberRange: Equatable, Sendable {
+package struct NumberRange: Equatable, Sendable {
   /// The range's first number.
-  public var first: Int64
+  package var first: Int64
   /// The range's last number (inclusive).
-  public var last: Int64
+  package var last: Int64
   /// The label its numbers are shown with; empty for blocking.
-  public var label: String
+  package var label: String
   /// The rule it came from, as written (`+33 1 62 ## ## ##`), with its category; may be empty.
-  public var rule: String
+  package var rule: String
 
   /// Creates a range.
-  public init(first: Int64, last: Int64, label: String = "", rule: String = "") {
+  package init(first: Int64, last: Int64, label: String = "", rule: String = "") {
     self.first = first
     self.last = last
     self.label = label
@@ -104,5 +104,5 @@ public struct NumberRange: Equatable, Sendable {
   }
 
   /// How many numbers it holds.
-  public var count: Int { Int(last - first) + 1 }
+  package var count: Int { Int(last - first) + 1 }
 }

@@ -6,9 +6,9 @@ import ByteCoding
 
 /// Writes a rule base (``RuleBaseFormat``) atomically: ranges in ascending order, disjoint, each
 /// with its label (identification) and the text of the rule it came from.
-public final class RuleBaseWriter {
+package final class RuleBaseWriter {
   /// The kind of base being written.
-  public let kind: BaseKind
+  package let kind: BaseKind
   private let file: AtomicFileWriter
   private var payloadChecksum = StreamChecksum()
   private var rangeCount = 0
@@ -22,7 +22,7 @@ public final class RuleBaseWriter {
 
   /// Starts a rule base at `path` (created or replaced when ``finish()`` succeeds).
   /// - Throws: ``BaseFormatError`` when the temporary file cannot be created.
-  public init(path: String, kind: BaseKind) throws(BaseFormatError) {
+  package init(path: String, kind: BaseKind) throws(BaseFormatError) {
     self.kind = kind
     file = try AtomicFileWriter(path: path)
     try file.write([UInt8](repeating: 0, count: BaseHeader.byteCount))
@@ -35,7 +35,7 @@ public final class RuleBaseWriter {
   ///   - rule: the rule's text, for lookups and inspection (may be empty).
   /// - Throws: ``BaseFormatError`` for a range out of order or past 15 digits, an invalid label,
   ///   a dictionary past its bounds, too many ranges, or a write that fails.
-  public func append(_ range: ClosedRange<Int64>, label: String, rule: String)
+  package func append(_ range: ClosedRange<Int64>, label: String, rule: String)
     throws(BaseFormatError)
   {
     func fail(_ problem: BaseFormatError.Problem) -> BaseFormatError {
@@ -96,7 +96,7 @@ public final class RuleBaseWriter {
   /// - Returns: the header written.
   /// - Throws: ``BaseFormatError`` when writing, syncing or renaming fails.
   @discardableResult
-  public func finish() throws(BaseFormatError) -> BaseHeader {
+  package func finish() throws(BaseFormatError) -> BaseHeader {
     var header = BaseHeader(
       kind: kind, entryCount: entryCount, lowestNumber: lowest, highestNumber: highest,
       blockCount: rangeCount, payloadByteCount: rangeCount * RuleBaseFormat.recordByteCount,
@@ -111,5 +111,5 @@ public final class RuleBaseWriter {
   }
 
   /// Abandons the base; nothing is written at `path`.
-  public func discard() { file.discard() }
+  package func discard() { file.discard() }
 }

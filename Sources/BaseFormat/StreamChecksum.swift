@@ -18,7 +18,7 @@ import ByteCoding
 /// (carries run upward), so the earlier `sum1 × K ^ sum2` could cancel out, and did, for about one
 /// such flip in eight (found by the compact format's bit-flip test). Spreading the first sum over
 /// all 64 bits first leaves a cancellation only if two unrelated 64-bit changes are equal.
-public struct StreamChecksum: Sendable {
+package struct StreamChecksum: Sendable {
   private var sum1: UInt64 = 0
   private var sum2: UInt64 = 0
   private var pendingWord: UInt64 = 0
@@ -26,7 +26,7 @@ public struct StreamChecksum: Sendable {
   private var totalByteCount: UInt64 = 0
 
   /// An empty checksum.
-  public init() {}
+  package init() {}
 
   @inline(__always)
   private mutating func mix(_ word: UInt64) {
@@ -35,7 +35,7 @@ public struct StreamChecksum: Sendable {
   }
 
   /// Feeds the next bytes of the sequence.
-  public mutating func update(_ bytes: ByteView) {
+  package mutating func update(_ bytes: ByteView) {
     let count = bytes.count
     totalByteCount &+= UInt64(count)
     var index = 0
@@ -74,15 +74,15 @@ public struct StreamChecksum: Sendable {
   }
 
   /// Feeds the next bytes of the sequence from an array or a part of one.
-  public mutating func update(_ bytes: ArraySlice<UInt8>) {
+  package mutating func update(_ bytes: ArraySlice<UInt8>) {
     unsafe bytes.withUnsafeBytes { unsafe update(ByteView($0)) }
   }
 
   /// Feeds the next bytes of the sequence from an array.
-  public mutating func update(_ bytes: [UInt8]) { update(bytes[...]) }
+  package mutating func update(_ bytes: [UInt8]) { update(bytes[...]) }
 
   /// The checksum of everything fed so far (feeding may continue afterwards).
-  public var value: UInt64 {
+  package var value: UInt64 {
     var copy = self
     if copy.pendingByteCount != 0 { copy.mix(copy.pendingWord) }
     copy.mix(copy.totalByteCount)
@@ -94,14 +94,14 @@ public struct StreamChecksum: Sendable {
   private static func finalized(_ value: UInt64) -> UInt64 { murmurFinalized(value) }
 
   /// The checksum of the bytes `view` shows, alone.
-  public static func of(_ view: ByteView) -> UInt64 {
+  package static func of(_ view: ByteView) -> UInt64 {
     var checksum = StreamChecksum()
     checksum.update(view)
     return checksum.value
   }
 
   /// The checksum of an array's bytes, alone.
-  public static func of(_ bytes: [UInt8]) -> UInt64 {
+  package static func of(_ bytes: [UInt8]) -> UInt64 {
     unsafe bytes.withUnsafeBytes { unsafe of(ByteView($0)) }
   }
 }

@@ -22,7 +22,7 @@ public struct TwoPhaseBench {
   public let binaryDirectory: String
   public let log: (String) -> Void
   /// What the simulated system's cap counts.
-  public var capScope = CheckingContext.CapScope.perRequest
+  package var capScope = CheckingContext.CapScope.perRequest
   /// The device the requests are projected onto, if any.
   public var device: DeviceProfile?
   /// Split the set by number range across this many extensions (nil: one).

@@ -15,17 +15,17 @@
 /// is a precondition failure, since growing frees the bytes the view points at. So appending the
 /// storage's own bytes, or a table inserting while its keys are walked, traps instead of reading
 /// freed memory. A view must not outlive the closure it was handed to.
-@safe public final class ByteStorage {
+@safe @usableFromInline package final class ByteStorage {
   // Touched only by this class's own short methods, one at a time: the dynamic exclusivity
   // checks on each read (a view per probe) cost more than the reference counts they replaced.
   @exclusivity(unchecked) @usableFromInline var base: UnsafeMutableRawPointer
   /// The bytes held.
-  @exclusivity(unchecked) public internal(set) var count = 0
+  @exclusivity(unchecked) @usableFromInline package internal(set) var count = 0
   /// Bytes it holds before it grows.
-  @exclusivity(unchecked) public private(set) var capacity: Int
+  @exclusivity(unchecked) @usableFromInline package private(set) var capacity: Int
 
   /// Empty, with room for `capacity` bytes before it grows.
-  public init(capacity: Int = 64) {
+  @usableFromInline package init(capacity: Int = 64) {
     unsafe self.capacity = max(capacity, 16)
     unsafe base = unsafe UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
   }
@@ -39,7 +39,7 @@
   /// - Parameter body: reads the bytes; the view must not escape it.
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws.
-  @inlinable public func withView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
+  @inlinable package func withView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
     unsafe lentViews += 1
     defer { unsafe lentViews -= 1 }
     return unsafe try body(
@@ -52,7 +52,7 @@
   }
 
   /// Makes room for `total` bytes in all, growing by doubling.
-  public func reserve(_ total: Int) {
+  @usableFromInline package func reserve(_ total: Int) {
     checkNotLent()
     guard unsafe total > capacity else { return }
     var grown = unsafe capacity
@@ -65,7 +65,7 @@
 
   /// Appends the bytes `bytes` shows. Its own bytes can only be shown inside ``withView(_:)``,
   /// where appending traps: growing would free them before the copy.
-  public func append(_ bytes: ByteView) {
+  @usableFromInline package func append(_ bytes: ByteView) {
     checkNotLent()
     guard bytes.count > 0 else { return }
     unsafe reserve(count + bytes.count)
@@ -77,7 +77,9 @@
 
   /// Appends `byteCount` bytes filled by `fill`, which is handed their room and returns how many
   /// it wrote (at most `byteCount`; a negative count writes none). Returns what `fill` returned.
-  public func append(upTo byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+  @usableFromInline package func append(
+    upTo byteCount: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Int
+  ) -> Int {
     checkNotLent()
     unsafe reserve(count + byteCount)
     let written = unsafe fill(UnsafeMutableRawBufferPointer(start: base + count, count: byteCount))
@@ -86,7 +88,7 @@
   }
 
   /// Drops the first `prefix` bytes, moving the rest to the front.
-  public func removeFirst(_ prefix: Int) {
+  @usableFromInline package func removeFirst(_ prefix: Int) {
     checkNotLent()
     unsafe precondition(prefix >= 0 && prefix <= count, "removing more bytes than held")
     guard prefix > 0 else { return }
@@ -95,7 +97,7 @@
   }
 
   /// Drops every byte, keeping the room.
-  public func removeAll() {
+  @usableFromInline package func removeAll() {
     checkNotLent()
     unsafe count = 0
   }

@@ -8,7 +8,7 @@
 /// `memcmp`. The hash is seeded per table at random, so hostile labels cannot be made to
 /// collide into one long probe. A class with `Int` values, not a generic struct: a struct held in
 /// a class was copied per lookup, and generic code across modules looked its types up per call.
-public final class ByteStringTable {
+@usableFromInline package final class ByteStringTable {
   // The table's storage is only touched by its own short methods, one at a time, so the
   // dynamic exclusivity checks on every property read (five per lookup, a tenth of a compile's
   // instructions with their thread-local bookkeeping) are turned off for it.
@@ -30,7 +30,7 @@ public final class ByteStringTable {
   private let seed: UInt64
 
   /// An empty table with room for `capacity` keys before it grows.
-  public convenience init(capacity: Int = 16) {
+  @usableFromInline package convenience init(capacity: Int = 16) {
     self.init(capacity: capacity, seed: UInt64.random(in: UInt64.min...UInt64.max))
   }
 
@@ -42,10 +42,10 @@ public final class ByteStringTable {
   }
 
   /// The number of keys.
-  public var count: Int { unsafe keyStarts.count }
+  @usableFromInline package var count: Int { unsafe keyStarts.count }
 
   /// The entry holding the bytes `key` shows, or nil.
-  public func find(_ key: ByteView) -> Int? {
+  @usableFromInline package func find(_ key: ByteView) -> Int? {
     let hash = Self.hash(key, seed: seed)
     // Subscripts, not `withUnsafeBufferPointer`: its closure retained and released the slots.
     let mask = unsafe slots.count - 1
@@ -61,7 +61,7 @@ public final class ByteStringTable {
   }
 
   /// The value of `entry` (from ``find(_:)`` or ``insert(_:value:)``).
-  public subscript(entry: Int) -> Int {
+  @usableFromInline package subscript(entry: Int) -> Int {
     get { unsafe entryValues[entry] }
     set { unsafe entryValues[entry] = newValue }
   }
@@ -69,7 +69,7 @@ public final class ByteStringTable {
   /// Adds a string's UTF-8 bytes, which must not be in the table yet, with `value`; returns its
   /// entry.
   @discardableResult
-  public func insert(utf8 key: String, value: Int) -> Int {
+  @usableFromInline package func insert(utf8 key: String, value: Int) -> Int {
     var key = key
     return key.withUTF8 { unsafe insert(ByteView($0), value: value) }
   }
@@ -77,7 +77,7 @@ public final class ByteStringTable {
   /// Adds the bytes `key` shows, which must not be in the table yet, with `value`; returns its
   /// entry.
   @discardableResult
-  public func insert(_ key: ByteView, value: Int) -> Int {
+  @usableFromInline package func insert(_ key: ByteView, value: Int) -> Int {
     if unsafe 2 * (count + 1) > slots.count { unsafe rehash(slotCount: 2 * slots.count) }
     let hash = Self.hash(key, seed: seed)
     let entry = count
@@ -92,7 +92,7 @@ public final class ByteStringTable {
 
   /// Every key with its value, in insertion order. The keys are lent to `body`: an insert into
   /// this table from `body` is a precondition failure (it could move them).
-  public func forEachKey(_ body: (ByteView, Int) throws -> Void) rethrows {
+  @usableFromInline package func forEachKey(_ body: (ByteView, Int) throws -> Void) rethrows {
     try keyBytes.withView { keys in
       for entry in 0..<count {
         let start = unsafe keyStarts[entry]
@@ -102,7 +102,7 @@ public final class ByteStringTable {
   }
 
   /// Removes the entries whose value `isRemoved` accepts (rebuilds the table).
-  public func removeAll(where isRemoved: (Int) -> Bool) {
+  @usableFromInline package func removeAll(where isRemoved: (Int) -> Bool) {
     let kept = ByteStringTable(capacity: count, seed: seed)
     forEachKey { key, value in
       if !isRemoved(value) { kept.insert(key, value: value) }

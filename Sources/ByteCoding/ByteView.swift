@@ -21,26 +21,26 @@
 // nil), so `base` is read only inside the `count` bytes it was made with. A view's lifetime is
 // its maker's: views are made inside `withUnsafeBytes`, `withUTF8` or `ByteStorage.withView`
 // and not kept, which is why the type is @safe and `unsafeStart` is not.
-@safe public struct ByteView: RandomAccessCollection {
+@safe @usableFromInline package struct ByteView: RandomAccessCollection {
   @usableFromInline let base: UnsafeRawPointer?
   /// The number of bytes.
-  public let count: Int
+  @usableFromInline package let count: Int
 
   /// A view of `bytes`.
   @inlinable
-  public init(_ bytes: UnsafeRawBufferPointer) {
+  package init(_ bytes: UnsafeRawBufferPointer) {
     unsafe (base, count) = (bytes.baseAddress, bytes.count)
   }
 
   /// A view of `bytes` (read only through the view).
   @inlinable
-  public init(_ bytes: UnsafeMutableRawBufferPointer) {
+  package init(_ bytes: UnsafeMutableRawBufferPointer) {
     unsafe self.init(UnsafeRawBufferPointer(bytes))
   }
 
   /// A view of `bytes`.
   @inlinable
-  public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+  package init(_ bytes: UnsafeBufferPointer<UInt8>) {
     unsafe (base, count) = unsafe (UnsafeRawPointer(bytes.baseAddress), bytes.count)
   }
 
@@ -49,13 +49,13 @@
     unsafe (self.base, self.count) = unsafe (base, count)
   }
 
-  @inlinable public var startIndex: Int { 0 }
-  @inlinable public var endIndex: Int { count }
+  @inlinable package var startIndex: Int { 0 }
+  @inlinable package var endIndex: Int { count }
 
   /// The byte at `index`.
   /// - Precondition: `0 <= index < count`.
   @inlinable
-  public subscript(index: Int) -> UInt8 {
+  package subscript(index: Int) -> UInt8 {
     // One unsigned compare covers both ends.
     precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "byte index out of range")
     return unsafe base.unsafelyUnwrapped.load(fromByteOffset: index, as: UInt8.self)
@@ -64,7 +64,7 @@
   /// Walks the bytes in order; the walk stays inside the view by construction, so it reads
   /// without a check per byte (`for byte in view` costs what a raw buffer's loop does).
   @frozen
-  public struct Iterator: IteratorProtocol {
+  @usableFromInline package struct Iterator: IteratorProtocol {
     @usableFromInline let view: ByteView
     @usableFromInline var position = 0
 
@@ -72,7 +72,7 @@
     init(_ view: ByteView) { self.view = view }
 
     @inlinable
-    public mutating func next() -> UInt8? {
+    package mutating func next() -> UInt8? {
       guard position < view.count else { return nil }
       defer { position += 1 }
       return unsafe view.base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
@@ -80,12 +80,12 @@
   }
 
   @inlinable
-  public func makeIterator() -> Iterator { Iterator(self) }
+  package func makeIterator() -> Iterator { Iterator(self) }
 
   /// The bytes in `range` as a view of their own, indexed from 0.
   /// - Precondition: `range` lies within `0..<count`.
   @inlinable
-  public func rebased(_ range: Range<Int>) -> ByteView {
+  package func rebased(_ range: Range<Int>) -> ByteView {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "byte range out of range")
     return unsafe ByteView(
       base: range.isEmpty ? nil : base.unsafelyUnwrapped + range.lowerBound, count: range.count)
@@ -94,12 +94,12 @@
   /// The bytes from `start` to the end as a view of their own, indexed from 0.
   /// - Precondition: `0 <= start <= count`.
   @inlinable
-  public func rebased(from start: Int) -> ByteView { rebased(start..<count) }
+  package func rebased(from start: Int) -> ByteView { rebased(start..<count) }
 
   /// The little-endian `T` at byte `offset`.
   /// - Precondition: the value's bytes lie within the view.
   @inlinable
-  public func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+  package func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
     precondition(
       offset >= 0 && offset <= count - MemoryLayout<T>.size, "field out of the view's bytes")
     return unsafe T(
@@ -109,21 +109,21 @@
   /// The first byte's address, for a room that goes on reading the bytes after this call (the
   /// block decoder keeps a block's start while it hands out its entries); nil when empty. The
   /// view's rule holds: valid only while the owner lends the bytes.
-  @inlinable public var unsafeStart: UnsafeRawPointer? { unsafe base }
+  @inlinable package var unsafeStart: UnsafeRawPointer? { unsafe base }
 
   /// No bytes.
-  @inlinable public static var empty: ByteView { unsafe ByteView(base: nil, count: 0) }
+  @inlinable package static var empty: ByteView { unsafe ByteView(base: nil, count: 0) }
 
   /// Whether the view shows exactly `array`'s bytes (`memcmp`: the generic `elementsEqual` went
   /// byte by byte through an iterator).
   @inlinable
-  public func equals(_ array: [UInt8]) -> Bool {
+  package func equals(_ array: [UInt8]) -> Bool {
     unsafe count == array.count && array.withUnsafeBytes { unsafe equals(ByteView($0)) }
   }
 
   /// Whether the two views show the same bytes (`memcmp`).
   @inlinable
-  public func equals(_ other: ByteView) -> Bool {
+  package func equals(_ other: ByteView) -> Bool {
     unsafe count == other.count
       && (count == 0 || memcmp(base.unsafelyUnwrapped, other.base.unsafelyUnwrapped, count) == 0)
   }
@@ -133,7 +133,7 @@
   /// instructions each, on every line and field of a dump). It reads no byte outside the view.
   /// `start` has no default: a call without it is `Collection.firstIndex(of:)`, byte by byte.
   @inlinable
-  public func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+  package func firstIndex(of byte: UInt8, from start: Int) -> Int? {
     guard start >= 0, start < count, let base = unsafe base else { return nil }
     guard let found = unsafe memchr(base + start, Int32(byte), count - start) else { return nil }
     return unsafe UnsafeRawPointer(found) - base
@@ -142,7 +142,7 @@
   /// The bytes as a raw buffer, for the rooms that hand them to the system, a C library or a
   /// measured loop (the README's layout table names them).
   @inlinable
-  public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+  package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
     -> Result
   {
     unsafe try body(UnsafeRawBufferPointer(start: base, count: count))
@@ -151,7 +151,7 @@
   /// The bytes as one buffer, for code that hands them on whole (`String(decoding:as:)`,
   /// `Array(_:)`) without reading them one by one here.
   @inlinable
-  public func withContiguousStorageIfAvailable<Result>(
+  package func withContiguousStorageIfAvailable<Result>(
     _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) rethrows -> Result? {
     unsafe try body(
@@ -166,7 +166,7 @@ extension ByteView {
   /// none per load, which a checksum over every byte of a base needs (``loadLittleEndian(_:at:)``
   /// per word cost the loader 1.1% more instructions per entry on ci-smoke).
   @frozen
-  public struct LittleEndianWords {
+  @usableFromInline package struct LittleEndianWords {
     @usableFromInline let view: ByteView
     @usableFromInline var position = 0
 
@@ -174,11 +174,11 @@ extension ByteView {
     init(_ view: ByteView) { self.view = view }
 
     /// Where the next word starts, in bytes from the view's start.
-    @inlinable public var offset: Int { position }
+    @inlinable package var offset: Int { position }
 
     /// The next word, or nil when fewer than 8 bytes are left.
     @inlinable
-    public mutating func next() -> UInt64? {
+    package mutating func next() -> UInt64? {
       guard view.count &- position >= 8 else { return nil }
       defer { position &+= 8 }
       return unsafe UInt64(
@@ -188,7 +188,7 @@ extension ByteView {
 
     /// The next two words, or nil when fewer than 16 bytes are left.
     @inlinable
-    public mutating func nextPair() -> (UInt64, UInt64)? {
+    package mutating func nextPair() -> (UInt64, UInt64)? {
       guard view.count &- position >= 16 else { return nil }
       defer { position &+= 16 }
       let start = unsafe view.base.unsafelyUnwrapped + position
@@ -200,7 +200,7 @@ extension ByteView {
   }
 
   /// A walk over the view's whole little-endian 64-bit words.
-  @inlinable public var littleEndianWords: LittleEndianWords { LittleEndianWords(self) }
+  @inlinable package var littleEndianWords: LittleEndianWords { LittleEndianWords(self) }
 }
 
 extension Array where Element == UInt8 {
@@ -209,14 +209,14 @@ extension Array where Element == UInt8 {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws.
   @inlinable
-  public func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
+  package func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
     unsafe try withUnsafeBytes { unsafe try body(ByteView($0)) }
   }
 
   /// Appends the bytes a view shows in one copy (the generic `append(contentsOf:)` went through
   /// the view's iterator, a byte at a time: 160 instructions a label in a compile).
   @inlinable
-  public mutating func append(contentsOf view: ByteView) {
+  package mutating func append(contentsOf view: ByteView) {
     _ = unsafe view.withContiguousStorageIfAvailable { unsafe append(contentsOf: $0) }
   }
 }
@@ -227,7 +227,7 @@ extension ArraySlice where Element == UInt8 {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws.
   @inlinable
-  public func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
+  package func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
     unsafe try withUnsafeBytes { unsafe try body(ByteView($0)) }
   }
 }
@@ -238,7 +238,7 @@ extension UnsafeRawBufferPointer {
   /// bad input.
   /// - Precondition: the value's bytes lie inside the buffer.
   @inlinable
-  public func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+  package func loadLittleEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
     precondition(
       offset >= 0 && offset <= count - MemoryLayout<T>.size, "load outside the buffer")
     return unsafe T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))

@@ -1,6 +1,6 @@
 /// How many decimal digits `value` is written with (at least 1; a phone number's digits, a
 /// keyword's length).
-public func decimalDigitCount(_ value: Int64) -> Int {
+@usableFromInline package func decimalDigitCount(_ value: Int64) -> Int {
   var count = 1
   var rest = value / 10
   while rest != 0 {
@@ -11,9 +11,9 @@ public func decimalDigitCount(_ value: Int64) -> Int {
 }
 
 /// Decimal text made as bytes: a file of a million numbers written without a String a line.
-public enum DecimalText {
+@usableFromInline package enum DecimalText {
   /// Appends the decimal digits of `value` (≥ 0; a negative value is written as 0).
-  public static func append(_ value: Int64, to bytes: inout [UInt8]) {
+  @usableFromInline package static func append(_ value: Int64, to bytes: inout [UInt8]) {
     let count = decimalDigitCount(max(value, 0))
     let start = bytes.count
     bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))

@@ -2,9 +2,9 @@
 /// letters, digits, `-` and the characters in `keeping` stay; every other byte becomes `_` and
 /// two hex digits (`A B` → `A_20B`, `A_B` → `A_5FB`, `a/b` → `a_2Fb`). No two texts share a name,
 /// and no name holds a separator, a tab or a line break.
-public enum FileSafeName {
+@usableFromInline package enum FileSafeName {
   /// The file name for `text`.
-  public static func encode(_ text: String, keeping: Set<UInt8> = []) -> String {
+  @usableFromInline package static func encode(_ text: String, keeping: Set<UInt8> = []) -> String {
     var name = ""
     for byte in text.utf8 {
       switch byte {

@@ -1,8 +1,8 @@
 /// JSON string escaping (RFC 8259 §7), shared by the writers of JSON text: quotes, backslashes
 /// and control characters escaped, everything else as it is.
-public enum JSONStringEscaping {
+@usableFromInline package enum JSONStringEscaping {
   /// `text` escaped for the inside of a JSON string (without the quotes).
-  public static func escaped(_ text: String) -> String {
+  @usableFromInline package static func escaped(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -6,16 +6,16 @@
 /// closure that lent them (`withUnsafeBytes`) and let it go with them, as swift-collections'
 /// `_UnsafeHandle` is used inside `read { }`. Reads past the end throw ``ByteCodingError`` and
 /// leave ``offset`` where it was.
-public struct LittleEndianReader {
+@usableFromInline package struct LittleEndianReader {
   @usableFromInline let bytes: ByteView
   @usableFromInline var _offset: Int
   /// Where the next read starts, in bytes from the start of the borrowed bytes.
-  @inlinable public var offset: Int { _offset }
+  @inlinable package var offset: Int { _offset }
 
   /// A reader at `offset` in the bytes `view` shows.
   /// - Precondition: `0 <= offset <= view.count`.
   @inlinable
-  public init(_ view: ByteView, offset: Int = 0) {
+  package init(_ view: ByteView, offset: Int = 0) {
     precondition(offset >= 0 && offset <= view.count, "reader offset outside its bytes")
     self.bytes = view
     self._offset = offset
@@ -23,17 +23,19 @@ public struct LittleEndianReader {
 
   /// Bytes left to read.
   @inlinable
-  public var remainingCount: Int { bytes.count - offset }
+  package var remainingCount: Int { bytes.count - offset }
 
   /// Whether every byte was read.
   @inlinable
-  public var isAtEnd: Bool { offset == bytes.count }
+  package var isAtEnd: Bool { offset == bytes.count }
 
   /// Reads a little-endian `T` and moves past it.
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer than
   ///   `MemoryLayout<T>.size` bytes are left.
   @inlinable @inline(__always)
-  public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(ByteCodingError) -> T {
+  @usableFromInline package mutating func read<T: FixedWidthInteger>(_: T.Type = T.self)
+    throws(ByteCodingError) -> T
+  {
     let size = MemoryLayout<T>.size
     guard remainingCount >= size else {
       throw .truncated(offset: offset, needed: size, available: remainingCount)
@@ -47,7 +49,7 @@ public struct LittleEndianReader {
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when the bytes end before
   ///   its last byte, ``ByteCodingError/overlongInteger(offset:)`` when it does not fit 64 bits.
   @inlinable
-  public mutating func readLEB128() throws(ByteCodingError) -> UInt64 {
+  package mutating func readLEB128() throws(ByteCodingError) -> UInt64 {
     var value: UInt64 = 0
     var shift: UInt64 = 0
     var index = offset
@@ -71,7 +73,8 @@ public struct LittleEndianReader {
   /// them.
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer are left.
   @inlinable @inline(__always)
-  public mutating func readView(_ count: Int) throws(ByteCodingError) -> ByteView {
+  @usableFromInline package mutating func readView(_ count: Int) throws(ByteCodingError) -> ByteView
+  {
     guard count >= 0, remainingCount >= count else {
       throw .truncated(offset: offset, needed: count, available: remainingCount)
     }
@@ -83,7 +86,7 @@ public struct LittleEndianReader {
   /// Moves past `count` bytes.
   /// - Throws: ``ByteCodingError/truncated(offset:needed:available:)`` when fewer are left.
   @inlinable @inline(__always)
-  public mutating func skip(_ count: Int) throws(ByteCodingError) {
+  @usableFromInline package mutating func skip(_ count: Int) throws(ByteCodingError) {
     _ = try readView(count)
   }
 }

@@ -5,13 +5,13 @@
 extension Array where Element == UInt8 {
   /// Appends `value`'s `MemoryLayout<T>.size` bytes, least significant first.
   @inlinable
-  public mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+  package mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
     unsafe Swift.withUnsafeBytes(of: value.littleEndian) { unsafe append(contentsOf: $0) }
   }
 
   /// Appends `value` as unsigned LEB128: seven bits per byte, low bits first.
   @inlinable
-  public mutating func appendLEB128(_ value: UInt64) {
+  package mutating func appendLEB128(_ value: UInt64) {
     var rest = value
     while rest >= 0x80 {
       append(UInt8(truncatingIfNeeded: rest) | 0x80)

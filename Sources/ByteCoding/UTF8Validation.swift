@@ -4,10 +4,10 @@
 /// Checks and trims UTF-8 text held as bytes, without making a `String` of it: the compiler's
 /// rows stay bytes from the input file to the base, and making a `String` per field (to check
 /// it, or to trim it) was a fifth of a compile's instructions.
-public enum UTF8Validation {
+@usableFromInline package enum UTF8Validation {
   /// Whether the bytes `view` shows are well-formed UTF-8 (no overlong forms, surrogates or
   /// values past U+10FFFF), as `String(validating:as:)` decides.
-  public static func isValid(_ view: ByteView) -> Bool {
+  @usableFromInline package static func isValid(_ view: ByteView) -> Bool {
     // ASCII and two-byte characters first (Latin, Cyrillic, Greek, Hebrew, Arabic: most
     // labels are written in them); the general check from the first other lead byte. The
     // standard library's validator took 450 instructions a Cyrillic row of a dump (callgrind).
@@ -76,7 +76,7 @@ public enum UTF8Validation {
   }
 
   /// ``trimmingWhitespace(_:)-(ByteView)`` of a string's bytes, as a string.
-  public static func trimmingWhitespace(_ text: String) -> String {
+  @usableFromInline package static func trimmingWhitespace(_ text: String) -> String {
     var text = text
     return text.withUTF8 {
       unsafe String(decoding: trimmingWhitespace(ByteView($0)), as: UTF8.self)
@@ -86,7 +86,7 @@ public enum UTF8Validation {
   /// `bytes` without leading and trailing whitespace: tab and Unicode's space separators
   /// (general category Zs, a set Unicode keeps stable: space, no-break space, the typographic
   /// spaces), as Foundation's `.whitespaces` means it. `bytes` must be valid UTF-8.
-  public static func trimmingWhitespace(_ bytes: ByteView) -> ByteView {
+  @usableFromInline package static func trimmingWhitespace(_ bytes: ByteView) -> ByteView {
     // Most fields start and end with a printable ASCII byte (0x21...0x7F: no whitespace).
     if let first = bytes.first, let last = bytes.last, first &- 0x21 < 0x5F, last &- 0x21 < 0x5F {
       return bytes
@@ -143,14 +143,14 @@ extension String {
   /// The string the bytes `view` shows spell, or nil when they are not well-formed UTF-8: what
   /// `String(validating:as:)` does, which is iOS 18 and macOS 15 (calldir builds for iOS 16 and
   /// macOS 13). Validated by ``UTF8Validation/isValid(_:)``, then decoded without repairs.
-  public init?(validatingUTF8Bytes view: ByteView) {
+  @usableFromInline package init?(validatingUTF8Bytes view: ByteView) {
     guard UTF8Validation.isValid(view) else { return nil }
     self.init(decoding: view, as: UTF8.self)
   }
 
   /// ``init(validatingUTF8Bytes:)-(ByteView)`` over any bytes: in place when they are
   /// contiguous (an array, a slice of a buffer), else through a copy.
-  public init?(validatingUTF8Bytes bytes: some Collection<UInt8>) {
+  @usableFromInline package init?(validatingUTF8Bytes bytes: some Collection<UInt8>) {
     let inPlace = bytes.withContiguousStorageIfAvailable {
       unsafe String(validatingUTF8Bytes: ByteView($0))
     }
@@ -159,7 +159,7 @@ extension String {
   }
 
   /// ``init(validatingUTF8Bytes:)-(ByteView)`` over an array's bytes.
-  public init?(validatingUTF8Bytes bytes: [UInt8]) {
+  @usableFromInline package init?(validatingUTF8Bytes bytes: [UInt8]) {
     guard
       let text = unsafe bytes.withUnsafeBytes({ unsafe String(validatingUTF8Bytes: ByteView($0)) })
     else {

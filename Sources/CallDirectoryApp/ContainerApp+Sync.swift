@@ -10,7 +10,7 @@ extension ContainerApp {
   /// Sets how many entries each incremental request past the cap adds, and the floor halving
   /// stops at (default: an eighth of the chunk, at most 125,000).
   /// - Throws: ``ContainerAppError`` for a chunk under 1 or a container without manifest.
-  public func setChunk(_ entries: Int, minimum: Int? = nil) throws(ContainerAppError) {
+  package func setChunk(_ entries: Int, minimum: Int? = nil) throws(ContainerAppError) {
     guard entries >= 1, (minimum ?? 1) >= 1 else {
       throw ContainerAppError(
         "a chunk must hold at least 1 entry, got \(entries)", kind: .badArgument)
@@ -24,7 +24,7 @@ extension ContainerApp {
   /// bases it read become installed, with the prefix it installed and the set's size; either
   /// way the journal's request is acknowledged, so it is never taken for one iOS made.
   /// - Throws: ``ContainerAppError`` when the manifest cannot be written.
-  public func recordRequest(succeeded: Bool) throws(ContainerAppError) {
+  package func recordRequest(succeeded: Bool) throws(ContainerAppError) {
     try ContainerAppError.catching { try recordRequestNow(succeeded: succeeded) }
   }
 

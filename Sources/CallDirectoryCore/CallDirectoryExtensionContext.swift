@@ -2,7 +2,7 @@
 /// calls to hand the system its entries.
 ///
 /// As on iOS, the add and remove calls do not throw: a violation of the contract is recorded and
-/// surfaces when the request completes (see ``CheckingContext``).
+/// surfaces when the request completes (see `CheckingContext` in the simulated host).
 public protocol CallDirectoryExtensionContext: AnyObject {
   /// True when the system asks only for changes since the last successful load (iOS 11). When
   /// false, the extension must send its complete set, and removals are errors.

@@ -17,19 +17,19 @@
 ///
 /// As on iOS the calls do not throw: the first violation is kept in ``failure``, later entries are
 /// ignored, and ``completeRequest(completionHandler:)`` reports the request as failed.
-public final class CheckingContext: CallDirectoryExtensionContext {
+package final class CheckingContext: CallDirectoryExtensionContext {
   /// Settings of the simulated system.
-  public struct Configuration: Sendable, Equatable {
+  package struct Configuration: Sendable, Equatable {
     /// The loader's `maximumAllowedEntries`; at most one less than this is accepted.
-    public var maximumAllowedEntries: Int
+    package var maximumAllowedEntries: Int
     /// Whether identification and blocking entries count against one shared cap.
-    public var sharesCountAcrossLists: Bool
+    package var sharesCountAcrossLists: Bool
     /// What the cap counts.
-    public var capScope: CapScope
+    package var capScope: CapScope
 
     /// Creates a configuration; the defaults are iOS 26.1's loader's: a cap per request, shared
     /// by both lists.
-    public init(
+    package init(
       maximumAllowedEntries: Int = SystemLimits.maximumAllowedEntries,
       sharesCountAcrossLists: Bool = true, capScope: CapScope = .perRequest
     ) {
@@ -45,7 +45,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   /// numbers in 1 M incremental requests rely on. The per-extension reading, which an older
   /// team's note gave, stays as an option. Whether a failed complete load keeps the old entries
   /// is not in the decompiled text: the simulated system keeps a failed request atomic.
-  public enum CapScope: String, Sendable, CaseIterable {
+  package enum CapScope: String, Sendable, CaseIterable {
     /// This request's additions.
     case perRequest = "per-request"
     /// What the extension holds once the request is applied (held entries, less removals, plus
@@ -53,26 +53,26 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     case perExtension = "per-extension"
   }
 
-  public let isIncremental: Bool
+  package let isIncremental: Bool
   /// The settings this context enforces.
-  public let configuration: Configuration
+  package let configuration: Configuration
 
   // A context serves one request on one thread (as CallKit's does); dynamic exclusivity checks
   // on these per-entry fields cost a fifth of a load's time, so they are off.
 
   // Safe: a request's context is used by the one thread that serves the request.
   /// Identification entries accepted so far.
-  @exclusivity(unchecked) public private(set) var identificationCount = 0
+  @exclusivity(unchecked) package private(set) var identificationCount = 0
   /// Blocking entries accepted so far.
-  @exclusivity(unchecked) public private(set) var blockingCount = 0
+  @exclusivity(unchecked) package private(set) var blockingCount = 0
   /// Removal calls accepted so far (incremental requests only).
-  @exclusivity(unchecked) public private(set) var removalCount = 0
+  @exclusivity(unchecked) package private(set) var removalCount = 0
   /// UTF-8 bytes of the labels accepted so far.
-  @exclusivity(unchecked) public private(set) var labelByteCount = 0
+  @exclusivity(unchecked) package private(set) var labelByteCount = 0
   /// The first contract violation, if any.
-  @exclusivity(unchecked) public private(set) var failure: CallDirectoryError?
+  @exclusivity(unchecked) package private(set) var failure: CallDirectoryError?
   /// How the request ended.
-  @exclusivity(unchecked) public private(set) var outcome: RequestOutcome = .pending
+  @exclusivity(unchecked) package private(set) var outcome: RequestOutcome = .pending
 
   // Safe: a request's context is used by the one thread that serves the request.
   /// False once the request failed, completed or was cancelled: one flag for the per-entry
@@ -92,7 +92,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   ///   - held: the entries the extension holds before the request, per list; they count only
   ///     with a cap per extension, and only for an incremental request (a complete one replaces
   ///     them).
-  public init(
+  package init(
     isIncremental: Bool = false, configuration: Configuration = Configuration(),
     held: (identification: Int, blocking: Int) = (0, 0)
   ) {
@@ -107,7 +107,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   }
 
   /// Entries accepted in both lists.
-  public var entryCount: Int {
+  package var entryCount: Int {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     unsafe identificationCount + blockingCount
   }
@@ -142,7 +142,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     unsafe acceptsEntries = false
   }
 
-  public func addIdentificationEntry(
+  package func addIdentificationEntry(
     withNextSequentialPhoneNumber phoneNumber: PhoneNumber, label: String
   ) {
     admitIdentificationEntry(phoneNumber, labelByteCount: label.utf8.count)
@@ -152,7 +152,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   /// same checks for an entry whose label arrived as bytes and was never made a `String`.
   /// - Returns: whether the entry was accepted.
   @discardableResult
-  public func admitIdentificationEntry(_ phoneNumber: PhoneNumber, labelByteCount: Int) -> Bool {
+  package func admitIdentificationEntry(_ phoneNumber: PhoneNumber, labelByteCount: Int) -> Bool {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard
       unsafe admits(
@@ -167,7 +167,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     return true
   }
 
-  public func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
+  package func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard
       unsafe admits(
@@ -188,31 +188,31 @@ public final class CheckingContext: CallDirectoryExtensionContext {
   }
 
   // A removal frees a place under a cap per extension (the loader removes only what is held).
-  public func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+  package func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldIdentification = unsafe max(0, heldIdentification - 1) }
   }
 
-  public func removeAllIdentificationEntries() {
+  package func removeAllIdentificationEntries() {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldIdentification = 0 }
   }
 
-  public func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+  package func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldBlocking = unsafe max(0, heldBlocking - 1) }
   }
 
-  public func removeAllBlockingEntries() {
+  package func removeAllBlockingEntries() {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldBlocking = 0 }
   }
 
-  public func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
+  package func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard unsafe outcome == .pending else { return }
     unsafe acceptsEntries = false
@@ -225,7 +225,7 @@ public final class CheckingContext: CallDirectoryExtensionContext {
     }
   }
 
-  public func cancelRequest(withError error: any Error) {
+  package func cancelRequest(withError error: any Error) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard unsafe outcome == .pending else { return }
     unsafe acceptsEntries = false

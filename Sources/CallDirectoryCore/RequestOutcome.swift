@@ -1,5 +1,5 @@
 /// How a request ended, as the system sees it.
-public enum RequestOutcome: Equatable, Sendable {
+package enum RequestOutcome: Equatable, Sendable {
   /// The extension has not completed or cancelled yet.
   case pending
   /// `completeRequest` was called and every entry obeyed the contract: the system keeps them.

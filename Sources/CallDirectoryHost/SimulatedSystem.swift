@@ -21,7 +21,7 @@ public final class SimulatedSystem {
   /// them), else the system's.
   public var allocator = MeasuredAllocator.automatic()
   /// The loader's `maximumAllowedEntries`, whether the cap is shared, and what it counts.
-  public var contract = CheckingContext.Configuration()
+  package var contract = CheckingContext.Configuration()
   /// A simulated watchdog: a spawned request that sends more than this many entries (additions
   /// and removals) is killed with error 2, as a device kills a request that runs too long (its
   /// time limit is not published; a device profile turns it into entries). Nil: never.

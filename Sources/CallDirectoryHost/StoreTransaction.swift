@@ -129,7 +129,7 @@ public final class StoreTransaction {
   }
 
   /// Stores an identification entry whose label is given as valid UTF-8 bytes.
-  public func addIdentification(_ number: Int64, labelUTF8: ByteView) throws {
+  package func addIdentification(_ number: Int64, labelUTF8: ByteView) throws {
     pendingIdentification.append((number, try labelID(labelUTF8)))
     if pendingIdentification.count == Self.rowsPerStatement { try flushIdentification() }
   }

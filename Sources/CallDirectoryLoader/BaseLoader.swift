@@ -2,10 +2,10 @@ import BaseFormat
 import CallDirectoryCore
 
 /// Streams one base into a Call Directory context in constant memory.
-public enum BaseLoader {
+package enum BaseLoader {
   /// Opens `path` with the reader of `strategy`.
   /// - Throws: `BaseFormat.BaseFormatError` for a missing, foreign, truncated or corrupt file.
-  public static func openReader(path: String, strategy: LoadStrategy) throws(BaseFormatError)
+  package static func openReader(path: String, strategy: LoadStrategy) throws(BaseFormatError)
     -> any BaseReader
   {
     // A rule base is ranges, read 4 KiB at a time whatever the strategy.
@@ -22,7 +22,7 @@ public enum BaseLoader {
   /// - Throws: `BaseFormat.BaseFormatError`; entries already handed on must then be discarded,
   ///   which is what the system does with a request that does not complete.
   @inlinable @discardableResult
-  public static func load(
+  package static func load(
     path: String, strategy: LoadStrategy, into context: some CallDirectoryExtensionContext
   ) throws(BaseFormatError) -> Int {
     if try BaseHeader.read(path: path).isRules {

@@ -6,7 +6,7 @@ extension DirectoryLoader {
   /// lists together) into `parts` number ranges of about equal size: `parts - 1` ascending
   /// numbers, each the first of a part after the first. One pass over the merge, O(k) memory.
   /// - Throws: ``LoaderError`` when a base cannot be read.
-  public func partBoundaries(_ manifest: Manifest, parts: Int) throws(LoaderError) -> [Int64] {
+  package func partBoundaries(_ manifest: Manifest, parts: Int) throws(LoaderError) -> [Int64] {
     guard parts > 1 else { return [] }
     var full = manifest
     full.fullSetRequested = true

@@ -11,7 +11,7 @@ import SystemCalls
 /// - A complete request once the full set is requested installs the union of the seed set, the
 ///   chosen regions and the blocking lists (phase two): one ascending stream per list, merged in
 ///   O(k) memory; a number in several bases keeps the label of the highest-priority base; over
-///   the cap, the highest-priority entries are kept (``CapPlan``).
+///   the cap, the highest-priority entries are kept.
 /// - An incremental request sends only the difference between what the system holds (each base's
 ///   installed file) and the set a complete load would install now: removals, then additions,
 ///   computed by merging old and new in O(k) memory.

@@ -1,5 +1,5 @@
 /// How the extension reads a base.
-public enum LoadStrategy: String, CaseIterable, Sendable {
+package enum LoadStrategy: String, CaseIterable, Sendable {
   /// `mmap` in bounded windows, each released once consumed (`BaseFormat.MappedBaseReader`).
   case mmap
   /// `read()` through one 8 KiB buffer (`BaseFormat.BufferedBaseReader`).

@@ -10,9 +10,9 @@ import HeapModule
 /// lowest number, and each is released when it ends. Regions are contiguous number ranges, as
 /// area codes are, so a merge of 300 regions holds two or three readers at once, not 300, and
 /// its footprint does not grow with the number of bases.
-public final class MergedList {
+package final class MergedList {
   /// Opens the reader of the source at this index (an index into the `pending` list).
-  public typealias Opener = (Int) throws(BaseFormatError) -> any BaseReader
+  package typealias Opener = (Int) throws(BaseFormatError) -> any BaseReader
 
   private struct Source {
     /// Nil before the source is opened and after it ends (its reader is released then).
@@ -47,7 +47,7 @@ public final class MergedList {
   /// Opens the merge over readers already open.
   /// - Parameter readers: each base's reader with its priority.
   /// - Throws: the first `BaseFormat.BaseFormatError` reading the first entries.
-  public init(_ readers: [(reader: any BaseReader, priority: Int)]) throws(BaseFormatError) {
+  package init(_ readers: [(reader: any BaseReader, priority: Int)]) throws(BaseFormatError) {
     // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
     unsafe sources = []
     unsafe sources.reserveCapacity(readers.count)
@@ -67,7 +67,7 @@ public final class MergedList {
   ///     and priority, in the order that breaks ties between equal priorities.
   ///   - open: opens the base at an index of `pending`; its first entry must not lie below the
   ///     lowest number given for it.
-  public init(
+  package init(
     pending: [(lowestNumber: Int64, priority: Int)], open: @escaping Opener
   ) {
     // Safe: a merge runs on one thread: its unchecked fields are that thread's alone.
@@ -87,16 +87,16 @@ public final class MergedList {
   /// Whether a base of the merge is a rule base (number ranges): the loader then walks it by
   /// runs (``nextRun()``), a range a step, so what it skips past the cap costs nothing per
   /// number.
-  public var holdsRanges = false
+  package var holdsRanges = false
 
   /// Only numbers in this range come out (one extension's part of a set split by number
   /// range); nil: all. The merge stops at the range's end, so the rest of each base is not read
   /// (its SHA-256 is still checked whole by the loader).
-  public var range: Range<Int64>?
+  package var range: Range<Int64>?
 
   /// The next distinct number with its winning label and that base's priority, or nil at the end
   /// (after every reader verified its checksums, when no range ends it first).
-  public func next() throws(BaseFormatError) -> (entry: BaseEntry, priority: Int)? {
+  package func next() throws(BaseFormatError) -> (entry: BaseEntry, priority: Int)? {
     guard let range else { return try nextMerged() }
     while let item = try nextMerged() {
       if item.entry.number < range.lowerBound { continue }
@@ -119,25 +119,25 @@ public final class MergedList {
 
   /// A stretch of consecutive numbers that all come out of one base with one label: a range of
   /// a rule base, or a single entry of a list base.
-  public struct Run {
+  package struct Run {
     /// Its first number.
-    public var first: Int64
+    package var first: Int64
     /// Its last number (at or above ``first``).
-    public var last: Int64
+    package var last: Int64
     /// Every number's label: the winning base's.
-    public let label: String
+    package let label: String
     /// The winning base's priority.
-    public let priority: Int
+    package let priority: Int
 
     /// How many numbers it holds.
-    public var count: Int { Int(last - first) + 1 }
+    package var count: Int { Int(last - first) + 1 }
   }
 
   /// The next run of the merge, or nil at the end: the same numbers, labels and priorities as
   /// ``next()`` hands on one by one, in as many steps as there are runs. A run ends before the
   /// next number of any other base (which may win it), so every number of it is its base's
   /// winner. Not to be mixed with ``next()`` on one merge.
-  public func nextRun() throws(BaseFormatError) -> Run? {
+  package func nextRun() throws(BaseFormatError) -> Run? {
     while let run = try nextMergedRun() {
       guard let range else { return run }
       if run.last < range.lowerBound { continue }

@@ -2,24 +2,24 @@
 /// memory: a first pass counts, per base priority, the entries the merge would emit (a histogram
 /// with one bucket per distinct priority); the plan then admits every entry above a threshold
 /// priority and, at the threshold, only as many as fill the cap, in the order they are sent.
-public struct CapPlan: Equatable, Sendable {
+package struct CapPlan: Equatable, Sendable {
   /// Entries of lower priority are dropped; nil when everything fits.
-  public var thresholdPriority: Int?
+  package var thresholdPriority: Int?
   /// How many entries of exactly the threshold priority are admitted.
-  public var quotaAtThreshold: Int
+  package var quotaAtThreshold: Int
   /// Entries the plan admits in all.
-  public var admittedCount: Int
+  package var admittedCount: Int
   /// Entries the merge emits, admitted or not (the set's size, duplicates merged; an upper bound
   /// from the manifest's counts when no counting pass was needed).
-  public var totalCount: Int
+  package var totalCount: Int
 
   /// A plan that admits everything.
-  public static func unlimited(total: Int) -> CapPlan {
+  package static func unlimited(total: Int) -> CapPlan {
     CapPlan(thresholdPriority: nil, quotaAtThreshold: 0, admittedCount: total, totalCount: total)
   }
 
   /// The plan for a histogram of emitted entries per priority and a cap.
-  public init(histogram: [Int: Int], cap: Int) {
+  package init(histogram: [Int: Int], cap: Int) {
     let total = histogram.values.reduce(0, +)
     guard total > cap else {
       self = .unlimited(total: total)
@@ -48,18 +48,18 @@ public struct CapPlan: Equatable, Sendable {
 }
 
 /// Applies a ``CapPlan`` to a stream of entries, in order.
-public struct CapFilter {
+package struct CapFilter {
   private let threshold: Int?
   private var quota: Int
 
-  public init(_ plan: CapPlan) {
+  package init(_ plan: CapPlan) {
     threshold = plan.thresholdPriority
     quota = plan.quotaAtThreshold
   }
 
   /// Whether the entry with `priority` is sent.
   @inline(__always)
-  public mutating func admits(priority: Int) -> Bool {
+  package mutating func admits(priority: Int) -> Bool {
     guard let threshold else { return true }
     if priority > threshold { return true }
     if priority < threshold || quota == 0 { return false }
@@ -70,7 +70,7 @@ public struct CapFilter {
   /// How many of a run of `count` entries of one `priority`, sent in order, are sent: always the
   /// run's first ones, as ``admits(priority:)`` would answer them one by one.
   @inline(__always)
-  public mutating func admits(priority: Int, count: Int) -> Int {
+  package mutating func admits(priority: Int, count: Int) -> Int {
     guard let threshold, priority <= threshold else { return count }
     if priority < threshold { return 0 }
     let admitted = min(quota, count)

@@ -6,7 +6,7 @@ public struct CompileReport: Sendable {
   public var linesRead = 0
   public var accepted = 0
   /// Rejected lines by reason, with the first few `file:line` places.
-  public var rejected: [RejectionReason: (count: Int, places: [String])] = [:]
+  package var rejected: [RejectionReason: (count: Int, places: [String])] = [:]
   public var duplicatesDropped = 0
   public var entriesPerRegion: [String: Int] = [:]
   public var seedEntries = 0

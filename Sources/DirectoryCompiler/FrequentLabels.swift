@@ -25,7 +25,7 @@ public final class FrequentLabels {
   }
 
   /// Counts one use of the label spelt by `bytes` (copied only when it gets a counter).
-  public func add(bytes label: ByteView) {
+  package func add(bytes label: ByteView) {
     if let entry = counters.find(label) {
       counters[entry] += 1
     } else if counters.count < capacity {

@@ -198,7 +198,7 @@ import SystemCalls
   /// Calls `body` with the next line's bytes (without its line end); false at the end. A line
   /// longer than ``maximumLineByteCount`` is skipped in constant memory: `body` gets no bytes and
   /// ``lastLineWasTooLong`` is set.
-  public func next(_ body: (ByteView) throws -> Void) rethrows -> Bool {
+  package func next(_ body: (ByteView) throws -> Void) rethrows -> Bool {
     unsafe lastLineWasTooLong = false
     while true {
       // The line found where it lies in the buffer, then handed on, no copy and no borrow (nil:

@@ -16,7 +16,7 @@ public struct ReadRow: Sendable {
 ///   - rejected: called with each malformed line's reason and line number.
 /// - Throws: ``CompileError`` for an unreadable or damaged file, or a header without the
 ///   columns it needs.
-public func readInputRows(
+package func readInputRows(
   path: String, format: InputFormat, columns: ColumnSelection = ColumnSelection(),
   quoting: Quoting? = nil,
   maximumLineByteCount: Int = CompileOptions.defaultMaximumLineByteCount,

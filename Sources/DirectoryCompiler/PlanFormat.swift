@@ -183,6 +183,11 @@ public enum PlanFormat: String, Sendable, CaseIterable {
     switch self {
     case .arcep:
       guard fields.count == 6 else { return reject("\(fields.count) fields, not 6") }
+      // A row the filter leaves out is left out before it is checked: `--operator LGC` must
+      // not report the short codes of other operators as rejected.
+      guard
+        filter.keeps(operator: fields[3], operatorID: "", region: fields[4], allocated: "")
+      else { return .success(nil) }
       let (start, end) = (fields[1], fields[2])
       guard Self.isDigits(start), Self.isDigits(end), start.count == end.count else {
         return reject("the range \(start)–\(end) is not two numbers of one length")
@@ -204,6 +209,12 @@ public enum PlanFormat: String, Sendable, CaseIterable {
       return Self.nanpaRange(fields, line: line, filter: filter, normalizers: &normalizers)
     case .russia:
       guard fields.count >= 6 else { return reject("\(fields.count) fields, not 8") }
+      let region =
+        fields.count > 6 && !fields[6].isEmpty && fields[6] != "-" ? fields[6] : fields[5]
+      let operatorID = fields.count > 7 ? fields[7] : ""
+      guard
+        filter.keeps(operator: fields[4], operatorID: operatorID, region: region, allocated: "")
+      else { return .success(nil) }
       let code = fields[0]
       guard code.count == 3, Self.isDigits(code) else {
         return reject("the code \"\(code)\" is not 3 digits")
@@ -213,12 +224,10 @@ public enum PlanFormat: String, Sendable, CaseIterable {
         return reject("the range \(from)–\(to) is not two subscriber numbers of up to 7 digits")
       }
       func padded(_ part: String) -> String { String(repeating: "0", count: 7 - part.count) + part }
-      let region =
-        fields.count > 6 && !fields[6].isEmpty && fields[6] != "-" ? fields[6] : fields[5]
       let result = Self.range(
         "+7" + code + padded(from), "+7" + code + padded(to), country: "RU", line: line,
         filter: filter, normalizers: &normalizers,
-        values: (fields[4], fields.count > 7 ? fields[7] : "", region, "", code))
+        values: (fields[4], operatorID, region, "", code))
       if case .success(let range?) = result, let capacity = Int64(fields[3]),
         capacity != range.numberCount
       {
@@ -237,6 +246,11 @@ public enum PlanFormat: String, Sendable, CaseIterable {
       .failure(NumberingPlan.Rejection(line: line, reason: reason))
     }
     let (state, code, company, use) = (fields[0], fields[1], fields[3], fields[6])
+    let region =
+      fields[4].isEmpty ? state : state.isEmpty ? fields[4] : fields[4] + ", " + state
+    // Left out before it is checked, as an ARCEP row is.
+    guard filter.keeps(operator: company, operatorID: fields[2], region: region, allocated: "")
+    else { return .success(nil) }
     // `201-200`: seven bytes, the dash fourth (checked on the bytes: a million rows a file).
     let codeBytes = Array(code.utf8)
     guard codeBytes.count == 7, codeBytes[3] == UInt8(ascii: "-"),
@@ -258,8 +272,6 @@ public enum PlanFormat: String, Sendable, CaseIterable {
       }
       allocated = iso
     }
-    let region =
-      fields[4].isEmpty ? state : state.isEmpty ? fields[4] : fields[4] + ", " + state
     // Every NANP number dials as +1; NANPA's file holds the United States and its
     // territories, whose codes libphonenumber's US plan takes as possible numbers.
     return range(

@@ -1,7 +1,7 @@
 import PhoneNormalization
 
 /// Why the compiler left out an input line: the report counts lines by reason.
-public enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
+package enum RejectionReason: Hashable, Sendable, CustomStringConvertible {
   /// A quoted CSV/TSV field never closes, or closes mid-field.
   case badQuoting
   /// The line's bytes are not UTF-8.

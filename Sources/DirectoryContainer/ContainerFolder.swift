@@ -5,7 +5,7 @@ import SystemPackage
 
 /// Listing, making and removing files and folders of a container, without Foundation (the
 /// container module and the app's half build for iOS).
-public enum ContainerFolder {
+package enum ContainerFolder {
   /// An entry of a folder.
   typealias Entry = FolderCalls.Entry
 
@@ -13,11 +13,11 @@ public enum ContainerFolder {
   static func entries(of folder: String) -> [Entry] { FolderCalls.entries(of: folder) }
 
   /// Whether anything (a file, a folder, a link, even a dangling one) is at `path`.
-  public static func exists(_ path: String) -> Bool { FolderCalls.exists(path) }
+  package static func exists(_ path: String) -> Bool { FolderCalls.exists(path) }
 
   /// Hard-links `source` at `target`.
   /// - Throws: ``ContainerError`` naming both paths and the system's reason.
-  public static func link(_ source: String, at target: String) throws(ContainerError) {
+  package static func link(_ source: String, at target: String) throws(ContainerError) {
     do throws(Errno) {
       try FolderCalls.hardLink(source, at: target)
     } catch {
@@ -37,7 +37,7 @@ public enum ContainerFolder {
   /// - Throws: ``ContainerError`` naming the file that could not be read or written, or saying
   ///   the copy was stopped.
   @discardableResult
-  public static func copyFile(
+  package static func copyFile(
     from source: String, to destination: String, shouldStop: () -> Bool = { false }
   ) throws(ContainerError) -> String {
     let writer: AtomicFileWriter
@@ -83,7 +83,7 @@ public enum ContainerFolder {
 
   /// Creates `folder` and the folders above it that are missing (`mkdir -p`).
   /// - Throws: ``ContainerError`` naming the folder that could not be made.
-  public static func create(_ folder: String) throws(ContainerError) {
+  package static func create(_ folder: String) throws(ContainerError) {
     var path = folder.hasPrefix("/") ? "" : "."
     for component in folder.split(separator: "/") {
       path += "/" + component
@@ -96,7 +96,7 @@ public enum ContainerFolder {
   }
 
   /// Removes the folder `path` and everything in it (best effort).
-  public static func removeTree(_ path: String) {
+  package static func removeTree(_ path: String) {
     remove(path, Entry(name: "", isFolder: true))
   }
 

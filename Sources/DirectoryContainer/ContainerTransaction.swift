@@ -16,11 +16,11 @@ import SystemPackage
 /// - After the rename, files that neither the new manifest nor the one it replaced name (the
 ///   leftovers of killed writers included) are removed. The replaced manifest's files are kept
 ///   one generation, for a reader that opened it just before the rename.
-public final class ContainerTransaction {
+package final class ContainerTransaction {
   /// The container folder.
-  public let container: String
+  package let container: String
   /// The manifest when the transaction began; nil in a container without one.
-  public let current: Manifest?
+  package let current: Manifest?
   /// The writers' lock, held until ``commit(_:)`` or the end of the transaction.
   private var lock: FileDescriptor?
   /// Whether this transaction made the container folder: one that ends without a commit removes
@@ -36,18 +36,18 @@ public final class ContainerTransaction {
   /// Whether a commit records what it adopted in ``HashStamps``: set by the app's writers, whose
   /// container a sync checks; off for a compile, whose output is the same bytes on any machine
   /// (its bases are recorded by the first sync that reads them).
-  public var recordsHashStamps = false
+  package var recordsHashStamps = false
 
   /// The lock file's name inside the container.
-  public static let lockFileName = ".lock"
+  package static let lockFileName = ".lock"
   /// The folder, inside the container, that holds the bases.
-  public static let basesFolder = "bases"
+  package static let basesFolder = "bases"
 
   /// Creates the container folder (and `bases/`) when missing, takes the writers' lock (waiting
   /// for another writer to finish), and reads the current manifest.
   /// - Throws: ``ContainerError`` when the folder cannot be created or locked, or the manifest
   ///   exists but cannot be read.
-  public init(container: String) throws(ContainerError) {
+  package init(container: String) throws(ContainerError) {
     guard !container.isEmpty else { throw ContainerError("the container path is empty") }
     self.container = container
     createdContainer = !FolderCalls.exists(container, followingLinks: true)
@@ -93,13 +93,13 @@ public final class ContainerTransaction {
   }
 
   /// A base file moved into `bases/`: its name relative to the container, hash and size.
-  public struct AdoptedFile: Sendable {
+  package struct AdoptedFile: Sendable {
     /// `bases/NAME.HASH16.cdb`, relative to the container.
-    public let file: String
+    package let file: String
     /// SHA-256 of the bytes, 64 lowercase hex digits.
-    public let sha256: String
+    package let sha256: String
     /// Size in bytes.
-    public let byteCount: Int
+    package let byteCount: Int
   }
 
   /// Hashes a finished (fsynced) file and moves it into `bases/` under its content-addressed
@@ -110,7 +110,7 @@ public final class ContainerTransaction {
   ///   - sha256: the file's hex digest when the caller has just read it back (several files
   ///     hashed at once); nil to have it read here.
   /// - Throws: ``ContainerError`` when the file cannot be read or moved.
-  public func adopt(_ temporaryPath: String, name: String, sha256: String? = nil)
+  package func adopt(_ temporaryPath: String, name: String, sha256: String? = nil)
     throws(ContainerError) -> AdoptedFile
   {
     guard let digest = sha256 ?? SHA256.hexDigest(ofFile: temporaryPath) else {
@@ -140,7 +140,7 @@ public final class ContainerTransaction {
   /// manifest names any more. Every file `manifest` names must already be in place.
   /// - Throws: ``ContainerError`` when the manifest cannot be written; the container is then as
   ///   it was.
-  public func commit(_ manifest: Manifest) throws(ContainerError) {
+  package func commit(_ manifest: Manifest) throws(ContainerError) {
     guard let lock else { throw ContainerError("\(container): this change was already committed") }
     defer {
       try? lock.close()
@@ -181,7 +181,7 @@ public final class ContainerTransaction {
   /// Records files a writer hashed and found as the manifest says (a sync's check of what the
   /// system holds), each with the stamp it had when the hash began, while this change holds the
   /// lock. Nothing else changes: the transaction may end without a commit.
-  public func recordHashes(_ hashed: [(file: String, sha256: String, stamp: FileStamp)]) {
+  package func recordHashes(_ hashed: [(file: String, sha256: String, stamp: FileStamp)]) {
     guard lock != nil, !hashed.isEmpty else { return }
     var stamps = HashStamps.read(container: container)
     for file in hashed {
@@ -251,25 +251,25 @@ public final class ContainerTransaction {
   }
 
   /// What a compile's scratch folder in the container is named: `.compile-` and its process ID.
-  public static let compileScratchPrefix = ".compile-"
+  package static let compileScratchPrefix = ".compile-"
 
   /// What the names of copies made outside the lock start with, followed by the writer's
   /// process ID and `-`: `ContainerApp.stage` copies and verifies a base before it locks.
-  public static let stagingPrefix = ".staging-"
+  package static let stagingPrefix = ".staging-"
 
   /// A path in the container for a copy made outside the lock by this process: on the
   /// container's file system (``adopt(_:name:sha256:)`` renames it), and never taken for a
   /// leftover while this process runs.
-  public static func stagingPath(in container: String, _ tag: String) -> String {
+  package static func stagingPath(in container: String, _ tag: String) -> String {
     container + "/" + stagingPrefix + String(ProcessEnvironment.processID) + "-" + tag + ".cdb"
   }
 }
 
 /// Why a container could not be changed: one line. The container is as it was.
-public struct ContainerError: Error, CustomStringConvertible, Equatable {
+package struct ContainerError: Error, CustomStringConvertible, Equatable {
   /// The line.
-  public let description: String
+  package let description: String
 
   /// An error saying `description`.
-  public init(_ description: String) { self.description = description }
+  package init(_ description: String) { self.description = description }
 }

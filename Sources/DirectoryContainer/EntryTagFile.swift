@@ -9,19 +9,19 @@ import SystemPackage
 /// order, one per entry with a tag. The compiler writes it as it writes the bases, so it holds
 /// the row the compile chose for each number; a reader streams it beside the bases in constant
 /// memory.
-public enum EntryTagFile {
+package enum EntryTagFile {
   /// Bytes of one record.
-  public static let recordByteCount = 9
+  package static let recordByteCount = 9
 
   /// Writes records in ascending number order, atomically (temporary file, fsync, rename).
-  public final class Writer {
+  package final class Writer {
     private let file: AtomicFileWriter
     private var last = Int64.min
     /// Records written.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// - Throws: ``ContainerError`` when the file cannot be made.
-    public init(path: String) throws(ContainerError) {
+    package init(path: String) throws(ContainerError) {
       do {
         file = try AtomicFileWriter(path: path)
       } catch {
@@ -31,7 +31,7 @@ public enum EntryTagFile {
 
     /// Appends `number`'s tag.
     /// - Throws: ``ContainerError`` on a write error, or when `number` is not above the last.
-    public func append(_ number: Int64, tag: UInt8) throws(ContainerError) {
+    package func append(_ number: Int64, tag: UInt8) throws(ContainerError) {
       guard number > last || count == 0 else {
         throw ContainerError("entry tags out of order: \(number) after \(last)")
       }
@@ -49,7 +49,7 @@ public enum EntryTagFile {
 
     /// Makes the file durable under its name.
     /// - Throws: ``ContainerError`` from the fsync or the rename.
-    public func finish() throws(ContainerError) {
+    package func finish() throws(ContainerError) {
       do {
         try file.commit()
       } catch {
@@ -60,7 +60,7 @@ public enum EntryTagFile {
 
   /// Reads the records in order through one 64 KiB buffer, and answers "what is this number's
   /// tag" for numbers asked in ascending order.
-  public final class Reader {
+  package final class Reader {
     private let descriptor: FileDescriptor
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     private var filled = 0
@@ -70,7 +70,7 @@ public enum EntryTagFile {
     private let path: String
 
     /// - Throws: ``ContainerError`` naming the file when it cannot be opened.
-    public init(path: String) throws(ContainerError) {
+    package init(path: String) throws(ContainerError) {
       self.path = path
       do {
         descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
@@ -84,7 +84,7 @@ public enum EntryTagFile {
     /// The tag of `number`, or 0 when it has none. Numbers must be asked in ascending order.
     /// - Throws: ``ContainerError`` naming the file when it cannot be read, ends inside a
     ///   record, or is not in ascending order.
-    public func tag(of number: Int64) throws(ContainerError) -> UInt8 {
+    package func tag(of number: Int64) throws(ContainerError) -> UInt8 {
       while true {
         if current == nil {
           guard let next = try readRecord() else { return 0 }

@@ -23,41 +23,41 @@ import SystemCalls
 /// pending request it did not record as unknown and reloads (a journal with five fields, from
 /// before this distinction, reads as pending). The app then knows what the system holds and
 /// resumes from there.
-public struct ExtensionJournal: Equatable, Sendable {
+package struct ExtensionJournal: Equatable, Sendable {
   /// The journal's file name inside the container.
-  public static let fileName = "journal.cdj"
+  package static let fileName = "journal.cdj"
   static let header = "calldir-journal\t1"
   /// The largest journal read: 1 MiB, as the manifest (one line per base).
   static let maximumByteCount = 1 << 20
 
   /// One base the request read, and the file it came from.
-  public struct File: Equatable, Sendable {
-    public var name: String
-    public var file: String
-    public var sha256: String
-    public init(name: String, file: String, sha256: String) {
+  package struct File: Equatable, Sendable {
+    package var name: String
+    package var file: String
+    package var sha256: String
+    package init(name: String, file: String, sha256: String) {
       (self.name, self.file, self.sha256) = (name, file, sha256)
     }
   }
 
   /// Counts up with every request the extension served.
-  public var sequence: Int
+  package var sequence: Int
   /// Whether the request was incremental.
-  public var incremental: Bool
+  package var incremental: Bool
   /// The top-priority prefix the system holds if the request committed, in entries.
-  public var entries: Int
+  package var entries: Int
   /// The full set's size (duplicates merged, or the manifest's upper bound when under the cap).
-  public var totalEntries: Int
+  package var totalEntries: Int
   /// The bases the request installed from.
-  public var files: [File]
+  package var files: [File]
   /// True once the system confirmed it kept the request (its completion handler said not
   /// expired); false while it is only sent.
-  public var committed: Bool
+  package var committed: Bool
   /// The counting pass the request's cap plan used over those files, kept for the next request
   /// over the same files; nil when the set fit under the cap without one.
-  public var counts: PriorityCounts?
+  package var counts: PriorityCounts?
 
-  public init(
+  package init(
     sequence: Int, incremental: Bool, entries: Int, totalEntries: Int, files: [File],
     counts: PriorityCounts? = nil, committed: Bool = false
   ) {
@@ -67,7 +67,7 @@ public struct ExtensionJournal: Equatable, Sendable {
   }
 
   /// The journal as text.
-  public func encoded() -> String {
+  package func encoded() -> String {
     var text = ""
     encodedLines(files: files) { text += $0 + "\n" }
     return text
@@ -93,7 +93,7 @@ public struct ExtensionJournal: Equatable, Sendable {
 
   /// Parses journal text.
   /// - Throws: ``ManifestError`` naming the line.
-  public init(parsing text: String) throws(ManifestError) {
+  package init(parsing text: String) throws(ManifestError) {
     self = try Parser().parse(text)
   }
 
@@ -187,7 +187,7 @@ public struct ExtensionJournal: Equatable, Sendable {
   ///   - keepingFiles: false to check the file lines but keep none (``files`` empty): the
   ///     extension needs only the sequence and the counts.
   /// - Throws: ``ManifestError`` when it exists but cannot be read; messages start with the path.
-  public static func read(container: String, keepingFiles: Bool = true) throws(ManifestError)
+  package static func read(container: String, keepingFiles: Bool = true) throws(ManifestError)
     -> ExtensionJournal?
   {
     let path = container + "/" + fileName
@@ -200,7 +200,8 @@ public struct ExtensionJournal: Equatable, Sendable {
   /// line by line, so the extension holds no list of its files to do it.
   /// - Returns: false when the journal holds another request than `sequence` (left as it is).
   /// - Throws: ``ManifestError`` when there is no journal, or it cannot be read or written.
-  public static func markCommitted(container: String, sequence: Int) throws(ManifestError) -> Bool {
+  package static func markCommitted(container: String, sequence: Int) throws(ManifestError) -> Bool
+  {
     guard let journal = try read(container: container, keepingFiles: false) else {
       throw ManifestError(line: 0, problem: "\(container)/\(fileName): no journal")
     }
@@ -238,14 +239,14 @@ public struct ExtensionJournal: Equatable, Sendable {
   /// Writes the journal atomically (temporary file, fsync, rename, directory fsync), a line at a
   /// time through a small buffer.
   /// - Throws: `BaseFormat.BaseFormatError` when it cannot be written.
-  public func write(container: String) throws(BaseFormatError) {
+  package func write(container: String) throws(BaseFormatError) {
     try write(container: container, files: files)
   }
 
   /// Writes the journal with `files` in place of ``files``, as they are walked: the extension
   /// records the bases it sent without gathering them into one more array.
   /// - Throws: `BaseFormat.BaseFormatError` when it cannot be written.
-  public func write(container: String, files: some Sequence<File>) throws(BaseFormatError) {
+  package func write(container: String, files: some Sequence<File>) throws(BaseFormatError) {
     let writer = try AtomicFileWriter(
       path: container + "/" + Self.fileName, bufferByteCount: AtomicFileWriter.textBufferByteCount)
     try encodedLines(files: files) { line throws(BaseFormatError) in

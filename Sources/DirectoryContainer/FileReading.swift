@@ -73,7 +73,7 @@ private func openRegularFile(_ path: String, maximumByteCount: Int) throws(Errno
 /// manifest replaced by a link to /dev/zero or a huge file cannot take the memory.
 /// - Throws: `Errno` when the file cannot be opened or read; `.fileTooLarge` when it is larger;
 ///   `.invalidArgument` when it is not a regular file.
-public func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt8] {
+package func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -> [UInt8] {
   // Opened without blocking and checked through the descriptor: a FIFO in the manifest's place
   // is refused, not waited on.
   let (descriptor, expected) = try openRegularFile(path, maximumByteCount: maximumByteCount)
@@ -106,16 +106,16 @@ public func readWholeFile(_ path: String, maximumByteCount: Int) throws(Errno) -
 }
 
 /// Why a small file the tools read whole (a manifest, a profile, a prefix list) was refused.
-public struct SmallFileError: Error, CustomStringConvertible {
+package struct SmallFileError: Error, CustomStringConvertible {
   /// One line naming the file and the problem.
-  public let description: String
+  package let description: String
 }
 
 /// A whole small text file: a regular file (not a device, a FIFO or a link to one) of at most
 /// `maximumByteCount` bytes, valid UTF-8, so a file replaced by a link to /dev/zero or a huge
 /// file cannot take the memory.
 /// - Throws: ``SmallFileError`` naming the file and the problem.
-public func readSmallTextFile(_ path: String, maximumByteCount: Int) throws(SmallFileError)
+package func readSmallTextFile(_ path: String, maximumByteCount: Int) throws(SmallFileError)
   -> String
 {
   let bytes: [UInt8]
@@ -137,7 +137,7 @@ public func readSmallTextFile(_ path: String, maximumByteCount: Int) throws(Smal
 /// The size in bytes of the regular file at `path`, or nil when there is none (missing,
 /// unreadable, or a FIFO, device or folder in its place). Opened without blocking, as
 /// `forEachChunk(ofFile:_:)` does, so a FIFO is refused rather than waited on.
-public func regularFileByteCount(_ path: String) -> Int? {
+package func regularFileByteCount(_ path: String) -> Int? {
   guard
     let descriptor = try? FileDescriptor.open(
       FilePath(path), .readOnly, options: [.closeOnExec, .nonBlocking])

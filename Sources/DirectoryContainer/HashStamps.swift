@@ -11,9 +11,9 @@ import SystemCalls
 /// line a file: `sha256 size device inode mtime-ns ctime-ns file`, tab-separated, under a
 /// version line. Only writers holding the lock write it (``ContainerTransaction``); the
 /// extension never reads it.
-public struct HashStamps: Sendable {
+package struct HashStamps: Sendable {
   /// Its name in the container.
-  public static let fileName = "hash-stamps.tsv"
+  package static let fileName = "hash-stamps.tsv"
   /// Its first line.
   static let versionLine = "calldir hash stamps 1"
   /// Larger than any a container of a few thousand bases writes: a bigger one is not read.
@@ -31,10 +31,10 @@ public struct HashStamps: Sendable {
   private var writtenAt: Int64 = .min
 
   /// An empty record.
-  public init() {}
+  package init() {}
 
   /// The container's records; empty when there are none or they cannot be read.
-  public static func read(container: String) -> HashStamps {
+  package static func read(container: String) -> HashStamps {
     let path = container + "/" + fileName
     var stamps = HashStamps()
     guard let own = FileStamp(path: path),
@@ -64,7 +64,7 @@ public struct HashStamps: Sendable {
 
   /// The recorded SHA-256 of `file` (relative to `container`) when the file is still the one
   /// hashed: the same stamp, settled before the record was written. Nil: hash it.
-  public func trustedSHA256(of file: String, container: String) -> String? {
+  package func trustedSHA256(of file: String, container: String) -> String? {
     guard let record = records[file], let now = FileStamp(path: container + "/" + file),
       now == record.stamp, now.isSettled(before: writtenAt)
     else { return nil }
@@ -73,7 +73,7 @@ public struct HashStamps: Sendable {
 
   /// Records `sha256` for `file`, hashed while its stamp was `stamp`: only when the file's
   /// stamp is still that (a file changed during the hash is left to be hashed again).
-  public mutating func record(
+  package mutating func record(
     _ file: String, sha256: String, hashedAs stamp: FileStamp, container: String
   ) {
     guard FileStamp(path: container + "/" + file) == stamp else {
@@ -84,7 +84,7 @@ public struct HashStamps: Sendable {
   }
 
   /// Forgets every file not in `files`.
-  public mutating func keepOnly(_ files: Set<String>) {
+  package mutating func keepOnly(_ files: Set<String>) {
     records = records.filter { files.contains($0.key) }
   }
 

@@ -13,31 +13,31 @@
 public struct InstallProgress: Equatable, Sendable {
   /// The largest chunk an incremental request adds by default: urcalab/chao600 (Chile, 11 M
   /// numbers) reloads 1,000,000 numbers per request.
-  public static let defaultChunkEntries = 1_000_000
+  package static let defaultChunkEntries = 1_000_000
   /// The smallest chunk by default: chao600 halves a failed chunk down to 125,000 (an eighth of
   /// its 1,000,000) and stops there.
-  public static let defaultMinimumChunkEntries = 125_000
+  package static let defaultMinimumChunkEntries = 125_000
 
   /// The prefix the system holds, in entries; nil: up to the cap (a complete load's).
   public var installedEntries: Int?
   /// The prefix the next incremental request installs; nil: up to the cap.
   public var targetEntries: Int?
   /// Entries the next chunk adds (halved when the system kills a request).
-  public var chunkEntries = InstallProgress.defaultChunkEntries
+  package var chunkEntries = InstallProgress.defaultChunkEntries
   /// The chunk is not halved below this.
-  public var minimumChunkEntries = InstallProgress.defaultMinimumChunkEntries
+  package var minimumChunkEntries = InstallProgress.defaultMinimumChunkEntries
   /// The full set's size (duplicates merged) as the extension last counted it; nil: unknown.
   public var totalEntries: Int?
   /// The system refused to hold more than this many entries (error 5); nil: not seen.
   public var capReachedAt: Int?
   /// The last request in the extension's journal the app has accounted for.
-  public var acknowledgedRequest = 0
+  package var acknowledgedRequest = 0
   /// Set just before the app asks for a request, cleared once it has recorded how it ended: a
   /// journal entry newer than ``acknowledgedRequest`` while this is set may be the app's own
   /// request, whose commit nobody saw, rather than one iOS made.
-  public var requestInFlight = false
+  package var requestInFlight = false
 
-  public init() {}
+  package init() {}
 
   /// Entries chosen but not installed: 0 when everything is in or nothing is known.
   public var pendingEntries: Int {
@@ -46,7 +46,7 @@ public struct InstallProgress: Equatable, Sendable {
   }
 
   /// Sets the chunk, and its floor (default: an eighth of the chunk, at most 125,000).
-  public mutating func setChunk(_ entries: Int, minimum: Int? = nil) {
+  package mutating func setChunk(_ entries: Int, minimum: Int? = nil) {
     chunkEntries = max(1, entries)
     minimumChunkEntries = max(
       1, min(chunkEntries, minimum ?? min(Self.defaultMinimumChunkEntries, chunkEntries / 8)))

@@ -18,10 +18,10 @@ import BaseFormat
 /// reinstall everything.
 public struct Manifest: Equatable, Sendable {
   /// The manifest's file name inside the container.
-  public static let fileName = "manifest.cdm"
+  package static let fileName = "manifest.cdm"
   /// The largest manifest read, 1 MiB: about 4,000 bases, far past any directory's regions (2GIS
   /// had 108), small enough that a hostile file cannot take the extension's 5 MiB.
-  public static let maximumByteCount = 1 << 20
+  package static let maximumByteCount = 1 << 20
   static let header = "calldir-manifest\t1"
 
   /// What a base is for.
@@ -49,33 +49,40 @@ public struct Manifest: Equatable, Sendable {
 
   /// One base.
   public struct Base: Equatable, Sendable {
+    /// The base's name, unique in the container.
     public var name: String
+    /// Its place in the install order: the seed set, a region, or a blocking list.
     public var role: Role
+    /// Which of the system's two lists it feeds: identification or blocking.
     public var kind: BaseKind
+    /// The region a user may choose it by, or `nil` for a base every choice includes.
     public var region: String?
     /// Higher wins a number two bases share, and survives the cap first.
     public var priority: Int
+    /// The publisher's version of this base; a higher one replaces it.
     public var version: Int
+    /// How many numbers the base holds.
     public var entries: Int
     /// SHA-256 of the file, 64 lowercase hex digits.
-    public var sha256: String
+    package var sha256: String
+    /// Where the base is between download and install.
     public var state: State
     /// The current version's file, relative to the container.
     public var file: String
     /// The file of the version the system holds, if any.
-    public var installedFile: String?
+    package var installedFile: String?
     /// The file's size in bytes, when recorded.
     public var byteCount: Int?
     /// SHA-256 of the installed file, recorded when it was installed.
-    public var installedSHA256: String?
+    package var installedSHA256: String?
 
     /// What the installed file must hash to, when known: its recorded hash, or the current
     /// file's when the installed file is the current one (manifests older than the record).
-    public var expectedInstalledSHA256: String? {
+    package var expectedInstalledSHA256: String? {
       installedSHA256 ?? (installedFile != nil && installedFile == file ? sha256 : nil)
     }
 
-    public init(
+    package init(
       name: String, role: Role, kind: BaseKind, region: String? = nil, priority: Int,
       version: Int, entries: Int, sha256: String, state: State, file: String,
       installedFile: String? = nil, byteCount: Int? = nil, installedSHA256: String? = nil
@@ -103,7 +110,7 @@ public struct Manifest: Equatable, Sendable {
   /// Every base, in file order.
   public var bases: [Base] = []
   /// How far installing a full set larger than one load has got.
-  public var installProgress = InstallProgress()
+  package var installProgress = InstallProgress()
   /// The numbers this container's extension installs, when the set is split across several
   /// extensions by number range (`range	LOW	HIGH`, low included, high excluded); nil: all.
   public var numberRange: Range<Int64>?
@@ -112,16 +119,16 @@ public struct Manifest: Equatable, Sendable {
   /// a stage's copy) commits only if the container is still at the generation it planned
   /// against, so a compile or another update in between is never mixed into its set (issue 52,
   /// item 6). 0 for a manifest from before the field.
-  public var generation = 0
+  package var generation = 0
 
-  public init(fullSetRequested: Bool = false, chosenRegions: [String] = [], bases: [Base] = []) {
+  package init(fullSetRequested: Bool = false, chosenRegions: [String] = [], bases: [Base] = []) {
     self.fullSetRequested = fullSetRequested
     self.chosenRegions = chosenRegions
     self.bases = bases
   }
 
   /// The manifest as text.
-  public func encoded() -> String {
+  package func encoded() -> String {
     var lines = [Self.header, "full-set\t" + (fullSetRequested ? "requested" : "not-requested")]
     lines.append(
       "chosen\t"
@@ -156,7 +163,7 @@ public struct Manifest: Equatable, Sendable {
   ///   be larger than ``maximumByteCount``, which every reader refuses: a compile of 9,000
   ///   regions wrote 1,615,778 bytes, and every later command refused the container (issue 65,
   ///   item 9). The old manifest is then left as it was.
-  public func write(container: String) throws(BaseFormatError) {
+  package func write(container: String) throws(BaseFormatError) {
     let text = encoded()
     let path = container + "/" + Self.fileName
     guard text.utf8.count <= Self.maximumByteCount else {
@@ -191,7 +198,7 @@ func isInsideContainer(_ path: String) -> Bool {
 public struct ManifestError: Error, Equatable, CustomStringConvertible {
   public var line: Int
   public var problem: String
-  public init(line: Int, problem: String) {
+  package init(line: Int, problem: String) {
     self.line = line
     self.problem = problem
   }

@@ -8,7 +8,7 @@ extension Manifest {
   ///   is the same, so the next incremental sync sends only the difference);
   /// - bases the recompile left out but the system still holds, as `retired`, so the next load
   ///   removes their entries.
-  public mutating func keepAppState(of previous: Manifest) {
+  package mutating func keepAppState(of previous: Manifest) {
     fullSetRequested = previous.fullSetRequested
     installProgress = previous.installProgress
     chooseRegions(after: previous)
@@ -35,7 +35,7 @@ extension Manifest {
   /// all of the previous ones, else those of the user's choice still published, or the whole
   /// choice when none of them is (the user's choice is never cleared: an empty release, allowed
   /// with --allow-shrink, keeps it for the next one that publishes them again).
-  public mutating func chooseRegions(after previous: Manifest?) {
+  package mutating func chooseRegions(after previous: Manifest?) {
     let regions = bases.filter { $0.state != .retired }.compactMap(\.region)
     guard let previous else {
       chosenRegions = regions

@@ -3,7 +3,7 @@ import BaseFormat
 extension Manifest {
   /// Parses manifest text.
   /// - Throws: ``ManifestError`` naming the line and the field.
-  public init(parsing text: String) throws(ManifestError) {
+  package init(parsing text: String) throws(ManifestError) {
     var baseLines = 0
     try forEachLine(of: text) { line, _ in if line.hasPrefix("base\t") { baseLines += 1 } }
     self = try Parser(baseLines: baseLines).parse(text)
@@ -13,7 +13,7 @@ extension Manifest {
   /// extension reads it inside its memory limit, and what stays is the parsed bases only.
   /// - Throws: ``ManifestError`` (line 0 when the file cannot be read); messages start with the
   ///   path.
-  public static func read(container: String) throws(ManifestError) -> Manifest {
+  package static func read(container: String) throws(ManifestError) -> Manifest {
     let path = container + "/" + fileName
     // Bases counted first, so their array is reserved once: one grown by doubling leaves every
     // size it passed through in the allocator's thread cache, which is the extension's

@@ -1,7 +1,7 @@
 extension Manifest {
   /// The bases a complete load installs now: the seed set always; once the full set is
   /// requested, every blocking list and the chosen regions. Staged and retired bases never.
-  public var selection: [Manifest.Base] {
+  package var selection: [Manifest.Base] {
     // When every base is selected (a synced full set of chosen regions), the manifest's own
     // array is handed out, its storage shared: the extension reads this, and a copy of 300
     // bases is 50 KB of its footprint. Otherwise reserved once, not grown by doubling: each
@@ -48,7 +48,7 @@ public struct PendingBases: Equatable, Sendable {
   /// Entries of the changed bases' new versions; their difference is known once diffed.
   public var entriesInChanged = 0
 
-  public init() {}
+  package init() {}
 
   /// Whether the system holds exactly the selection's files.
   public var isEmpty: Bool { added.isEmpty && changed.isEmpty && removed.isEmpty }
@@ -59,7 +59,7 @@ public struct PendingBases: Equatable, Sendable {
 
 extension Manifest {
   /// What the next sync changes, base by base (``PendingBases``).
-  public var pendingBases: PendingBases {
+  package var pendingBases: PendingBases {
     var pending = PendingBases()
     let selected = selection
     let selectedNames = Set(selected.map(\.name))

@@ -15,23 +15,23 @@ import BaseFormat
 /// counted	KEY                                  (the SHA-256 of what was counted)
 /// count	identification	PRIORITY	COUNT        (one line per kind and priority)
 /// ```
-public struct PriorityCounts: Equatable, Sendable {
+package struct PriorityCounts: Equatable, Sendable {
   /// The SHA-256 (hex) of what was counted: see ``key(of:range:)``.
-  public var key: String
+  package var key: String
   /// Entries the merge emits per priority, per kind.
-  public var counts: [BaseKind: [Int: Int]]
+  package var counts: [BaseKind: [Int: Int]]
 
-  public init(key: String, counts: [BaseKind: [Int: Int]]) {
+  package init(key: String, counts: [BaseKind: [Int: Int]]) {
     (self.key, self.counts) = (key, counts)
   }
 
   /// One base as counted: its kind, priority, the file read and that file's SHA-256.
-  public struct CountedBase: Sendable {
-    public var kind: BaseKind
-    public var priority: Int
-    public var file: String
-    public var sha256: String
-    public init(kind: BaseKind, priority: Int, file: String, sha256: String) {
+  package struct CountedBase: Sendable {
+    package var kind: BaseKind
+    package var priority: Int
+    package var file: String
+    package var sha256: String
+    package init(kind: BaseKind, priority: Int, file: String, sha256: String) {
       (self.kind, self.priority, self.file, self.sha256) = (kind, priority, file, sha256)
     }
   }
@@ -41,7 +41,7 @@ public struct PriorityCounts: Equatable, Sendable {
   ///
   /// Hashed line by line: the extension's heap high-water mark is its footprint, and one string
   /// of every line (16 KiB for 108 regions) would raise it.
-  public static func key(of bases: some Sequence<CountedBase>, range: Range<Int64>?) -> String {
+  package static func key(of bases: some Sequence<CountedBase>, range: Range<Int64>?) -> String {
     var hash = SHA256()
     func add(_ line: String) { hash.update(utf8: line) }
     add("calldir-counts\t1\n")
@@ -55,7 +55,7 @@ public struct PriorityCounts: Equatable, Sendable {
   /// Whether these counts could be the counting pass's over `bases`: every priority is one of
   /// that kind's bases, and no count exceeds the entries those bases hold (the manifest's
   /// figures). A damaged journal that still parses is caught here and counted again.
-  public func isPlausible(for bases: [(kind: BaseKind, priority: Int, entries: Int)]) -> Bool {
+  package func isPlausible(for bases: [(kind: BaseKind, priority: Int, entries: Int)]) -> Bool {
     for (kind, histogram) in counts {
       for (priority, count) in histogram {
         var held = 0

@@ -2,10 +2,10 @@ import BaseFormat
 
 /// Which pattern rules of a container hold a number (`calldir host lookup --container`): the
 /// store knows only that a number is blocked; the container's rule bases say why.
-public enum RuleLookup {
+package enum RuleLookup {
   /// The ranges of the container's rule bases that hold `number`, with each base's name.
   /// - Throws: ``ContainerError`` for an unreadable manifest, or a base's `BaseFormatError`.
-  public static func ranges(holding number: Int64, inContainer container: String) throws
+  package static func ranges(holding number: Int64, inContainer container: String) throws
     -> [(base: String, range: NumberRange)]
   {
     let manifest = try Manifest.read(container: container)
@@ -25,21 +25,21 @@ public enum RuleLookup {
 
 extension RuleLookup {
   /// One rule base of a container, with its first ranges.
-  public struct RuleBase: Sendable {
-    public var name: String
-    public var kind: BaseKind
+  package struct RuleBase: Sendable {
+    package var name: String
+    package var kind: BaseKind
     /// Its ranges in order, at most the `limit` asked for.
-    public var ranges: [NumberRange]
+    package var ranges: [NumberRange]
     /// All its ranges (more than `ranges` holds when the limit cut them).
-    public var rangeCount: Int
+    package var rangeCount: Int
     /// The numbers they hold.
-    public var entries: Int
+    package var entries: Int
   }
 
   /// The container's rule bases, each with its first `limit` ranges (`app status`): memory
   /// stays bounded whatever a rule base holds.
   /// - Throws: ``ContainerError`` for an unreadable manifest, or a base's `BaseFormatError`.
-  public static func ruleBases(inContainer container: String, limit: Int = 1_000) throws
+  package static func ruleBases(inContainer container: String, limit: Int = 1_000) throws
     -> [RuleBase]
   {
     let manifest = try Manifest.read(container: container)

@@ -5,7 +5,7 @@ import ByteCoding
 /// Written by hand because the extension must verify bases without Foundation, and swift-crypto
 /// imports Foundation on Linux (its `Digest` and `HashFunctions` do); the tests check it against
 /// the FIPS examples and against coreutils' `sha256sum` on real files.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
   private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
     0x5be0_cd19
@@ -28,7 +28,7 @@ public struct SHA256: Sendable {
   ]
 
   /// An empty hash.
-  public init() {}
+  package init() {}
 
   @inline(__always)
   private static func rotate(_ value: UInt32, _ amount: UInt32) -> UInt32 {
@@ -103,14 +103,14 @@ public struct SHA256: Sendable {
   }
 
   /// Feeds a string's UTF-8 bytes, in place.
-  public mutating func update(utf8 text: String) {
+  package mutating func update(utf8 text: String) {
     var text = text
     // Safe: the view of the string's bytes is read only inside the closure.
     text.withUTF8 { update(unsafe ByteView($0)) }
   }
 
   /// Feeds the bytes a view shows.
-  public mutating func update(_ bytes: ByteView) {
+  package mutating func update(_ bytes: ByteView) {
     totalByteCount &+= UInt64(bytes.count)
     var index = 0
     if blockCount > 0 {
@@ -138,7 +138,7 @@ public struct SHA256: Sendable {
   }
 
   /// The digest as 64 lowercase hex digits.
-  public func hexDigest() -> String {
+  package func hexDigest() -> String {
     let digits: [Character] = Array("0123456789abcdef")
     var text = ""
     for byte in digest() {
@@ -149,7 +149,7 @@ public struct SHA256: Sendable {
   }
 
   /// The digest's 32 bytes.
-  public func digest() -> [UInt8] {
+  package func digest() -> [UInt8] {
     var copy = self
     let bitLength = totalByteCount &* 8
     var padding: [UInt8] = [0x80]
@@ -179,7 +179,7 @@ public struct SHA256: Sendable {
   /// - Parameters:
   ///   - path: the file to hash.
   ///   - shouldStop: asked between chunks; true ends the hash (nil is returned).
-  public static func hexDigest(ofFile path: String, shouldStop: () -> Bool = { false })
+  package static func hexDigest(ofFile path: String, shouldStop: () -> Bool = { false })
     -> String?
   {
     var hash = SHA256()

@@ -12,7 +12,7 @@ import BaseFormat
 /// - while paused, no number is blocked; labels stay.
 ///
 /// Numbers are CallKit's (country code and national number, no `+`). The value is small and
-/// `Sendable`; ``UserListsFile`` reads and writes it, and the app's `UserListsEditor` edits it.
+/// `Sendable`; the container's `user-lists.txt` holds it, and the app's `UserListsEditor` edits it.
 public struct UserLists: Equatable, Sendable {
   /// How blocking is paused.
   public enum Pause: Equatable, Sendable {
@@ -24,8 +24,11 @@ public struct UserLists: Equatable, Sendable {
 
   /// A number the user named.
   public struct Label: Equatable, Sendable {
+    /// The number, in E.164 digits without the plus.
     public var number: Int64
+    /// The user's words for it, at most ``UserLists/maximumLabelBytes`` UTF-8 bytes.
     public var text: String
+    /// A label of `text` for `number`.
     public init(number: Int64, text: String) { (self.number, self.text) = (number, text) }
   }
 
@@ -47,8 +50,9 @@ public struct UserLists: Equatable, Sendable {
   /// The pause, if blocking is paused.
   public var pause: Pause?
   /// Counts up with every edit: tells an export from an older one.
-  public var revision = 0
+  package var revision = 0
 
+  /// Empty lists, nothing paused.
   public init() {}
 
   /// Whether every list is empty and nothing is paused.
@@ -81,7 +85,7 @@ public struct UserLists: Equatable, Sendable {
   }
 
   /// The user's range that holds `number`.
-  public func range(holding number: Int64) -> ClosedRange<Int64>? {
+  package func range(holding number: Int64) -> ClosedRange<Int64>? {
     let index = Self.firstIndex(in: blockedRanges.count) { blockedRanges[$0].upperBound >= number }
     guard index < blockedRanges.count, blockedRanges[index].lowerBound <= number else { return nil }
     return blockedRanges[index]
@@ -102,14 +106,14 @@ public struct UserLists: Equatable, Sendable {
 
   /// Blocks `number`, and takes it off the allowed list.
   @discardableResult
-  public mutating func block(_ number: Int64) -> Bool {
+  package mutating func block(_ number: Int64) -> Bool {
     let unallowed = Self.remove(number, from: &allowedNumbers)
     return Self.insert(number, into: &blockedNumbers) || unallowed
   }
 
   /// Blocks every number of `range`; ranges it overlaps or touches join it.
   @discardableResult
-  public mutating func block(_ range: ClosedRange<Int64>) -> Bool {
+  package mutating func block(_ range: ClosedRange<Int64>) -> Bool {
     guard
       !blockedRanges.contains(where: {
         $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound
@@ -133,14 +137,14 @@ public struct UserLists: Equatable, Sendable {
 
   /// Takes `number` off the blocked numbers and the allowed list: the directory decides again.
   @discardableResult
-  public mutating func unblock(_ number: Int64) -> Bool {
+  package mutating func unblock(_ number: Int64) -> Bool {
     let unblocked = Self.remove(number, from: &blockedNumbers)
     return Self.remove(number, from: &allowedNumbers) || unblocked
   }
 
   /// Removes the blocked range that is exactly `range`.
   @discardableResult
-  public mutating func unblock(_ range: ClosedRange<Int64>) -> Bool {
+  package mutating func unblock(_ range: ClosedRange<Int64>) -> Bool {
     guard let index = blockedRanges.firstIndex(of: range) else { return false }
     blockedRanges.remove(at: index)
     return true
@@ -148,14 +152,14 @@ public struct UserLists: Equatable, Sendable {
 
   /// Allows `number`, and takes it off the user's blocked numbers.
   @discardableResult
-  public mutating func allow(_ number: Int64) -> Bool {
+  package mutating func allow(_ number: Int64) -> Bool {
     let unblocked = Self.remove(number, from: &blockedNumbers)
     return Self.insert(number, into: &allowedNumbers) || unblocked
   }
 
   /// Gives `number` the label `text`, or removes its label when `text` is nil.
   @discardableResult
-  public mutating func setLabel(_ text: String?, for number: Int64) -> Bool {
+  package mutating func setLabel(_ text: String?, for number: Int64) -> Bool {
     let index = Self.firstIndex(in: labels.count) { labels[$0].number >= number }
     let present = index < labels.count && labels[index].number == number
     switch (text, present) {
@@ -173,7 +177,7 @@ public struct UserLists: Equatable, Sendable {
 
   /// The first index in `0..<count` where `isAtOrPast` holds (it holds from there on): the
   /// search the lists' sorted arrays share with the loader's layer.
-  public static func firstIndex(in count: Int, _ isAtOrPast: (Int) -> Bool) -> Int {
+  package static func firstIndex(in count: Int, _ isAtOrPast: (Int) -> Bool) -> Int {
     var (low, high) = (0, count)
     while low < high {
       let middle = (low + high) / 2
@@ -183,7 +187,7 @@ public struct UserLists: Equatable, Sendable {
   }
 
   /// Where `number` is in the ascending `numbers`, if it is there.
-  public static func index(of number: Int64, in numbers: [Int64]) -> Int? {
+  package static func index(of number: Int64, in numbers: [Int64]) -> Int? {
     let index = firstIndex(in: numbers.count) { numbers[$0] >= number }
     return index < numbers.count && numbers[index] == number ? index : nil
   }

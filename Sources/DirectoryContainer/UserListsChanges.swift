@@ -17,7 +17,7 @@ public struct UserListsChanges: Equatable, Sendable {
 
   /// The changes from `installed` to `current` (a pause that has ended already dropped from
   /// `current`, see ``UserLists/resolvingPause(at:)``).
-  public init(from installed: UserLists, to current: UserLists) {
+  package init(from installed: UserLists, to current: UserLists) {
     func numbers(_ lists: UserLists) -> [ClosedRange<Int64>] {
       (lists.blockedRanges + lists.blockedNumbers.map { $0...$0 }).sorted {
         $0.lowerBound < $1.lowerBound
@@ -36,6 +36,7 @@ public struct UserListsChanges: Equatable, Sendable {
     if (installed.pause != nil) != (current.pause != nil) { pause = current.pause != nil }
   }
 
+  /// No change.
   public init() {}
 
   /// How many numbers of `ranges` no range of `other` holds (both ascending by first number).
@@ -67,7 +68,7 @@ public struct UserListsChanges: Equatable, Sendable {
 
 extension UserLists {
   /// These lists as the system is to hold them at `now`: a pause that has ended is dropped.
-  public func resolvingPause(at now: Int64) -> UserLists {
+  package func resolvingPause(at now: Int64) -> UserLists {
     guard pause != nil, !isPaused(at: now) else { return self }
     var resolved = self
     resolved.pause = nil

@@ -21,26 +21,26 @@ import SystemCalls
 ///   ended dropped), which the extension reads;
 /// - ``installedName``: what the system holds, once a request that sent it committed (the old
 ///   side of the next difference).
-public enum UserListsFile {
-  public static let currentName = "user-lists.txt"
-  public static let sendingName = "user-lists.sending.txt"
-  public static let installedName = "user-lists.installed.txt"
+package enum UserListsFile {
+  package static let currentName = "user-lists.txt"
+  package static let sendingName = "user-lists.sending.txt"
+  package static let installedName = "user-lists.installed.txt"
   /// The name the journal records the sent copy under (beside the bases it read).
-  public static let journalName = "user lists"
+  package static let journalName = "user lists"
   /// The format this build writes and the newest it reads.
-  public static let version = 1
+  package static let version = 1
   static let header = "calldir-user-lists"
   /// The largest file read: 16 MiB (the lists at their limit with short labels).
-  public static let maximumByteCount = 16 << 20
+  package static let maximumByteCount = 16 << 20
 
   /// Why lists were refused: one line naming the file, the line and the problem.
-  public struct Failure: Error, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+  package struct Failure: Error, Equatable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
   }
 
   /// The lists as text.
-  public static func encoded(_ lists: UserLists) -> String {
+  package static func encoded(_ lists: UserLists) -> String {
     var text = "\(header)\t\(version)\nrevision\t\(lists.revision)\n"
     switch lists.pause {
     case nil: break
@@ -58,7 +58,7 @@ public enum UserListsFile {
   /// - Throws: ``Failure`` for a file of a newer version, a line that is not one of the forms
   ///   above, a number that is not 1 to 18 digits, a label over the limit or holding a control
   ///   character, or lists past ``UserLists/maximumNumbers``.
-  public static func parse(_ text: String, source: String) throws(Failure) -> UserLists {
+  package static func parse(_ text: String, source: String) throws(Failure) -> UserLists {
     var lists = UserLists()
     var lineNumber = 0
     var sawHeader = false
@@ -143,7 +143,7 @@ public enum UserListsFile {
   /// ``UserLists/maximumLabelBytes``, or holding a control character (a tab or a line break
   /// would end the field), a bidirectional control or a character that shows nothing
   /// (`BaseFormat.LabelRule`, `BaseFormat.InvisibleCharacters`), as the compiler refuses them.
-  public static func labelProblem(_ label: String) -> String? {
+  package static func labelProblem(_ label: String) -> String? {
     if label.isEmpty { return "an empty label (remove the label instead)" }
     if label.utf8.count > UserLists.maximumLabelBytes {
       return
@@ -172,7 +172,7 @@ public enum UserListsFile {
 
   /// The lists in `container`'s file `name`; empty lists when it does not exist.
   /// - Throws: ``Failure`` naming the file when it cannot be read or parsed.
-  public static func read(container: String, name: String) throws(Failure) -> UserLists {
+  package static func read(container: String, name: String) throws(Failure) -> UserLists {
     let path = container + "/" + name
     guard FolderCalls.exists(path) else { return UserLists() }
     let text: String
@@ -185,7 +185,7 @@ public enum UserListsFile {
   }
 
   /// The SHA-256 of the lists' text as written: what the journal records of a sent copy.
-  public static func digest(_ lists: UserLists) -> String {
+  package static func digest(_ lists: UserLists) -> String {
     var hash = SHA256()
     hash.update(utf8: encoded(lists))
     return hash.hexDigest()
@@ -193,7 +193,7 @@ public enum UserListsFile {
 
   /// Writes `lists` to `container`'s file `name` atomically and durably.
   /// - Throws: ``Failure`` when it cannot be written.
-  public static func write(_ lists: UserLists, container: String, name: String) throws(Failure) {
+  package static func write(_ lists: UserLists, container: String, name: String) throws(Failure) {
     let text = encoded(lists)
     guard text.utf8.count <= maximumByteCount else {
       throw Failure("the lists' file would be \(text.utf8.count) bytes, over \(maximumByteCount)")
@@ -210,7 +210,7 @@ public enum UserListsFile {
 
   /// Removes `container`'s file `name` durably, if it is there.
   /// - Throws: ``Failure`` when it cannot be removed.
-  public static func remove(container: String, name: String) throws(Failure) {
+  package static func remove(container: String, name: String) throws(Failure) {
     let path = container + "/" + name
     guard FolderCalls.exists(path) else { return }
     guard FolderCalls.removeFile(path) else { throw Failure("cannot remove \(path)") }

@@ -5,14 +5,14 @@ import SystemPackage
 /// `.user-lists.lock` in the container, held for one read-change-write of a few kilobytes. It
 /// is not the writers' lock (`ContainerTransaction`), which a compile or an update holds for
 /// minutes: an edit never waits for them, and they never read the lists.
-public final class UserListsLock {
+package final class UserListsLock {
   /// The lock file's name inside the container.
-  public static let fileName = ".user-lists.lock"
+  package static let fileName = ".user-lists.lock"
   private var descriptor: FileDescriptor?
 
   /// Takes the lock, waiting for another holder; the container folder is made when missing.
   /// - Throws: `ContainerError` when the folder or the lock file cannot be made or locked.
-  public init(container: String) throws(ContainerError) {
+  package init(container: String) throws(ContainerError) {
     try ContainerFolder.create(container)
     do throws(FileLock.Failure) {
       descriptor = try FileLock.openAndLock(container + "/" + Self.fileName)
@@ -22,7 +22,7 @@ public final class UserListsLock {
   }
 
   /// Releases the lock (closing the file does).
-  public func release() {
+  package func release() {
     try? descriptor?.close()
     descriptor = nil
   }

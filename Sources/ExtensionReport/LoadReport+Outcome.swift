@@ -6,7 +6,7 @@ extension LoadReport {
   ///   - inputError: a one-line description of why the input could not be read, if it could not.
   ///   - outcome: the context's outcome after `completeRequest` or `cancelRequest`.
   /// - Returns: the executable's exit status (``ExtensionExitStatus``).
-  public mutating func conclude(inputError: String?, outcome: RequestOutcome) -> Int32 {
+  package mutating func conclude(inputError: String?, outcome: RequestOutcome) -> Int32 {
     if let inputError {
       self.outcome = "error"
       message = inputError

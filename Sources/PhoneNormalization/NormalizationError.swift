@@ -27,7 +27,7 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
 
   /// The kind of error without its details, for counting rejected lines by kind; its raw value
   /// is the short text reports print.
-  public enum Reason: String, Hashable, Sendable, CaseIterable {
+  package enum Reason: String, Hashable, Sendable, CaseIterable {
     case unknownCountry = "unknown country"
     case noDigits = "no digits"
     case unknownCallingCode = "unknown calling code"
@@ -41,7 +41,7 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
   }
 
   /// The kind of error, without its details.
-  public var reason: Reason {
+  package var reason: Reason {
     switch self {
     case .unknownCountry: .unknownCountry
     case .noDigits: .noDigits

@@ -10,22 +10,22 @@ import ExtrasBase64
 /// pattern indexes with 0xFFFF for none, transform, national and international prefix); automata
 /// (state count, accepting bitmap, each state's row as runs of digits with one target, 255 for
 /// none); prefix patterns (alternatives of automaton and group items, 0xFFFF for the end).
-public final class NumberingTables: Sendable {
+package final class NumberingTables: Sendable {
   /// The tables compiled into calldir.
-  public static let shared = NumberingTables()
+  package static let shared = NumberingTables()
 
   /// A copy of the tables of its own, for a thread that normalizes many numbers beside others
   /// (`compile --threads`): every lookup retains a region's rules, and two cores retaining the
   /// same objects made those reference counts most of a parallel compile (perf: 40% of its
   /// samples in `swift_retain`/`swift_release`, against 20% on one thread).
-  public static func privateCopy() -> NumberingTables { NumberingTables() }
+  package static func privateCopy() -> NumberingTables { NumberingTables() }
 
   /// Every region, grouped by calling code with each code's main region first.
-  public let regions: [RegionRules]
+  package let regions: [RegionRules]
   /// The version of libphonenumber's metadata (PyPI `phonenumbers`) the tables come from.
-  public let libphonenumberVersion = GeneratedNumberingTables.libphonenumberVersion
+  package let libphonenumberVersion = GeneratedNumberingTables.libphonenumberVersion
   /// The size of the tables in bytes (before base64).
-  public let byteCount: Int
+  package let byteCount: Int
   private let regionIndexByID: [String: Int]
   /// Region indexes by calling code (0 to 999), main region first.
   private let regionsByCode: [[Int]]
@@ -68,12 +68,12 @@ public final class NumberingTables: Sendable {
   }
 
   /// The region with ISO code `id` (upper case), nil when libphonenumber has none.
-  public func region(_ id: String) -> RegionRules? {
+  package func region(_ id: String) -> RegionRules? {
     regionIndexByID[id].map { regions[$0] }
   }
 
   /// The ISO codes of every region, sorted.
-  public var regionIDs: [String] { regionIndexByID.keys.sorted() }
+  package var regionIDs: [String] { regionIndexByID.keys.sorted() }
 
   /// The regions of calling code `code`, main region first; empty for an unassigned code.
   func regions(callingCode code: Int) -> LazyMapSequence<[Int], RegionRules> {

@@ -1,8 +1,9 @@
 import ByteCoding
 
 /// Turns numbers as people write them into CallKit numbers, by libphonenumber's rules for every
-/// region (its metadata compiled into ``NumberingTables``): `8 (495) 123-45-67 доб. 12` with
-/// default country RU → `74951234567`; `0755-12345678` with CN → `8675512345678`.
+/// region (its metadata compiled into the generated numbering tables):
+/// `8 (495) 123-45-67 доб. 12` with default country RU → `74951234567`; `0755-12345678` with
+/// CN → `8675512345678`.
 ///
 /// The steps are libphonenumber's `parse`, in its order (the generator's model of them agrees
 /// with libphonenumber on every example number of the metadata, in every written form):
@@ -33,7 +34,7 @@ public struct PhoneNormalizer: Sendable {
 
   /// The region national numbers belong to; nil when there is none and every number is read
   /// as international, with or without its `+` (CallKit's digits).
-  public let region: RegionRules?
+  package let region: RegionRules?
   /// How much of a number is checked.
   public let validation: Validation
   private let tables: NumberingTables
@@ -51,11 +52,15 @@ public struct PhoneNormalizer: Sendable {
   ///     written in international form only.
   ///   - validation: how much of a number is checked: its region's possible lengths, or a
   ///     number type's pattern.
-  ///   - tables: the numbering tables to read (a thread's ``NumberingTables/privateCopy()``
-  ///     or the shared ones).
-  public init(
-    country: String?, validation: Validation = .possible,
-    tables: NumberingTables = .shared
+  public init(country: String?, validation: Validation = .possible) throws(NormalizationError) {
+    try self.init(country: country, validation: validation, tables: .shared)
+  }
+
+  /// A normalizer for `country` that reads `tables` (a thread's own copy, for the compiler's
+  /// threads, or the shared ones).
+  /// - Throws: ``NormalizationError/unknownCountry(_:)``.
+  package init(
+    country: String?, validation: Validation = .possible, tables: NumberingTables
   ) throws(NormalizationError) {
     self.tables = tables
     if let country {
@@ -112,7 +117,7 @@ public struct PhoneNormalizer: Sendable {
 
   /// The CallKit number for a written number's UTF-8 bytes (a line of a dump, as read).
   /// - Throws: ``NormalizationError`` saying why the text is not a number of a known shape.
-  public func normalize(utf8: ByteView) throws(NormalizationError) -> Int64 {
+  package func normalize(utf8: ByteView) throws(NormalizationError) -> Int64 {
     let written = try WrittenNumber(utf8: utf8)
     guard let letters = written.vanityLetters else { return try normalize(written) }
     do {

@@ -2,11 +2,11 @@
 /// non-geographic entity such as +800, whose id is `001`). Automata and patterns are indexes into
 /// ``NumberingTables``. A class: the normalizer passes regions around for every number, and a
 /// reference is one retain where this many fields were a copy each.
-public final class RegionRules: Sendable {
+package final class RegionRules: Sendable {
   /// ISO 3166 code (`RU`), or `001` for a non-geographic calling code.
-  public let id: String
+  package let id: String
   /// The country calling code (`7`).
-  public let callingCode: Int
+  package let callingCode: Int
   /// Bit n set when a national number of n digits is possible.
   let possibleLengths: UInt32
   /// Bit n set when n digits are a number only dialable locally (without its area code).
@@ -25,10 +25,10 @@ public final class RegionRules: Sendable {
   /// (`9\1` is `[9, 1]`, `9` written as its ASCII code); empty when the match is only removed.
   let transform: [UInt8]
   /// The national (trunk) prefix as written (`8` in Russia), empty when there is none.
-  public let nationalPrefix: String
+  package let nationalPrefix: String
   /// The international prefix people dial (`810`, `011`, `0011`), empty when the pattern names
   /// no single one.
-  public let preferredInternationalPrefix: String
+  package let preferredInternationalPrefix: String
 
   init(
     id: String, callingCode: Int, possibleLengths: UInt32,
@@ -51,7 +51,7 @@ public final class RegionRules: Sendable {
   }
 
   /// The possible national lengths, ascending.
-  public var nationalLengths: [Int] { (0..<32).filter { possibleLengths & (1 << $0) != 0 } }
+  package var nationalLengths: [Int] { (0..<32).filter { possibleLengths & (1 << $0) != 0 } }
 
   /// libphonenumber's verdict on a national number's length alone.
   func lengthVerdict(_ length: Int) -> LengthVerdict {

@@ -6,13 +6,13 @@
 /// Checked by the property tests over generated numbers in every script and region, by the
 /// `normalize` fuzz target and on the compiler's output. The reading here is independent of
 /// `WrittenNumber`'s tables: digits by the standard library's Unicode properties.
-public enum WrittenDigitsProperty {
+package enum WrittenDigitsProperty {
   /// Why `number`, read from `written`, breaks the property; nil when it keeps it.
   /// The documented prefixes: nothing, a national prefix (at most ``nationalPrefixDigits``),
   /// or the calling code after at most ``internationalPrefixDigits`` of an international
   /// prefix, then at most two national prefixes. Numbers of a calling code whose regions rewrite the national prefix (Argentina's
   /// `0…15`) are checked for their length only.
-  public static func violation(written: String, number: Int64) -> String? {
+  package static func violation(written: String, number: Int64) -> String? {
     // RFC 3966 writes a local number's prefix after it (`tel:555-1212;phone-context=+1-415`):
     // the digits written, in order, are the context's, then the number's. The number runs from
     // its first digit or plus sign (leading text such as `tel:` is not part of it) to the first
@@ -74,9 +74,9 @@ public enum WrittenDigitsProperty {
 
   /// The longest national prefix removed (Brazil's `0` and a two-digit carrier code, Colombia's
   /// `4` and its carrier, with a margin).
-  public static let nationalPrefixDigits = 5
+  package static let nationalPrefixDigits = 5
   /// The longest international prefix (Australia's `14xx0011`, less than 9 digits).
-  public static let internationalPrefixDigits = 9
+  package static let internationalPrefixDigits = 9
 
   private static let tables = NumberingTables.shared
 

@@ -38,7 +38,7 @@ public struct MemoryStatus: Equatable, Sendable {
   }
 
   /// Parses the text of a `/proc/PID/status` file where it was read.
-  public init(parsing text: ByteView) {
+  package init(parsing text: ByteView) {
     self.init()
     var lineStart = 0
     let count = text.count

@@ -4,7 +4,7 @@ import ByteCoding
 /// half builds for iOS without Foundation (so no JSONSerialization or Codable's JSON coders), and
 /// none of the mirrored packages reads JSON without it. `JSONReader` reads exactly RFC 8259
 /// (integers only) with a nesting bound, which is all the index needs.
-public indirect enum JSONValue: Equatable, Sendable {
+package indirect enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
   case number(Int64)
@@ -12,7 +12,7 @@ public indirect enum JSONValue: Equatable, Sendable {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b
@@ -26,13 +26,13 @@ public indirect enum JSONValue: Equatable, Sendable {
   }
 
   /// The member `key` of an object, or nil.
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.0 == key }?.1
   }
 
   /// The text of this value: compact, members in their order.
-  public var text: String {
+  package var text: String {
     switch self {
     case .null: return "null"
     case .bool(let value): return value ? "true" : "false"
@@ -50,7 +50,7 @@ public indirect enum JSONValue: Equatable, Sendable {
 
   /// Parses `bytes` (UTF-8 JSON text). Numbers must be integers that fit 64 bits.
   /// - Throws: ``ReleaseError`` naming `path` and the byte where the text stops being JSON.
-  public init(parsing bytes: [UInt8], path: String) throws(ReleaseError) {
+  package init(parsing bytes: [UInt8], path: String) throws(ReleaseError) {
     var parser = JSONReader(bytes: bytes, path: path)
     self = try parser.value(depth: 0)
     try parser.end()

@@ -9,10 +9,10 @@ import SystemPackage
 /// the new base is written block by block by the same writer the compiler uses, so it comes out
 /// byte-identical to the published one — which the result's SHA-256 then proves, or the result
 /// is removed and the patch refused.
-public enum PatchApplier {
+package enum PatchApplier {
   /// Reads a patch's header.
   /// - Throws: ``ReleaseError`` when `path` cannot be read or is not a patch.
-  public static func header(ofPatch path: String) throws(ReleaseError) -> PatchHeader {
+  package static func header(ofPatch path: String) throws(ReleaseError) -> PatchHeader {
     do {
       let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
       defer { try? descriptor.close() }
@@ -45,7 +45,7 @@ public enum PatchApplier {
   ///     hashed; true stops the apply with a ``ReleaseError/Kind/cancelled`` error, leaving
   ///     nothing at `outputPath`.
   @discardableResult
-  public static func apply(
+  package static func apply(
     patch patchPath: String, to oldPath: String, output outputPath: String,
     shouldStop: () -> Bool = { false }
   ) throws(ReleaseError) -> PatchHeader {
@@ -91,7 +91,7 @@ public enum PatchApplier {
   /// How many entries an apply writes between two asks of its `shouldStop`: about a
   /// millisecond of work, so a stop is heard well within the 100 ms an app's expiring background
   /// time allows.
-  public static let stopCheckEntries = 1 << 16
+  package static let stopCheckEntries = 1 << 16
 
   /// The error of an apply that was told to stop.
   static func stopped(_ patchPath: String) -> ReleaseError {

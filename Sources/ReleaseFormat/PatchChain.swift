@@ -6,16 +6,16 @@ import SystemPackage
 /// last is the base the chain makes. A step's base is removed once the next step has made its
 /// own, so a chain holds at most two bases on disk however long it is (a 12,070-patch chain of
 /// a 4 MiB base once left 46 GiB of them behind).
-public struct PatchChain: Sendable, Equatable {
+package struct PatchChain: Sendable, Equatable {
   /// The patches, oldest first.
-  public var patches: [String]
+  package var patches: [String]
   /// The base the first patch applies to.
-  public var oldPath: String
+  package var oldPath: String
   /// Where each step's base is written, as many as ``patches``.
-  public var outputs: [String]
+  package var outputs: [String]
 
   /// A chain of `patches` from `oldPath`, each step written to the matching `outputs` path.
-  public init(patches: [String], oldPath: String, outputs: [String]) {
+  package init(patches: [String], oldPath: String, outputs: [String]) {
     precondition(patches.count == outputs.count, "one output per patch")
     self.patches = patches
     self.oldPath = oldPath
@@ -23,13 +23,13 @@ public struct PatchChain: Sendable, Equatable {
   }
 
   /// The base the chain makes (its old base when it has no patches).
-  public var madePath: String { outputs.last ?? oldPath }
+  package var madePath: String { outputs.last ?? oldPath }
 }
 
 extension PatchApplier {
   /// The threads ``apply(_:threads:shouldStop:)`` uses by default: the cores online (a patch's apply is
   /// compute-bound: decoding, re-encoding and hashing a base), at least 1.
-  public static var defaultThreadCount: Int { ProcessEnvironment.onlineCoreCount }
+  package static var defaultThreadCount: Int { ProcessEnvironment.onlineCoreCount }
 
   /// Applies every chain, each on one thread (its steps in order), the chains spread over up to
   /// `threads` threads: the largest first, each to the thread with the least work so far (by the
@@ -45,7 +45,7 @@ extension PatchApplier {
   ///   the other chains' outputs stay for the caller to keep or remove. Only each chain's last
   ///   output is left: every earlier step's base is removed once the next is made, and a failed
   ///   chain's are all removed.
-  public static func apply(
+  package static func apply(
     _ chains: [PatchChain], threads: Int = defaultThreadCount,
     shouldStop: @escaping @Sendable () -> Bool = { false }
   ) throws(ReleaseError) {

@@ -22,42 +22,42 @@ import ByteCoding
 /// Then the three zlib streams, in that order, to the end of the file (see `OperationEncoder`):
 /// each kind of value in its own, since deflate's codes then fit one distribution each (kept
 /// counts, label references, label text); one stream of all three measured 7% larger.
-public struct PatchHeader: Equatable, Sendable {
+package struct PatchHeader: Equatable, Sendable {
   /// The magic bytes.
   static let magic: [UInt8] = Array("CDPATCH2".utf8)
   /// The patch format this code writes and reads.
-  public static let formatVersion: UInt16 = 2
+  package static let formatVersion: UInt16 = 2
   /// What ends each label spelt in the labels stream: a line feed, which no label holds
   /// (``LabelRule``).
   static let labelTerminator: UInt8 = 0x0a
   /// The streams after the header, in order, as errors name them.
   static let streamNames = ["operations", "label references", "spelt labels"]
   /// Bytes of the header.
-  public static let byteCount = 8 + 2 + 1 + 2 + 64 + 64 + 8 + 8 + 8 + 4 + 3 * 8
+  package static let byteCount = 8 + 2 + 1 + 2 + 64 + 64 + 8 + 8 + 8 + 4 + 3 * 8
 
   /// The kind of both bases.
-  public var kind: BaseKind
+  package var kind: BaseKind
   /// The made base's format version (`BaseHeader.currentVersion` or
   /// `BaseHeader.compactVersion`).
-  public var baseVersion: UInt16
+  package var baseVersion: UInt16
   /// SHA-256 (hex) of the base the patch applies to: it applies to no other.
-  public var fromSHA256: String
+  package var fromSHA256: String
   /// SHA-256 (hex) of the base it makes: applying checks the result against it.
-  public var toSHA256: String
+  package var toSHA256: String
   /// The made base's size, bytes.
-  public var toByteCount: Int
+  package var toByteCount: Int
   /// The made base's entries.
-  public var toEntryCount: Int
+  package var toEntryCount: Int
   /// Operations in the stream.
-  public var operationCount: Int
+  package var operationCount: Int
   /// Labels in the old base's dictionary.
-  public var oldDictionaryCount: Int
+  package var oldDictionaryCount: Int
   /// Compressed bytes of each stream after the header: operations, label references, spelt
   /// labels.
-  public var streamByteCounts: [Int] = [0, 0, 0]
+  package var streamByteCounts: [Int] = [0, 0, 0]
 
   /// Bytes of the whole patch file the header describes (header and streams).
-  public var fileByteCount: Int { Self.byteCount + streamByteCounts.reduce(0, +) }
+  package var fileByteCount: Int { Self.byteCount + streamByteCounts.reduce(0, +) }
 
   /// The header's bytes.
   func encoded() -> [UInt8] {

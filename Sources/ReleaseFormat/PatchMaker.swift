@@ -8,14 +8,14 @@ import SystemPackage
 /// numbers (LEB128) and labels as references into the old base's dictionary or to a label the
 /// patch spelt earlier, or as new bytes; then zlib over the whole (see ``PatchHeader`` and the
 /// README's "Patch format").
-public enum PatchMaker {
+package enum PatchMaker {
   /// Writes at `patchPath` (atomically) the patch that turns the base at `oldPath` into the one
   /// at `newPath`.
   /// - Returns: the patch's header.
   /// - Throws: ``ReleaseError`` when a base cannot be read, the two are of different kinds, or
   ///   the patch cannot be written.
   @discardableResult
-  public static func make(from oldPath: String, to newPath: String, patch patchPath: String)
+  package static func make(from oldPath: String, to newPath: String, patch patchPath: String)
     throws(ReleaseError) -> PatchHeader
   {
     guard let fromSHA256 = SHA256.hexDigest(ofFile: oldPath) else {

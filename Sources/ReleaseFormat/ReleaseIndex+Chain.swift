@@ -8,7 +8,7 @@ extension ReleaseIndex {
   /// Dijkstra over the target's patches with swift-collections' `Heap` and one predecessor per
   /// hash: O(E log V). The earlier search scanned every hash for the minimum and copied each
   /// chain, quadratic: 149 s of CPU for an index of 12,000 small patches (issue 39, item 8).
-  public func cheapestChain(from: String?, to target: Base) -> [Patch] {
+  package func cheapestChain(from: String?, to target: Base) -> [Patch] {
     guard let from, from != target.sha256 else { return [] }
     var outgoing: [String: [Patch]] = [:]
     for patch in patches where patch.name == target.name {

@@ -5,7 +5,7 @@ extension ReleaseIndex {
   /// index (3.5 MB) took 14 MB of heap as a tree, which a decompression bomb's buffers then
   /// pushed past the 64 MiB an update may take (issue 52, item 11).
   /// - Throws: ``ReleaseError`` naming `path` and what is missing or wrong.
-  public init(parsing bytes: [UInt8], path: String) throws(ReleaseError) {
+  package init(parsing bytes: [UInt8], path: String) throws(ReleaseError) {
     let fields = IndexFields(path: path)
     var reader = JSONReader(bytes: bytes, path: path)
     guard reader.next(is: UInt8(ascii: "{")) else {

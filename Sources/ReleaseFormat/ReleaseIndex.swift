@@ -12,46 +12,46 @@ import DirectoryContainer
 ///  "patches":[{"name":"region-RU-MOW","from":"dc…","to":"88…",
 ///    "file":"patches/region-RU-MOW.dc24557d-889544c2.cdp","bytes":97,"sha256":"…"}]}
 /// ```
-public struct ReleaseIndex: Equatable, Sendable {
+package struct ReleaseIndex: Equatable, Sendable {
   /// The index's file name in a release folder.
-  public static let fileName = "index.json"
+  package static let fileName = "index.json"
   /// The index format this code writes and reads.
-  public static let format: Int64 = 1
+  package static let format: Int64 = 1
   /// The largest base or patch an index may declare, in bytes: 4 GiB. A base holds at most
   /// 1,999,999 entries in practice (one CallKit request), a few dozen MiB even with 1,024-byte
   /// labels written inline; the bound keeps a declared size from reserving the disk or
   /// overflowing a sum.
-  public static let maximumFileByteCount = 1 << 32
+  package static let maximumFileByteCount = 1 << 32
   /// The most patches an index may name: 65,536, far above `publish`'s (bases × `--keep`), so
   /// the chain search stays bounded (issue 39, item 8).
-  public static let maximumPatchCount = 1 << 16
+  package static let maximumPatchCount = 1 << 16
   /// The most entries a base may declare, and the highest priority.
-  public static let maximumCount = 1 << 32
+  package static let maximumCount = 1 << 32
   /// The highest version number an index may hold: what `publish` and `app stage --version`
   /// write at most. An index that said 4294967296 was read, and after one update from it every
   /// real release was refused as older (issue 65, item 11).
-  public static let maximumVersion = 1_000_000_000
+  package static let maximumVersion = 1_000_000_000
 
   /// A base of a version.
-  public struct Base: Equatable, Sendable {
+  package struct Base: Equatable, Sendable {
     /// The base's name (as in the container's manifest).
-    public var name: String
+    package var name: String
     /// `seed`, `region` or `blocking`.
-    public var role: String
+    package var role: String
     /// The region a region base covers.
-    public var region: String?
+    package var region: String?
     /// The priority the app gives it.
-    public var priority: Int
+    package var priority: Int
     /// Entries in the base.
-    public var entries: Int
+    package var entries: Int
     /// SHA-256 of the file, lowercase hex.
-    public var sha256: String
+    package var sha256: String
     /// The file's size, bytes.
-    public var byteCount: Int
+    package var byteCount: Int
     /// The file, relative to the release folder.
-    public var file: String
+    package var file: String
 
-    public init(
+    package init(
       name: String, role: String, region: String?, priority: Int, entries: Int, sha256: String,
       byteCount: Int, file: String
     ) {
@@ -67,10 +67,10 @@ public struct ReleaseIndex: Equatable, Sendable {
   }
 
   /// A numbered version: the bases a container holds at it.
-  public struct Version: Equatable, Sendable {
-    public var number: Int
-    public var bases: [Base]
-    public init(number: Int, bases: [Base]) {
+  package struct Version: Equatable, Sendable {
+    package var number: Int
+    package var bases: [Base]
+    package init(number: Int, bases: [Base]) {
       self.number = number
       self.bases = bases
     }
@@ -78,27 +78,27 @@ public struct ReleaseIndex: Equatable, Sendable {
     /// The entries the version publishes: its region and blocking bases (the seed set repeats
     /// region entries), as `DirectoryContainer.ShrinkRule.publishedEntries(_:)` counts a
     /// manifest's.
-    public var publishedEntries: Int {
+    package var publishedEntries: Int {
       bases.filter { $0.role != Manifest.Role.seed.rawValue }.reduce(0) { $0 &+ $1.entries }
     }
   }
 
   /// A patch from one base's bytes to another's.
-  public struct Patch: Equatable, Sendable {
+  package struct Patch: Equatable, Sendable {
     /// The base's name.
-    public var name: String
+    package var name: String
     /// SHA-256 of the base it applies to.
-    public var fromSHA256: String
+    package var fromSHA256: String
     /// SHA-256 of the base it makes.
-    public var toSHA256: String
+    package var toSHA256: String
     /// The patch file, relative to the release folder.
-    public var file: String
+    package var file: String
     /// The patch file's size, bytes.
-    public var byteCount: Int
+    package var byteCount: Int
     /// SHA-256 of the patch file.
-    public var sha256: String
+    package var sha256: String
 
-    public init(
+    package init(
       name: String, fromSHA256: String, toSHA256: String, file: String, byteCount: Int,
       sha256: String
     ) {
@@ -112,14 +112,14 @@ public struct ReleaseIndex: Equatable, Sendable {
   }
 
   /// Versions, oldest first.
-  public var versions: [Version]
+  package var versions: [Version]
   /// Patches between the bases of the versions kept.
-  public var patches: [Patch]
+  package var patches: [Patch]
 
   /// The newest version.
-  public var latest: Version? { versions.last }
+  package var latest: Version? { versions.last }
 
-  public init(versions: [Version] = [], patches: [Patch] = []) {
+  package init(versions: [Version] = [], patches: [Patch] = []) {
     self.versions = versions
     self.patches = patches
   }
@@ -127,7 +127,7 @@ public struct ReleaseIndex: Equatable, Sendable {
 
 extension ReleaseIndex {
   /// The index as JSON text.
-  public var json: String {
+  package var json: String {
     func base(_ base: Base) -> JSONValue {
       var members: [(String, JSONValue)] = [
         ("name", .string(base.name)), ("role", .string(base.role)),

@@ -7,26 +7,26 @@ import SystemPackage
 /// `bases/` (content-addressed, as in the container), `patches/` (to the newest version from
 /// each of the last `keep` versions, each checked by applying it) and `index.json`, written last
 /// and atomically, so a client never reads an index naming a file not yet there.
-public struct ReleasePublisher {
+package struct ReleasePublisher {
   /// Versions patched from, and kept, by default.
-  public static let defaultKeep = 8
+  package static let defaultKeep = 8
   /// The most versions `keep` may name: each costs a patch per changed base on every publish,
   /// and the index must stay under ``ReleaseIndex/maximumPatchCount`` patches.
-  public static let maximumKeep = 256
+  package static let maximumKeep = 256
   /// The largest index read back (a few KiB per version).
   static let maximumIndexByteCount = 16 << 20
 
   /// The release folder.
-  public let releases: String
+  package let releases: String
   /// How many earlier versions get a patch to the newest, and stay in the index.
-  public let keep: Int
+  package let keep: Int
 
   /// Publish even when the new version would hold fewer than half the entries of the newest
   /// (`DirectoryContainer.ShrinkRule`).
-  public let allowShrink: Bool
+  package let allowShrink: Bool
 
   /// A publish's phases, for progress.
-  public enum Phase: String, Sendable {
+  package enum Phase: String, Sendable {
     /// Copying the container's bases into `bases/` (each hashed before and after).
     case copying
     /// Making and checking the patches to the new version, base by base.
@@ -34,34 +34,34 @@ public struct ReleasePublisher {
   }
 
   /// Hears each phase's bases done of its total: before the first and after each.
-  public var progress: (_ phase: Phase, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
+  package var progress: (_ phase: Phase, _ done: Int, _ total: Int) -> Void = { _, _, _ in }
 
-  public init(releases: String, keep: Int = Self.defaultKeep, allowShrink: Bool = false) {
+  package init(releases: String, keep: Int = Self.defaultKeep, allowShrink: Bool = false) {
     self.releases = releases
     self.keep = keep
     self.allowShrink = allowShrink
   }
 
   /// What a publish did.
-  public struct Summary: Equatable, Sendable {
+  package struct Summary: Equatable, Sendable {
     /// The newest version after it.
-    public var version: Int
+    package var version: Int
     /// Whether it made that version (false: the container held what the newest already had).
-    public var isNew: Bool
+    package var isNew: Bool
     /// Base files copied in (the others were there already).
-    public var basesCopied: Int
+    package var basesCopied: Int
     /// Patches made.
-    public var patchesMade: Int
+    package var patchesMade: Int
     /// Patches not kept: not smaller than the full base, or not remaking it exactly.
-    public var patchesSkipped: Int
+    package var patchesSkipped: Int
     /// Earlier versions' base files that were missing or no longer hashed to the index's
     /// SHA-256: no patch was made from them (their clients fetch the base whole).
-    public var oldFilesUnusable: [String] = []
+    package var oldFilesUnusable: [String] = []
   }
 
   /// Reads the folder's index; an empty one when there is none yet.
   /// - Throws: ``ReleaseError`` when it exists but cannot be read.
-  public func currentIndex() throws(ReleaseError) -> ReleaseIndex {
+  package func currentIndex() throws(ReleaseError) -> ReleaseIndex {
     let path = releases + "/" + ReleaseIndex.fileName
     guard FolderCalls.exists(path, followingLinks: true) else { return ReleaseIndex() }
     let bytes: [UInt8]
@@ -77,7 +77,7 @@ public struct ReleasePublisher {
   /// - Throws: ``ReleaseError`` naming the file; of kind ``ReleaseError/Kind/shrink`` when the
   ///   version would hold fewer than half the newest's entries and `allowShrink` is off. The
   ///   index is then as it was.
-  public func publish(container: String) throws(ReleaseError) -> Summary {
+  package func publish(container: String) throws(ReleaseError) -> Summary {
     guard (1...Self.maximumKeep).contains(keep) else {
       throw ReleaseError("keep must be 1 to \(Self.maximumKeep), got \(keep)")
     }

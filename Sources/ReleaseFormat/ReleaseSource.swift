@@ -3,8 +3,8 @@ import SystemCalls
 import SystemPackage
 
 /// Where an app fetches a release folder's files from: a web server (the command line's
-/// `HTTPReleaseSource`, over URLSession), a folder (``FolderReleaseSource``), or whatever the
-/// app's own networking is.
+/// `HTTPReleaseSource`, over URLSession), a folder (`FolderReleaseSource`, in tests and tools),
+/// or whatever the app's own networking is.
 public protocol ReleaseSource {
   /// Fetches `path` (relative to the release folder) into the local file `destination`, going
   /// on from the bytes already there (a download cut short resumes; an HTTP server is asked for
@@ -50,21 +50,21 @@ public protocol ReleaseSource {
 /// files are read: a FIFO or a device in the folder is refused at once rather than waited on
 /// (one named `index.json` blocked `app update` forever), and a copy that goes on longer than
 /// `timeout` seconds (a stalled network volume) is stopped.
-public struct FolderReleaseSource: ReleaseSource, Sendable {
+package struct FolderReleaseSource: ReleaseSource, Sendable {
   /// The release folder.
-  public let folder: String
+  package let folder: String
   /// Seconds a whole file's copy may take.
-  public let timeout: Double
+  package let timeout: Double
 
   /// Seconds a file's copy may take when no timeout is given: 10 minutes.
-  public static let defaultTimeout: Double = 600
+  package static let defaultTimeout: Double = 600
 
-  public init(folder: String, timeout: Double = defaultTimeout) {
+  package init(folder: String, timeout: Double = defaultTimeout) {
     self.folder = folder
     self.timeout = timeout
   }
 
-  public func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
+  package func fetch(_ path: String, to destination: String, expectedByteCount: Int?)
     throws(ReleaseError)
   {
     try copy(path, to: destination, expectedByteCount: expectedByteCount) { _ in }
@@ -74,7 +74,7 @@ public struct FolderReleaseSource: ReleaseSource, Sendable {
   /// though it never suspends: called on the type itself, a synchronous one would lose to the
   /// protocol's default, which reports only at the end.
   /// - Throws: ``ReleaseError`` as ``fetch(_:to:expectedByteCount:)`` does.
-  public func fetch(
+  package func fetch(
     _ path: String, to destination: String, expectedByteCount: Int?,
     progress: @escaping @Sendable (Int) -> Void
   ) async throws(ReleaseError) {

@@ -8,15 +8,19 @@ import SystemPackage
 /// Whole reads and writes on a pipe, in the system-call room (they lend an array's bytes to
 /// `read(2)` and `write(2)`). swift-system's `FileDescriptor` retries interrupted calls;
 /// these add the loop over short transfers and turn a vanished peer into a count or `false`.
-public enum DescriptorIO {
+@usableFromInline package enum DescriptorIO {
   /// Writes every byte; false when the other end is gone.
-  public static func writeAll(_ descriptor: FileDescriptor, _ bytes: [UInt8]) -> Bool {
+  @usableFromInline package static func writeAll(_ descriptor: FileDescriptor, _ bytes: [UInt8])
+    -> Bool
+  {
     unsafe bytes.withUnsafeBytes { unsafe (try? descriptor.writeAll($0)) != nil }
   }
 
   /// Fills `bytes` from the descriptor; returns how many arrived before end of file or an error
   /// (`bytes.count` when all did). Read in place, each short read into the slice still empty.
-  public static func readExactly(_ descriptor: FileDescriptor, into bytes: inout [UInt8]) -> Int {
+  @usableFromInline package static func readExactly(
+    _ descriptor: FileDescriptor, into bytes: inout [UInt8]
+  ) -> Int {
     var offset = 0
     while offset < bytes.count {
       guard
@@ -33,7 +37,9 @@ public enum DescriptorIO {
   /// Reads what `descriptor` has now into `bytes` (from its start): the count read, 0 at end of
   /// file. Interrupted reads are retried (swift-system's `FileDescriptor`).
   /// - Throws: `Errno`, such as `EAGAIN` when a non-blocking descriptor has nothing now.
-  public static func readSome(_ descriptor: FileDescriptor, into bytes: inout [UInt8]) throws(Errno)
+  @usableFromInline package static func readSome(
+    _ descriptor: FileDescriptor, into bytes: inout [UInt8]
+  ) throws(Errno)
     -> Int
   {
     do {

@@ -14,10 +14,12 @@ import SystemPackage
 /// Each first tells the observer (``observer``), which only the command-line tools install: a
 /// test can end such a process just before any step, or make the call fail as a failing disk
 /// would.
-public enum DurableStep {
+@usableFromInline package enum DurableStep {
   /// Syncs an open file's bytes to the disk.
   /// - Throws: `Errno` from `fsync`.
-  public static func sync(_ descriptor: FileDescriptor, path: String) throws(Errno) {
+  @usableFromInline package static func sync(_ descriptor: FileDescriptor, path: String)
+    throws(Errno)
+  {
     if let injected = failureBefore("fsync \(path)") {
       throw Errno(rawValue: injected)
     }
@@ -28,13 +30,15 @@ public enum DurableStep {
   /// (no hook, and errors are left to the final ``sync(_:path:)``), but it keeps the final sync
   /// of a large file short, so a writer asked to stop waits for one slice, not for the whole
   /// file (a 75 MB staged copy's one fsync took up to 190 ms).
-  public static func writeOut(_ descriptor: FileDescriptor) {
+  @usableFromInline package static func writeOut(_ descriptor: FileDescriptor) {
     _ = fsync(descriptor.rawValue)
   }
 
   /// Renames `source` over `destination` in one step.
   /// - Throws: `Errno` from `rename`.
-  public static func rename(_ source: String, over destination: String) throws(Errno) {
+  @usableFromInline package static func rename(_ source: String, over destination: String)
+    throws(Errno)
+  {
     if let injected = failureBefore("rename \(source) → \(destination)") {
       throw Errno(rawValue: injected)
     }
@@ -43,7 +47,7 @@ public enum DurableStep {
 
   /// Syncs a folder's entries so a rename in it survives a crash (best effort: a folder that
   /// cannot be opened is skipped).
-  public static func syncFolder(_ folder: String) {
+  @usableFromInline package static func syncFolder(_ folder: String) {
     willTake("fsync \(folder)/")
     let descriptor = unsafe open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor >= 0 {

@@ -2,7 +2,7 @@
 /// command-line tools install the `FaultInjection` module's observer at start, so a test can
 /// end them just before any step or fail it as a failing disk would; that module is linked by
 /// the tools only, never by the libraries an app or its extension links.
-package protocol DurableStepObserving: Sendable {
+@usableFromInline package protocol DurableStepObserving: Sendable {
   /// Called just before each durable step (`what`: "fsync PATH", "rename A → B").
   /// - Returns: an `errno` to fail the step with, when `canFail`; nil to take it.
   func beforeStep(_ what: () -> String, canFail: Bool) -> Int32?
@@ -17,7 +17,7 @@ extension DurableStep {
   nonisolated(unsafe) package static var observer: (any DurableStepObserving)?
 
   /// Tells the observer of a step that cannot fail (a folder's fsync, a database's commit).
-  public static func willTake(_ what: @autoclosure () -> String) {
+  @usableFromInline package static func willTake(_ what: @autoclosure () -> String) {
     _ = unsafe observer?.beforeStep(what, canFail: false)
   }
 

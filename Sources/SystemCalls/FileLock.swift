@@ -9,13 +9,14 @@ import SystemPackage
 /// An advisory whole-file lock (`flock`, which swift-system does not wrap): the container's
 /// writers' lock and the simulated system's one load per extension. Released by `unlock` or by
 /// closing the descriptor.
-public enum FileLock {
+@usableFromInline package enum FileLock {
   /// Takes an exclusive lock on `descriptor`.
   /// - Parameter waiting: wait while another process holds it (retrying an interrupted wait);
   ///   otherwise return false at once.
   /// - Returns: whether the lock is held.
   /// - Throws: `Errno` for any failure but "held elsewhere" when not waiting.
-  public static func lockExclusively(_ descriptor: FileDescriptor, waiting: Bool) throws(Errno)
+  @usableFromInline package static func lockExclusively(_ descriptor: FileDescriptor, waiting: Bool)
+    throws(Errno)
     -> Bool
   {
     let operation = waiting ? LOCK_EX : LOCK_EX | LOCK_NB
@@ -29,16 +30,16 @@ public enum FileLock {
   }
 
   /// Releases a lock taken on `descriptor`.
-  public static func unlock(_ descriptor: FileDescriptor) {
+  @usableFromInline package static func unlock(_ descriptor: FileDescriptor) {
     _ = flock(descriptor.rawValue, LOCK_UN)
   }
 
   /// Why ``openAndLock(_:)`` failed: the step, and the system's error.
-  public enum Failure: Error, CustomStringConvertible {
+  @usableFromInline package enum Failure: Error, CustomStringConvertible {
     case open(path: String, Errno)
     case lock(path: String, Errno)
 
-    public var description: String {
+    @usableFromInline package var description: String {
       switch self {
       case .open(let path, let error): "cannot open \(path): \(SystemErrorText.text(error))"
       case .lock(let path, let error): "cannot lock \(path): \(SystemErrorText.text(error))"
@@ -51,7 +52,9 @@ public enum FileLock {
   /// (the container's writers', the user's lists', a release folder's) is taken so.
   /// - Returns: the descriptor; closing it releases the lock.
   /// - Throws: ``Failure`` naming the step and the path.
-  public static func openAndLock(_ path: String) throws(Failure) -> FileDescriptor {
+  @usableFromInline package static func openAndLock(_ path: String) throws(Failure)
+    -> FileDescriptor
+  {
     let descriptor: FileDescriptor
     do {
       descriptor = try FileDescriptor.open(

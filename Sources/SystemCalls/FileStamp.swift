@@ -11,21 +11,21 @@ import SystemPackage
 /// recorded beside a stamp still holds while the file's stamp is the same (as git's index
 /// trusts a file's stat data), except when the file changed in the same clock tick as the
 /// record was written (``isSettled(before:)``).
-public struct FileStamp: Equatable, Sendable {
+@usableFromInline package struct FileStamp: Equatable, Sendable {
   /// `st_size`, in bytes.
-  public var byteCount: Int64
+  @usableFromInline package var byteCount: Int64
   /// `st_dev`: the file system holding it.
-  public var device: UInt64
+  @usableFromInline package var device: UInt64
   /// `st_ino`: the file on that file system.
-  public var inode: UInt64
+  @usableFromInline package var inode: UInt64
   /// `st_mtim`, in nanoseconds since the Epoch.
-  public var modifiedNanoseconds: Int64
+  @usableFromInline package var modifiedNanoseconds: Int64
   /// `st_ctim`, in nanoseconds since the Epoch: writes, renames, `utimes` and `chmod` all move
   /// it, and no caller can set it back.
-  public var changedNanoseconds: Int64
+  @usableFromInline package var changedNanoseconds: Int64
 
   /// A stamp from its parts (a record read back).
-  public init(
+  @usableFromInline package init(
     byteCount: Int64, device: UInt64, inode: UInt64, modifiedNanoseconds: Int64,
     changedNanoseconds: Int64
   ) {
@@ -38,7 +38,7 @@ public struct FileStamp: Equatable, Sendable {
 
   /// The stamp of the regular file at `path` (links followed); nil for anything else, or when
   /// it cannot be read.
-  public init?(path: String) {
+  @usableFromInline package init?(path: String) {
     guard let status = try? FilePath(path).stat(), status.type == .regular else { return nil }
     self.init(
       byteCount: status.size, device: UInt64(truncatingIfNeeded: status.deviceID.rawValue),
@@ -51,7 +51,7 @@ public struct FileStamp: Equatable, Sendable {
   /// the same file system). File times advance by the kernel's clock tick (milliseconds on
   /// Linux), so a change made just after a record was written can carry the record's own time:
   /// only a change strictly older than the record is known to be in it.
-  public func isSettled(before time: Int64) -> Bool {
+  @usableFromInline package func isSettled(before time: Int64) -> Bool {
     modifiedNanoseconds < time && changedNanoseconds < time
   }
 

@@ -10,7 +10,7 @@
 /// `@unchecked Sendable` because the pthread handle and the two flags are mutable: they are
 /// written by ``start()`` and ``join()`` on the one thread that owns the object, and the new
 /// thread reads only the `@Sendable` work (handed over by `pthread_create`, which orders it).
-@safe public final class JoinableThread: @unchecked Sendable {
+@safe @usableFromInline package final class JoinableThread: @unchecked Sendable {
   private let work: @Sendable () -> Void
   #if canImport(Glibc)
     private var thread = pthread_t()
@@ -24,7 +24,9 @@
   /// its own (or on this one, after, when no thread can be made), and returns once every one
   /// has returned. The fork-join the compiler's parts and digests and an update's patch chains
   /// share; what each call writes is read after this returns (the joins order it).
-  public static func forkJoin(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  @usableFromInline package static func forkJoin(
+    _ count: Int, _ body: @escaping @Sendable (Int) -> Void
+  ) {
     guard count > 0 else { return }
     let others = (1..<count).map { index in JoinableThread { body(index) } }
     for thread in others { thread.start() }
@@ -33,10 +35,10 @@
   }
 
   /// Work to run once, on a thread ``start()`` makes or on ``join()``'s caller.
-  public init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+  @usableFromInline package init(_ work: @escaping @Sendable () -> Void) { self.work = work }
 
   /// Starts the work on a new thread. When no thread can be made, it runs on ``join()`` instead.
-  public func start() {
+  @usableFromInline package func start() {
     // Safe: the reference retained for the new thread is taken back exactly once: by the
     // thread (`takeRetainedValue`), or by `release()` below when no thread was made.
     let context = unsafe Unmanaged.passRetained(self).toOpaque()
@@ -57,7 +59,7 @@
 
   /// Waits for the work to finish (or runs it here, if no thread was started). The work runs
   /// once, however often this is called.
-  public func join() {
+  @usableFromInline package func join() {
     guard !finished else { return }
     if started {
       #if canImport(Glibc)
@@ -77,9 +79,9 @@
 /// slot), or a producer's whole state that its caller reads only after the join. The join orders
 /// every write the threads made before the caller's reads. The one escape hatch of fork-join
 /// work: each use says, where it wraps the value, why no two threads touch the same part.
-public struct JoinedHandoff<Value>: @unchecked Sendable {
+@usableFromInline package struct JoinedHandoff<Value>: @unchecked Sendable {
   /// The value handed over.
-  public let value: Value
+  @usableFromInline package let value: Value
   /// Wraps `value` for the threads of one fork-join.
-  public init(_ value: Value) { self.value = value }
+  @usableFromInline package init(_ value: Value) { self.value = value }
 }

@@ -2,12 +2,12 @@
 /// `.compile-4242`, `.publish-4242`, `calldir-two-phase-4242`): the process removes its own when it is
 /// interrupted, and the next run removes those of processes that are gone (a SIGKILL leaves
 /// them; issue 52, item 9).
-public enum Leftovers {
+@usableFromInline package enum Leftovers {
   /// What comes before the process ID in a scratch name.
   static let markers = [".tmp-", ".compile-", ".publish-", "calldir-two-phase-"]
 
   /// The process that made the scratch file or folder `name`, or nil when the name is not one.
-  public static func owner(of name: String) -> Int32? {
+  @usableFromInline package static func owner(of name: String) -> Int32? {
     guard let dash = name.lastIndex(of: "-") else { return nil }
     let digits = name[name.index(after: dash)...]
     let before = name[...dash]
@@ -20,7 +20,7 @@ public enum Leftovers {
   /// Removes, from `folder`, the scratch of processes that are no longer running.
   /// - Returns: how many files and folders went.
   @discardableResult
-  public static func removeAbandoned(in folder: String) -> Int {
+  @usableFromInline package static func removeAbandoned(in folder: String) -> Int {
     remove(in: folder) { owner in
       owner != ProcessEnvironment.processID && !ProcessEnvironment.isRunning(owner)
     }
@@ -29,7 +29,7 @@ public enum Leftovers {
   /// Removes, from `folder`, this process's own scratch (on an interruption).
   /// - Returns: how many files and folders went.
   @discardableResult
-  public static func removeOwn(in folder: String) -> Int {
+  @usableFromInline package static func removeOwn(in folder: String) -> Int {
     remove(in: folder) { $0 == ProcessEnvironment.processID }
   }
 
@@ -39,14 +39,14 @@ public enum Leftovers {
   /// there (issue 65, item 14).
   /// - Returns: how many files and folders went.
   @discardableResult
-  public static func removeOwn(in folder: String, depth: Int) -> Int {
+  @usableFromInline package static func removeOwn(in folder: String, depth: Int) -> Int {
     remove(in: folder, depth: depth) { $0 == ProcessEnvironment.processID }
   }
 
   /// Removes, from `folder` and the folders below it down to `depth` levels, the scratch of
   /// processes that are no longer running.
   @discardableResult
-  public static func removeAbandoned(in folder: String, depth: Int) -> Int {
+  @usableFromInline package static func removeAbandoned(in folder: String, depth: Int) -> Int {
     remove(in: folder, depth: depth) { owner in
       owner != ProcessEnvironment.processID && !ProcessEnvironment.isRunning(owner)
     }

@@ -12,14 +12,14 @@ import SystemPackage
 /// A read-only, private mapping of part of a file (`mmap`): the base readers' windows and a
 /// compact base's label dictionary. Unmapped explicitly (`unmap()`), so its owner decides when
 /// the pages go.
-@safe public struct MappedRegion {
+@safe @usableFromInline package struct MappedRegion {
   /// The first mapped byte (the page holding the requested offset).
-  public let address: UnsafeMutableRawPointer
+  @usableFromInline package let address: UnsafeMutableRawPointer
   /// Bytes mapped.
-  public let byteCount: Int
+  @usableFromInline package let byteCount: Int
 
   /// The system's page size, in bytes (a mapping starts at a multiple of it).
-  public static let pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
+  @usableFromInline package static let pageByteCount = Int(sysconf(Int32(_SC_PAGESIZE)))
 
   /// Maps `byteCount` bytes of `descriptor` from `offset`, which must be a multiple of
   /// ``pageByteCount``.
@@ -29,7 +29,7 @@ import SystemPackage
   ///   - sequential: tell the kernel the pages are read in order (it reads ahead and may drop
   ///     pages behind).
   /// - Throws: `Errno` from `mmap`.
-  public init(
+  @usableFromInline package init(
     descriptor: FileDescriptor, offset: Int, byteCount: Int, populate: Bool = false,
     sequential: Bool = false
   ) throws(Errno) {
@@ -47,19 +47,19 @@ import SystemPackage
   }
 
   /// A region mapped earlier, from its address and size (an owner that keeps only those).
-  public init(address: UnsafeMutableRawPointer, byteCount: Int) {
+  @usableFromInline package init(address: UnsafeMutableRawPointer, byteCount: Int) {
     unsafe self.address = unsafe address
     self.byteCount = byteCount
   }
 
   /// The mapped bytes, read through a bounds-checked view (valid until ``unmap()``).
   @inlinable
-  public var bytes: ByteView {
+  package var bytes: ByteView {
     unsafe ByteView(UnsafeRawBufferPointer(start: address, count: byteCount))
   }
 
   /// Releases the mapping; its pointers are invalid afterwards.
-  public func unmap() {
+  @usableFromInline package func unmap() {
     unsafe munmap(address, byteCount)
   }
 }

@@ -11,9 +11,9 @@
 /// The machine's monotonic clock in nanoseconds, without Foundation: the clock `DispatchTime`'s
 /// uptime reads (CLOCK_MONOTONIC on Linux, CLOCK_UPTIME_RAW on Darwin), so a reading taken in a
 /// child process compares with its parent's (the bench's `startup_s`: spawn to load start).
-public enum MonotonicTime {
+@usableFromInline package enum MonotonicTime {
   /// Now, in nanoseconds from an arbitrary origin shared by every process of the machine.
-  public static func nanoseconds() -> UInt64 {
+  @usableFromInline package static func nanoseconds() -> UInt64 {
     #if canImport(Darwin)
       read(CLOCK_UPTIME_RAW)
     #else
@@ -25,7 +25,9 @@ public enum MonotonicTime {
   /// (CLOCK_PROCESS_CPUTIME_ID: the scheduler's own account, not sampled at ticks). Unlike the
   /// wall clock it does not grow while the process waits for a core, so a figure taken from it
   /// (the bench's `startup_cpu_s`) reads the same on a loaded machine as on a quiet one.
-  public static func processCPUNanoseconds() -> UInt64 { read(CLOCK_PROCESS_CPUTIME_ID) }
+  @usableFromInline package static func processCPUNanoseconds() -> UInt64 {
+    read(CLOCK_PROCESS_CPUTIME_ID)
+  }
 
   /// A clock's reading in nanoseconds.
   private static func read(_ clock: clockid_t) -> UInt64 {

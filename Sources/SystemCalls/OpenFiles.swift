@@ -16,7 +16,7 @@
 /// Checked where the command-line tool runs (Linux, through `/proc/self/fd`). On Apple's
 /// platforms it answers false: an app writes its own container's files, never an output a user
 /// named by descriptor.
-public enum OpenFiles {
+@usableFromInline package enum OpenFiles {
   /// The highest descriptor checked where the process's open descriptors cannot be listed
   /// (`/proc/self/fd` is Linux's): the merge raises its limit toward 1,280, so this covers it.
   static let highestCheckedDescriptor: Int32 = 4_096
@@ -25,7 +25,9 @@ public enum OpenFiles {
   /// open on the same regular file as `path` (links followed). The standard descriptors are the
   /// shell's, not the command's: `--json /dev/stdout > log 2>&1` is the user's choice.
   /// False when `path` names no regular file.
-  public static func isOpenHere(_ path: String, excluding excluded: Int32? = nil) -> Bool {
+  @usableFromInline package static func isOpenHere(_ path: String, excluding excluded: Int32? = nil)
+    -> Bool
+  {
     #if canImport(Glibc)
       return isOpenOnLinux(path, excluding: excluded)
     #else
@@ -39,7 +41,7 @@ public enum OpenFiles {
   /// (issue 65, item 8).
   /// Checked where the command-line tool runs (Linux); false on Apple's platforms, as the rest
   /// of this type answers there.
-  public static func namesSameFile(_ path: String, _ other: String) -> Bool {
+  @usableFromInline package static func namesSameFile(_ path: String, _ other: String) -> Bool {
     #if canImport(Glibc)
       var first = stat()
       var second = stat()
@@ -53,7 +55,7 @@ public enum OpenFiles {
   }
 
   /// Whether another descriptor of this process is open on the regular file `descriptor` is.
-  public static func isOpenElsewhere(descriptor: Int32) -> Bool {
+  @usableFromInline package static func isOpenElsewhere(descriptor: Int32) -> Bool {
     #if canImport(Glibc)
       return isOpenElsewhereOnLinux(descriptor: descriptor)
     #else

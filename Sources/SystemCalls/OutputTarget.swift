@@ -15,7 +15,7 @@ import SystemPackage
 /// (or a new one) is replaced atomically; anything else is written through and never replaced.
 /// Run as root, `bench --json /dev/stdout` used to rename a temporary file over the system's
 /// `/dev/stdout`, and `--save-baseline /dev/full` replaced `/dev/full` (issue 39, item 9).
-public enum OutputTarget: Equatable, Sendable {
+@usableFromInline package enum OutputTarget: Equatable, Sendable {
   /// A regular file, or nothing yet in a folder that exists: replace it atomically at `path`
   /// (a link to a regular file is replaced at its target, the link kept).
   case replace(path: String)
@@ -26,15 +26,16 @@ public enum OutputTarget: Equatable, Sendable {
   case descriptor(Int32)
 
   /// Why a path cannot be written.
-  public struct Refusal: Error, CustomStringConvertible, Equatable {
-    public let description: String
+  @usableFromInline package struct Refusal: Error, CustomStringConvertible, Equatable {
+    @usableFromInline package let description: String
   }
 
   /// The target `path` names.
   /// - Parameter creatingFolder: whether a missing parent folder will be made (the tool's own
   ///   working folders); otherwise a missing one is refused.
   /// - Throws: ``Refusal`` for a folder, a dangling link, or a missing parent folder.
-  public static func of(_ path: String, creatingFolder: Bool = false) throws(Refusal)
+  @usableFromInline package static func of(_ path: String, creatingFolder: Bool = false)
+    throws(Refusal)
     -> OutputTarget
   {
     if let descriptor = standardDescriptor(path) { return .descriptor(descriptor) }
@@ -72,7 +73,7 @@ public enum OutputTarget: Equatable, Sendable {
   }
 
   /// The descriptor a shell would use for `path`, if it names one of this process's own.
-  public static func standardDescriptor(_ path: String) -> Int32? {
+  @usableFromInline package static func standardDescriptor(_ path: String) -> Int32? {
     switch path {
     case "/dev/stdin": return 0
     case "/dev/stdout": return 1

@@ -16,23 +16,23 @@ import SystemPackage
 /// file without allocating (`/proc/PID/status` at kilohertz rates). The reads go through
 /// swift-system's `read(fromAbsoluteOffset:into:retryOnInterrupt:)`, which retries a read a
 /// signal interrupted (EINTR) instead of reporting it as a failure.
-public enum PositionalRead {
+@usableFromInline package enum PositionalRead {
   /// Opens `path` read-only (close-on-exec) for polling: the descriptor, or nil when it cannot
   /// be opened.
-  public static func open(_ path: String) -> Int32? {
+  @usableFromInline package static func open(_ path: String) -> Int32? {
     let descriptor = systemOpen(path, O_RDONLY | O_CLOEXEC)
     return descriptor >= 0 ? descriptor : nil
   }
 
   /// Closes a descriptor ``open(_:)`` returned.
-  public static func close(_ descriptor: Int32) { _ = systemClose(descriptor) }
+  @usableFromInline package static func close(_ descriptor: Int32) { _ = systemClose(descriptor) }
 
   /// Reads up to `byteCount` bytes (all of `buffer` after `start` when nil) at file offset
   /// `offset` into `buffer`, from its index `start` on. The range is checked here, so callers
   /// hand over an array, not an address.
   /// - Precondition: `start...start + byteCount` lies within the array.
   /// - Returns: the bytes read; 0 at the end; -1 on an error (`errno` says which).
-  public static func read(
+  @usableFromInline package static func read(
     _ descriptor: Int32, into buffer: inout [UInt8], from start: Int = 0, byteCount: Int? = nil,
     at offset: Int
   ) -> Int {
@@ -49,7 +49,7 @@ public enum PositionalRead {
 
   /// Reads up to `byteCount` bytes at file offset `offset` onto the end of `storage`.
   /// - Returns: the bytes read (appended); 0 at the end; -1 on an error (`errno` says which).
-  public static func read(
+  @usableFromInline package static func read(
     _ descriptor: Int32, appendingTo storage: ByteStorage, byteCount: Int, at offset: Int
   ) -> Int {
     guard byteCount > 0 else { return 0 }

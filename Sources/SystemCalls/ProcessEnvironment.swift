@@ -10,19 +10,19 @@
 // its call.
 
 /// What a process knows of itself without Foundation: its environment and its ID.
-public enum ProcessEnvironment {
+@usableFromInline package enum ProcessEnvironment {
   /// The value of the environment variable `name`, or nil when it is not set.
-  public static func value(_ name: String) -> String? {
+  @usableFromInline package static func value(_ name: String) -> String? {
     guard let value = unsafe getenv(name) else { return nil }
     return unsafe String(cString: value)
   }
 
   /// This process's ID (`getpid`), which names temporary files apart from other writers'.
-  public static var processID: Int32 { getpid() }
+  @usableFromInline package static var processID: Int32 { getpid() }
 
   /// Whether a process of ID `processID` is running (`kill(pid, 0)`: it exists, whether or not
   /// this process may signal it). A writer's files named by its ID are leftovers once it is not.
-  public static func isRunning(_ processID: Int32) -> Bool {
+  @usableFromInline package static func isRunning(_ processID: Int32) -> Bool {
     guard processID > 0 else { return false }
     return kill(processID, 0) == 0 || errno == EPERM
   }
@@ -31,7 +31,7 @@ public enum ProcessEnvironment {
   /// the hard limit, up to `wanted`: a merge of many runs holds one descriptor a run, and the
   /// soft limit is often far below the hard one (1,024 on Linux, 256 on macOS). Nil when the
   /// limit cannot be read.
-  public static func openFileLimit(raisingTo wanted: Int) -> Int? {
+  @usableFromInline package static func openFileLimit(raisingTo wanted: Int) -> Int? {
     #if canImport(Glibc)
       let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else
@@ -50,5 +50,7 @@ public enum ProcessEnvironment {
 
   /// The processor cores online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1: how many threads
   /// compute-bound work can use at once.
-  public static var onlineCoreCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+  @usableFromInline package static var onlineCoreCount: Int {
+    max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+  }
 }

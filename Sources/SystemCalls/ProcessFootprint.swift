@@ -4,10 +4,10 @@
   /// A process's memory as macOS's kernel counts it (`proc_pid_rusage`, `RUSAGE_INFO_V4`):
   /// macOS has no `/proc`. Type-checked on Linux (Scripts/typecheck-ios.sh, macOS 13, against a
   /// Darwin stand-in); never run here.
-  public enum ProcessFootprint {
+  @usableFromInline package enum ProcessFootprint {
     /// The footprint (`ri_phys_footprint`, the figure jetsam kills an iOS extension by), its
     /// lifetime peak and the resident size, in bytes; nil when the process cannot be read.
-    public static func read(processID: Int32) -> (
+    @usableFromInline package static func read(processID: Int32) -> (
       footprintBytes: Int, peakFootprintBytes: Int, residentBytes: Int
     )? {
       var info = rusage_info_v4()

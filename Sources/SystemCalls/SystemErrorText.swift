@@ -12,15 +12,15 @@ import SystemPackage
 // pointer past its call.
 
 /// The system's text for an error number (`strerror`), the one place calldir asks for it.
-public enum SystemErrorText {
+@usableFromInline package enum SystemErrorText {
   /// The text of `code`, such as "No such file or directory".
-  public static func describe(_ code: Int32) -> String {
+  @usableFromInline package static func describe(_ code: Int32) -> String {
     unsafe String(cString: strerror(code))
   }
 
   /// The text of `error`, a wrapper's `Errno`.
-  public static func text(_ error: Errno) -> String { describe(error.rawValue) }
+  @usableFromInline package static func text(_ error: Errno) -> String { describe(error.rawValue) }
 
   /// The text of the calling thread's last error (`errno`).
-  public static var last: String { describe(errno) }
+  @usableFromInline package static var last: String { describe(errno) }
 }

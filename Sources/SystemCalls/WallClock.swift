@@ -9,9 +9,9 @@
 /// The calendar clock (CLOCK_REALTIME), without Foundation: what a pause "until 18:00" is
 /// compared with. It jumps when the user sets the time, which is what a pause the user set by
 /// that clock means.
-public enum WallClock {
+@usableFromInline package enum WallClock {
   /// Now, in whole seconds since 1970-01-01 00:00 UTC.
-  public static func secondsSinceEpoch() -> Int64 {
+  @usableFromInline package static func secondsSinceEpoch() -> Int64 {
     #if canImport(Darwin)
       return Int64(clock_gettime_nsec_np(CLOCK_REALTIME) / 1_000_000_000)
     #else

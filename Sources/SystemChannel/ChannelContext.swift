@@ -33,7 +33,7 @@ public final class ChannelContext: CallDirectoryExtensionContext {
     didSet { accepting = false }
   }
   /// How the request ended.
-  public private(set) var outcome: RequestOutcome = .pending {
+  package private(set) var outcome: RequestOutcome = .pending {
     didSet { accepting = false }
   }
   /// Entries handed to this context.

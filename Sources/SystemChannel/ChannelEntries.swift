@@ -6,7 +6,7 @@ public struct ChannelEntry {
   /// The CallKit number.
   public let number: PhoneNumber
   /// The label's UTF-8 bytes, for identification additions; empty otherwise.
-  public let label: ByteView
+  package let label: ByteView
 }
 
 /// A batch frame whose payload does not hold the entries its header counts.

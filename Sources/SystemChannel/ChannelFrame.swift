@@ -52,7 +52,7 @@ public struct ChannelAck: Equatable, Sendable {
 
   /// Decodes the five bytes on the wire.
   /// - Throws: `ByteCoding.ByteCodingError` when fewer arrived.
-  public init(decoding bytes: [UInt8]) throws(ByteCodingError) {
+  package init(decoding bytes: [UInt8]) throws(ByteCodingError) {
     let decoded = bytes.withByteView { view in
       Result { () throws(ByteCodingError) in
         var reader = LittleEndianReader(view)

@@ -9,14 +9,15 @@ import Testing
 struct PlanCommandTests {
   let calldir = builtExecutablePath("calldir")
 
-  /// Three operators' ranges in ARCEP's form and encoding (ISO-8859-1), one short code.
+  /// Two operators' ranges in ARCEP's form and encoding (ISO-8859-1), and a short code of the
+  /// operator the test keeps (another's would be left out unread).
   static let plan: [UInt8] = Array(
     """
     EZABPQM;Tranche_Debut;Tranche_Fin;Mn\u{E9}mo;Territoire;Date_Attribution
     016200;0162000000;0162009999;LGC;M\u{E9}tropole;21/01/2021
     016201;0162010000;0162019999;DIAB;M\u{E9}tropole;01/01/2023
     0162106;0162106000;0162106999;LGC;M\u{E9}tropole;27/03/2025
-    1010;1010;1010;FRTE;National;01/01/2017
+    1010;1010;1010;LGC;National;01/01/2017
 
     """.unicodeScalars.map { UInt8($0.value) })
 
