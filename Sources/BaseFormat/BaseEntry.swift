@@ -1,9 +1,9 @@
 /// One entry read from a base: a number and, for identification bases, its label.
-package struct BaseEntry: Equatable, Hashable, Sendable {
+@usableFromInline package struct BaseEntry: Equatable, Hashable, Sendable {
   /// The CallKit number.
-  package var number: Int64
+  @usableFromInline package var number: Int64
   /// The label shown on an incoming call; empty for blocking entries.
-  package var label: String
+  @usableFromInline package var label: String
 
   /// Creates an entry.
   package init(number: Int64, label: String = "") {

@@ -27,7 +27,7 @@ import ByteCoding
 /// corrupt byte is reported before a wrong entry leaves the reader, and labels that passed the
 /// checksum are the writer's (valid UTF-8, written from Swift strings) and need no second
 /// validation: that validation alone would halve the throughput with Cyrillic labels.
-package struct BaseHeader: Equatable, Sendable {
+@usableFromInline package struct BaseHeader: Equatable, Sendable {
   /// Size of the header in bytes.
   package static let byteCount = 64
   /// The format version this code writes by default: fixed-width records.
@@ -68,7 +68,7 @@ package struct BaseHeader: Equatable, Sendable {
   /// The format version (``currentVersion`` or ``compactVersion``).
   package var version: UInt16 = BaseHeader.currentVersion
   /// Which list the entries feed.
-  package var kind: BaseKind
+  @usableFromInline package var kind: BaseKind
   /// Number of records in the payload.
   package var entryCount: Int
   /// The first (lowest) number, or 0 for an empty base.
@@ -104,7 +104,7 @@ package struct BaseHeader: Equatable, Sendable {
   package var isCompact: Bool { version == Self.compactVersion }
 
   /// Whether the base holds number ranges (``rulesVersion``), read with `RuleBaseReader`.
-  package var isRules: Bool { version == Self.rulesVersion }
+  @usableFromInline package var isRules: Bool { version == Self.rulesVersion }
 
   /// The header's 64 bytes.
   package func encoded() -> [UInt8] {

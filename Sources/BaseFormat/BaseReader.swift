@@ -3,7 +3,7 @@
 /// Entries are checked one by one before they are returned (see ``BaseFormatError``); the payload
 /// checksum is compared after the last entry, so a caller must treat its entries as provisional
 /// until `next()` has returned nil.
-package protocol BaseReader: AnyObject {
+@usableFromInline package protocol BaseReader: AnyObject {
   /// The validated header.
   var header: BaseHeader { get }
   /// The next entry, or nil after the last one once the checksum has been verified.
@@ -23,7 +23,9 @@ package protocol BaseReader: AnyObject {
 
 extension BaseReader {
   /// A list base keeps no runs: each entry is its own.
-  package func extendRun(from number: Int64, through limit: Int64) -> Int64 { number }
+  @usableFromInline package func extendRun(from number: Int64, through limit: Int64) -> Int64 {
+    number
+  }
 
   /// Calls `body` with every entry, then verifies the checksum.
   /// - Throws: the reader's ``BaseFormatError``; rethrows nothing else.

@@ -9,12 +9,12 @@ import SystemPackage
 /// Reads a base through one 8 KiB buffer with `pread()`: constant memory whatever the file size.
 /// Blocks (and the records in them) that straddle the end of the buffer are moved to its front
 /// before the next read; a block is verified whole before its first entry is returned.
-@safe package final class BufferedBaseReader: BaseReader, @unsafe BlockSource {
+@safe @usableFromInline package final class BufferedBaseReader: BaseReader, @unsafe BlockSource {
   /// The buffer size: 8 KiB, the block size the 2GIS article says a careful reader would use
   /// ("read in 8 KB block"), and the format's largest block.
   package static let bufferByteCount = BaseHeader.maximumBlockByteCount
 
-  package let header: BaseHeader
+  @usableFromInline package let header: BaseHeader
   private let path: String
   private let descriptor: FileDescriptor
   private let buffer: UnsafeMutableRawPointer
@@ -33,7 +33,9 @@ import SystemPackage
   ///   - path: the base file.
   ///   - validatesLabels: also validate every label's UTF-8 (slower; see ``BaseHeader``).
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
-  package init(path: String, validatesLabels: Bool = false) throws(BaseFormatError) {
+  @usableFromInline package init(path: String, validatesLabels: Bool = false)
+    throws(BaseFormatError)
+  {
     self.path = path
     // The buffer first, as before the readers shared OpenedBase: allocated after it, the buffer
     // landed elsewhere in the heap and the load ran 6% slower (measured, same instructions).
@@ -67,7 +69,7 @@ import SystemPackage
   }
 
   @inline(__always)
-  package func next() throws(BaseFormatError) -> BaseEntry? {
+  @usableFromInline package func next() throws(BaseFormatError) -> BaseEntry? {
     // Not shared through `BlockSource` (issue 57 asked): through the protocol's `decoder`
     // property an unoptimized build copies the decoder in and out per entry, which took the
     // debug extension past 5,000 instructions an entry (InstructionCounterTests).

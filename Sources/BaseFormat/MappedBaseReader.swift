@@ -13,21 +13,22 @@ import SystemPackage
 /// A window maps `windowByteCount` bytes plus room for the largest block, so a block that
 /// starts inside the window always ends inside the mapping; each block is verified whole before
 /// its first entry is returned.
-@safe package final class MappedBaseReader: BaseReader, @unsafe BlockSource {
+@safe @usableFromInline package final class MappedBaseReader: BaseReader, @unsafe BlockSource {
   /// Bytes consumed per window: 256 KiB keeps the resident file pages of the process well under
   /// the 1 MiB RSS-over-idle budget while amortizing the `mmap`/`munmap` calls over thousands of
   /// records.
-  package static let windowByteCount = 256 * 1024
+  @usableFromInline package static let windowByteCount = 256 * 1024
   /// The smallest window a caller may ask for.
   package static let minimumWindowByteCount = 16 * 1024
   /// One reader's budget for its dictionary labels' strings, in bytes (see
   /// `DictionaryLabelCache`).
-  package static let defaultLabelCacheByteBudget = DictionaryLabelCache.defaultByteBudget
+  @usableFromInline package static let defaultLabelCacheByteBudget = DictionaryLabelCache
+    .defaultByteBudget
 
   /// Bytes consumed per window by this reader.
   package let windowByteCount: Int
 
-  package let header: BaseHeader
+  @usableFromInline package let header: BaseHeader
   private let path: String
   private let descriptor: FileDescriptor
   /// Where the blocks end (the file's end, or a compact base's dictionary section).
@@ -53,7 +54,7 @@ import SystemPackage
   ///   - labelCacheByteBudget: private memory for the strings of the dictionary's labels, made
   ///     once each (default 64 KiB); a merge of many bases gives each its share of one budget.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file.
-  package init(
+  @usableFromInline package init(
     path: String, validatesLabels: Bool = false,
     windowByteCount: Int = MappedBaseReader.windowByteCount,
     labelCacheByteBudget: Int = MappedBaseReader.defaultLabelCacheByteBudget
@@ -81,7 +82,7 @@ import SystemPackage
   }
 
   @inline(__always)
-  package func next() throws(BaseFormatError) -> BaseEntry? {
+  @usableFromInline package func next() throws(BaseFormatError) -> BaseEntry? {
     // Not shared through `BlockSource` (issue 57 asked): through the protocol's `decoder`
     // property an unoptimized build copies the decoder in and out per entry, which took the
     // debug extension past 5,000 instructions an entry (InstructionCounterTests).

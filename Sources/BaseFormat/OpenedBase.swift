@@ -81,7 +81,7 @@ extension BaseHeader {
   /// ``byteCount`` bytes): what a merge needs to know before it opens the base whole.
   /// - Throws: ``BaseFormatError`` for a missing, non-regular, foreign or truncated file, or a
   ///   header that is inconsistent.
-  package static func read(path: String) throws(BaseFormatError) -> BaseHeader {
+  @usableFromInline package static func read(path: String) throws(BaseFormatError) -> BaseHeader {
     let descriptor = try FileHandleIO.openForReading(path)
     defer { try? descriptor.close() }
     let bytes = try FileHandleIO.readFully(descriptor, at: 0, byteCount: byteCount, path: path)

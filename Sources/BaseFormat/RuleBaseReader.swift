@@ -14,11 +14,11 @@ import SystemPackage
 /// header's bounds, references inside the dictionary, the count never past the header's), and
 /// after the last one the payload's checksum and the header's count: a hostile rule base ends in
 /// a ``BaseFormatError``, never in a trap or a loop of 10^18 numbers the header did not promise.
-package final class RuleBaseReader: BaseReader {
+@usableFromInline package final class RuleBaseReader: BaseReader {
   /// Records read per `pread` (4 KiB of them).
   static let recordsPerRead = 4096 / RuleBaseFormat.recordByteCount
 
-  package let header: BaseHeader
+  @usableFromInline package let header: BaseHeader
   /// Whether entries come back without labels (a numbers-only pass).
   package var skipsLabels = false
   private let path: String
@@ -42,7 +42,9 @@ package final class RuleBaseReader: BaseReader {
   ///   - validatesLabels: also validate every dictionary string's UTF-8.
   /// - Throws: ``BaseFormatError`` for a missing, foreign, truncated or corrupt file, or a list
   ///   base (read those with ``MappedBaseReader``).
-  package init(path: String, validatesLabels: Bool = false) throws(BaseFormatError) {
+  @usableFromInline package init(path: String, validatesLabels: Bool = false)
+    throws(BaseFormatError)
+  {
     self.path = path
     let opened = try OpenedBase(path: path, validatesLabels: validatesLabels, rules: true)
     descriptor = opened.descriptor
@@ -52,7 +54,7 @@ package final class RuleBaseReader: BaseReader {
 
   deinit { try? descriptor.close() }
 
-  package func next() throws(BaseFormatError) -> BaseEntry? {
+  @usableFromInline package func next() throws(BaseFormatError) -> BaseEntry? {
     if nextNumber <= currentLast {
       let number = nextNumber
       nextNumber += 1
@@ -66,7 +68,7 @@ package final class RuleBaseReader: BaseReader {
   }
 
   /// The rest of the range being expanded, up to `limit`, consumed at once (a merge's run).
-  package func extendRun(from number: Int64, through limit: Int64) -> Int64 {
+  @usableFromInline package func extendRun(from number: Int64, through limit: Int64) -> Int64 {
     // `number` is the entry just handed on when the next one is its successor in this range.
     guard number &+ 1 == nextNumber, nextNumber <= currentLast, limit > number else {
       return number

@@ -17,7 +17,7 @@
 ///
 /// As on iOS the calls do not throw: the first violation is kept in ``failure``, later entries are
 /// ignored, and ``completeRequest(completionHandler:)`` reports the request as failed.
-package final class CheckingContext: CallDirectoryExtensionContext {
+@usableFromInline package final class CheckingContext: CallDirectoryExtensionContext {
   /// Settings of the simulated system.
   package struct Configuration: Sendable, Equatable {
     /// The loader's `maximumAllowedEntries`; at most one less than this is accepted.
@@ -53,7 +53,7 @@ package final class CheckingContext: CallDirectoryExtensionContext {
     case perExtension = "per-extension"
   }
 
-  package let isIncremental: Bool
+  @usableFromInline package let isIncremental: Bool
   /// The settings this context enforces.
   package let configuration: Configuration
 
@@ -142,7 +142,7 @@ package final class CheckingContext: CallDirectoryExtensionContext {
     unsafe acceptsEntries = false
   }
 
-  package func addIdentificationEntry(
+  @inlinable package func addIdentificationEntry(
     withNextSequentialPhoneNumber phoneNumber: PhoneNumber, label: String
   ) {
     admitIdentificationEntry(phoneNumber, labelByteCount: label.utf8.count)
@@ -152,7 +152,9 @@ package final class CheckingContext: CallDirectoryExtensionContext {
   /// same checks for an entry whose label arrived as bytes and was never made a `String`.
   /// - Returns: whether the entry was accepted.
   @discardableResult
-  package func admitIdentificationEntry(_ phoneNumber: PhoneNumber, labelByteCount: Int) -> Bool {
+  @usableFromInline package func admitIdentificationEntry(
+    _ phoneNumber: PhoneNumber, labelByteCount: Int
+  ) -> Bool {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard
       unsafe admits(
@@ -167,7 +169,9 @@ package final class CheckingContext: CallDirectoryExtensionContext {
     return true
   }
 
-  package func addBlockingEntry(withNextSequentialPhoneNumber phoneNumber: PhoneNumber) {
+  @usableFromInline package func addBlockingEntry(
+    withNextSequentialPhoneNumber phoneNumber: PhoneNumber
+  ) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard
       unsafe admits(
@@ -188,31 +192,32 @@ package final class CheckingContext: CallDirectoryExtensionContext {
   }
 
   // A removal frees a place under a cap per extension (the loader removes only what is held).
-  package func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+  @usableFromInline package func removeIdentificationEntry(withPhoneNumber phoneNumber: PhoneNumber)
+  {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldIdentification = unsafe max(0, heldIdentification - 1) }
   }
 
-  package func removeAllIdentificationEntries() {
+  @usableFromInline package func removeAllIdentificationEntries() {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldIdentification = 0 }
   }
 
-  package func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
+  @usableFromInline package func removeBlockingEntry(withPhoneNumber phoneNumber: PhoneNumber) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldBlocking = unsafe max(0, heldBlocking - 1) }
   }
 
-  package func removeAllBlockingEntries() {
+  @usableFromInline package func removeAllBlockingEntries() {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     recordRemoval()
     if unsafe acceptsEntries { unsafe heldBlocking = 0 }
   }
 
-  package func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
+  @usableFromInline package func completeRequest(completionHandler: ((_ expired: Bool) -> Void)?) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard unsafe outcome == .pending else { return }
     unsafe acceptsEntries = false
@@ -225,7 +230,7 @@ package final class CheckingContext: CallDirectoryExtensionContext {
     }
   }
 
-  package func cancelRequest(withError error: any Error) {
+  @usableFromInline package func cancelRequest(withError error: any Error) {
     // Safe: the unchecked fields are this request's thread's alone (see them above).
     guard unsafe outcome == .pending else { return }
     unsafe acceptsEntries = false

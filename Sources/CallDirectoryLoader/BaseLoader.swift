@@ -2,7 +2,7 @@ import BaseFormat
 import CallDirectoryCore
 
 /// Streams one base into a Call Directory context in constant memory.
-package enum BaseLoader {
+@usableFromInline package enum BaseLoader {
   /// Opens `path` with the reader of `strategy`.
   /// - Throws: `BaseFormat.BaseFormatError` for a missing, foreign, truncated or corrupt file.
   package static func openReader(path: String, strategy: LoadStrategy) throws(BaseFormatError)

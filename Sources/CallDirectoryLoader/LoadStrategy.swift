@@ -1,5 +1,5 @@
 /// How the extension reads a base.
-package enum LoadStrategy: String, CaseIterable, Sendable {
+@usableFromInline package enum LoadStrategy: String, CaseIterable, Sendable {
   /// `mmap` in bounded windows, each released once consumed (`BaseFormat.MappedBaseReader`).
   case mmap
   /// `read()` through one 8 KiB buffer (`BaseFormat.BufferedBaseReader`).
