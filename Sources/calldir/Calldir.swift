@@ -71,41 +71,10 @@ struct Calldir: AsyncParsableCommand {
       if let exitCode = error as? ExitCode {
         Foundation.exit(exitCode.rawValue)
       }
-      // The system refused or failed a request (7 while a load runs): 3, as a failed one.
-      if case HostError.callDirectory(let failure, let detail) = error {
-        let line = "calldir: \(detail.isEmpty ? "\(failure)" : detail) (code \(failure.code))\n"
-        StandardError.write(line)
-        Foundation.exit(ExitStatus.requestFailed.rawValue)
-      }
-      // A release or an update that would keep under half the entries: 5, as compile's. The
-      // libraries' messages name no flag (an app's user has none); the command line adds it.
-      if (error as? ReleaseError)?.kind == .shrink || (error as? ContainerAppError)?.kind == .shrink
-      {
-        StandardError.write("calldir: \(error). Pass --allow-shrink if that is meant\n")
-        Foundation.exit(ExitStatus.shrinkRefused.rawValue)
-      }
-      // A release older than the container's version: 6, with the flag that allows it.
-      if (error as? ContainerAppError)?.kind == .downgrade {
-        StandardError.write("calldir: \(error). Pass --allow-downgrade if that is meant\n")
-        Foundation.exit(ExitStatus.downgradeRefused.rawValue)
-      }
-      // The system itself failed under a sync (the simulated store, the spawner): its own
-      // line and status, as when the command called it directly.
-      if let appError = error as? ContainerAppError, appError.kind == .system,
-        let underlying = appError.underlying
-      {
-        if case HostError.callDirectory(let failure, let detail) = underlying {
-          let line = "calldir: \(detail.isEmpty ? "\(failure)" : detail) (code \(failure.code))\n"
-          StandardError.write(line)
-          Foundation.exit(ExitStatus.requestFailed.rawValue)
-        }
-        let line = "calldir: \(underlying)".split(whereSeparator: \.isNewline).first ?? ""
-        StandardError.write((line + "\n"))
-        Foundation.exit(ExitStatus.usageOrInput.rawValue)
-      }
-      if let appError = error as? ContainerAppError, appError.kind == .extensionNotEnabled {
-        StandardError.write("calldir: \(appError) (calldir host enable turns it on)\n")
-        Foundation.exit(ExitStatus.usageOrInput.rawValue)
+      // The statuses other than 1 and the lines that name a flag (see `CommandFailure`).
+      if let failure = (error as? CommandFailure)?.commandFailure {
+        StandardError.write("calldir: \(failure.line)\n")
+        Foundation.exit(failure.status.rawValue)
       }
       let message =
         self.message(for: error)
