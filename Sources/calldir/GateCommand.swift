@@ -96,7 +96,7 @@ struct GateCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("lcidl-log"),
     help: ArgumentHelp(
-      "Apple's PIRProcessDatabase log of a Live Caller ID Lookup dataset (its configuration with trialsPerShard over 0; repeatable, one per dataset): the server time and the reply per query against their budgets.",
+      "Apple's PIRProcessDatabase log of a Live Caller ID Lookup dataset (its configuration with trialsPerShard over 0; repeatable, one per dataset, or one per input of a --pre-sharded dataset, which are then reported as one): the server time and the reply per query against their budgets.",
       valueName: "file"), completion: .file(), transform: nonEmptyPath)
   var lcidlLogs: [String] = []
 
@@ -186,9 +186,9 @@ struct GateCommand: AsyncParsableCommand {
       )
     }
     // Before the measurements: a log that is not the processor's is named in a second.
-    let processorLogs = try lcidlLogs.map { path throws(BenchError) in
-      try ProcessorLog.read(path: path)
-    }
+    // A pre-sharded dataset's logs, one per shard, are one dataset in the report.
+    let processorLogs = ProcessorLog.joiningPreShardedLogs(
+      try lcidlLogs.map { path throws(BenchError) in try ProcessorLog.read(path: path) })
     guard FolderCalls.isFolder(data) else {
       throw BenchError("--data: '\(data)' is not a folder (a container calldir compile wrote)")
     }

@@ -49,16 +49,18 @@ struct ProcessorLogTests {
     #expect(log.shardsWithLostRows.isEmpty)
   }
 
-  /// Logs of one use case (one per pre-sharded shard) are told apart by their files, in the
+  /// Logs of one use case with several shards each are told apart by their files, in the
   /// report and in each budget's name; a use case alone keeps its plain name.
   @Test func logsOfOneUseCaseAreNamedByTheirFiles() throws {
     let text = try String(contentsOfFile: sample, encoding: .utf8)
-    let logs = try ["sharded/identity-0.log", "sharded/identity-1.log"].map {
-      try ProcessorLog.parse(text, name: $0)
-    }
+    let logs = ProcessorLog.joiningPreShardedLogs(
+      try ["runs/identity-a.log", "runs/identity-b.log"].map {
+        try ProcessorLog.parse(text, name: $0)
+      })
+    #expect(logs.count == 2, "logs of three shards each are not joined")
     #expect(
       logs.map { $0.displayName(among: logs) } == [
-        "identity (identity-0.log)", "identity (identity-1.log)",
+        "identity (identity-a.log)", "identity (identity-b.log)",
       ])
     #expect(logs[0].displayName(among: [logs[0]]) == "identity")
     var result = TeamGateResult(
@@ -70,7 +72,57 @@ struct ProcessorLogTests {
     let names = result.budgetChecks.filter { $0.key == "budgets.lcidl-server-ms" }.map(\.seriesName)
     #expect(names.count == 2 && Set(names).count == 2, "\(names)")
     let report = TeamGateReport.markdown(result, title: "t", chartLink: nil)
-    #expect(report.contains("| identity (identity-1.log) | 3 | 10001 | "), "\(report)")
+    #expect(report.contains("| identity (identity-b.log) | 3 | 10001 | "), "\(report)")
+  }
+
+  /// A pre-sharded dataset's logs, one shard each, are one dataset: one row of the report and
+  /// one budget each, its shards numbered as their outputs are, every figure over all of them,
+  /// and a shard that lost rows named with its log.
+  @Test func aPreShardedDatasetsLogsAreOneDataset() throws {
+    let shardLog = URL(fileURLWithPath: sample).deletingLastPathComponent()
+      .appendingPathComponent("pir-process-database-block-shard.log").path
+    let text = try String(contentsOfFile: shardLog, encoding: .utf8)
+    let single = try ProcessorLog.parse(text, name: "block-0.log")
+    #expect(single.shards.count == 1 && single.shards[0].outputNumber == 0)
+    let entries = try #require(single.shards[0].entries)
+    // The processor's log of each input, as --pre-sharded names them (block-N.bin), given out
+    // of order; shard 2's table one entry short.
+    var logs = try [2, 0, 1].map { number in
+      try ProcessorLog.parse(
+        text.replacingOccurrences(of: "block-0.", with: "block-\(number)."),
+        name: "sharded/block-\(number).log")
+    }
+    logs[0].shards[0].entries = entries - 1
+    let identity = try ProcessorLog.read(path: sample)
+    let joined = ProcessorLog.joiningPreShardedLogs(logs + [identity])
+    #expect(joined.map(\.useCase) == ["block", "identity"])
+    let block = joined[0]
+    #expect(block.shards.map(\.id) == [0, 1, 2])
+    #expect(
+      block.shards.map(\.source) == [
+        "sharded/block-0.log", "sharded/block-1.log", "sharded/block-2.log",
+      ])
+    #expect(block.entries == 3 * entries - 1)
+    #expect(block.slowestShardMilliseconds == logs.compactMap(\.slowestShardMilliseconds).max())
+    #expect(block.displayName(among: joined) == "block")
+    #expect(joined[1] == identity, "a log of several shards is left as it was")
+
+    var result = TeamGateResult(
+      settings: GateSettings(),
+      head: DataFigures(
+        bases: [], seedEntries: 0, fullEntries: 0, labelledEntries: 0, labelBytes: 0, totalBytes: 0),
+      base: nil, largest: "r")
+    result.processorLogs = joined
+    let server = result.budgetChecks.filter { $0.key == "budgets.lcidl-server-ms" }
+    #expect(server.map(\.seriesName).count == 2, "one budget row per dataset")
+    let report = TeamGateReport.markdown(result, title: "t", chartLink: nil)
+    #expect(report.contains("| block | 3 | \(3 * entries - 1) | "), "\(report)")
+    #expect(report.contains("slowest of 3 shards, each processed alone"), "\(report)")
+    #expect(
+      result.dataVerdict.failures.contains {
+        $0.contains(
+          "Live Caller ID Lookup block shard 2 (block-2.log): the processor's table holds")
+      }, "\(result.dataVerdict.failures)")
   }
 
   /// A table that holds fewer entries than its shard's rows lost some, as the processor's

@@ -29,6 +29,11 @@ public struct ProcessorLog: Sendable, Equatable {
     public var loadFactor: Double?
     /// The validation's figures, when the configuration asked for trials.
     public var validation: Validation?
+    /// The number in the output's name (`block-57.bin`: 57), the shard's number in the whole
+    /// dataset when its input was one of `--pre-sharded`'s.
+    public var outputNumber: Int?
+    /// The log the shard was read from, once logs are joined (``joiningPreShardedLogs(_:)``).
+    public var source: String?
   }
 
   /// One shard's `ValidationResults`.
@@ -105,8 +110,11 @@ public struct ProcessorLog: Sendable, Equatable {
       } else if message.hasPrefix("Saved shard to ") {
         let file = (String(message.dropFirst("Saved shard to ".count)) as NSString)
           .lastPathComponent
-        let stem = file.split(whereSeparator: { $0 == "-" || $0 == "." }).first.map(String.init)
-        if useCase == nil { useCase = stem }
+        let parts = file.split(whereSeparator: { $0 == "-" || $0 == "." })
+        if useCase == nil { useCase = parts.first.map(String.init) }
+        if let shardID, parts.count > 1 {
+          shards[shardID, default: Shard(id: shardID)].outputNumber = Int(parts[1])
+        }
       } else if message.hasPrefix("ValidationResults") {
         guard let shardID else {
           throw BenchError("\(name):\(lineNumber): ValidationResults without a shardID")
@@ -211,18 +219,56 @@ extension ProcessorLog {
   /// Entries over the shards' tables.
   public var entries: Int { shards.compactMap(\.entries).reduce(0, +) }
 
+  /// `logs` with the logs of each pre-sharded use case joined into one: when every log of a use
+  /// case holds one shard (`export lcidl --pre-sharded` writes one input per shard, and each is
+  /// processed alone), they are one dataset, reported and budgeted as one row, as the one-input
+  /// log of the same dataset is (the slowest of its 101 shards, not 101 rows). Each shard takes
+  /// its output's number (`block-57.bin`) and keeps its log's file. Logs of several shards, and a
+  /// use case with a single log, are left as they are, named by their files when they share a
+  /// use case.
+  public static func joiningPreShardedLogs(_ logs: [ProcessorLog]) -> [ProcessorLog] {
+    let byUseCase = Dictionary(grouping: logs.filter { $0.useCase != nil }) { $0.useCase ?? "" }
+    let joinable = Set(
+      byUseCase.filter { $0.value.count > 1 && $0.value.allSatisfy { $0.shards.count == 1 } }.keys)
+    var joined: [ProcessorLog] = []
+    var place: [String: Int] = [:]
+    for log in logs {
+      guard let useCase = log.useCase, joinable.contains(useCase) else {
+        joined.append(log)
+        continue
+      }
+      var shard = log.shards[0]
+      shard.source = log.file
+      if let index = place[useCase] {
+        shard.id = shard.outputNumber ?? joined[index].shards.count
+        joined[index].shards.append(shard)
+      } else {
+        shard.id = shard.outputNumber ?? 0
+        place[useCase] = joined.count
+        var first = ProcessorLog(useCase: useCase, shards: [shard])
+        first.file = log.file
+        joined.append(first)
+      }
+    }
+    return joined.map { log in
+      var sorted = log
+      sorted.shards.sort { $0.id < $1.id }
+      return sorted
+    }
+  }
+
   /// Shards whose cuckoo table holds fewer entries than the rows read into them: rows the
   /// processor lost. Its automatic sizing (`allowExpansion`) does this when no entry of a
   /// keyword's two buckets can make room for a large value: `CuckooTable.insertLoop` expands
   /// the table and returns without inserting the pending row (swift-homomorphic-encryption,
   /// main at 6867588). calldir's configurations fix the bucket count, so the processor fails
   /// there instead ("Needed to expand a Cuckoo table that doesn't allow expansion").
-  public var shardsWithLostRows: [(id: Int, rows: Int, entries: Int)] {
+  public var shardsWithLostRows: [(id: Int, rows: Int, entries: Int, source: String?)] {
     shards.compactMap { shard in
       guard let rows = shard.rows, let entries = shard.entries, entries < rows else {
         return nil
       }
-      return (shard.id, rows, entries)
+      return (shard.id, rows, entries, shard.source)
     }
   }
 }

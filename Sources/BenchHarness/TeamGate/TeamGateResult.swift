@@ -169,8 +169,10 @@ public struct TeamGateResult: Sendable {
         add(
           "lcidl-server-ms", "\(name): server time per query",
           String(
-            format: "%.1f ms (slowest of %d shards, one thread; %.1f ms on all cores)",
-            milliseconds, log.shards.count, log.slowestShardMultiThreadedMilliseconds ?? 0),
+            format: "%.1f ms (slowest of %d shards%@, one thread; %.1f ms on all cores)",
+            milliseconds, log.shards.count,
+            log.shards.contains { $0.source != nil } ? ", each processed alone" : "",
+            log.slowestShardMultiThreadedMilliseconds ?? 0),
           "≤ \(GateSettings.format(budgets.lcidlServerMilliseconds)) ms", milliseconds,
           budgets.lcidlServerMilliseconds, .milliseconds)
       }
@@ -195,7 +197,7 @@ public struct TeamGateResult: Sendable {
   public var processorFailures: [String] {
     processorLogs.flatMap { log in
       log.shardsWithLostRows.map {
-        "Live Caller ID Lookup \(log.displayName(among: processorLogs)) shard \($0.id): the processor's table holds \($0.entries) of its \($0.rows) rows (rows lost: its automatic sizing drops a large value that finds no room; use the export's fixed-size configuration)"
+        "Live Caller ID Lookup \(log.displayName(among: processorLogs)) shard \($0.id)\($0.source.map { " (\($0.split(separator: "/").last ?? ""))" } ?? ""): the processor's table holds \($0.entries) of its \($0.rows) rows (rows lost: its automatic sizing drops a large value that finds no room; use the export's fixed-size configuration)"
       }
     }
   }
