@@ -11,6 +11,18 @@ struct ProcessorLogTests {
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Datasets/samples/pir-process-database-identity.log").path
 
+  /// A gate's result on an empty container with `processorLogs`: the budgets and the report
+  /// of the logs alone.
+  func gateResult(processorLogs: [ProcessorLog]) -> TeamGateResult {
+    var result = TeamGateResult(
+      settings: GateSettings(),
+      head: DataFigures(
+        bases: [], seedEntries: 0, fullEntries: 0, labelledEntries: 0, labelBytes: 0, totalBytes: 0),
+      base: nil, largest: "r")
+    result.processorLogs = processorLogs
+    return result
+  }
+
   @Test func everyShardsFiguresAreReadFromTheProcessorsOwnLog() throws {
     let text = try String(contentsOfFile: sample, encoding: .utf8)
     let log = try ProcessorLog.read(path: sample)
@@ -63,12 +75,7 @@ struct ProcessorLogTests {
         "identity (identity-a.log)", "identity (identity-b.log)",
       ])
     #expect(logs[0].displayName(among: [logs[0]]) == "identity")
-    var result = TeamGateResult(
-      settings: GateSettings(),
-      head: DataFigures(
-        bases: [], seedEntries: 0, fullEntries: 0, labelledEntries: 0, labelBytes: 0, totalBytes: 0),
-      base: nil, largest: "r")
-    result.processorLogs = logs
+    let result = gateResult(processorLogs: logs)
     let names = result.budgetChecks.filter { $0.key == "budgets.lcidl-server-ms" }.map(\.seriesName)
     #expect(names.count == 2 && Set(names).count == 2, "\(names)")
     let report = TeamGateReport.markdown(result, title: "t", chartLink: nil)
@@ -107,12 +114,7 @@ struct ProcessorLogTests {
     #expect(block.displayName(among: joined) == "block")
     #expect(joined[1] == identity, "a log of several shards is left as it was")
 
-    var result = TeamGateResult(
-      settings: GateSettings(),
-      head: DataFigures(
-        bases: [], seedEntries: 0, fullEntries: 0, labelledEntries: 0, labelBytes: 0, totalBytes: 0),
-      base: nil, largest: "r")
-    result.processorLogs = joined
+    let result = gateResult(processorLogs: joined)
     let server = result.budgetChecks.filter { $0.key == "budgets.lcidl-server-ms" }
     #expect(server.map(\.seriesName).count == 2, "one budget row per dataset")
     let report = TeamGateReport.markdown(result, title: "t", chartLink: nil)
@@ -141,12 +143,7 @@ struct ProcessorLogTests {
     let log = try ProcessorLog.parse(lossy, name: "p.log")
     #expect(log.shardsWithLostRows.map(\.id) == [1])
     #expect(log.shardsWithLostRows.first?.entries == entries - 1)
-    var result = TeamGateResult(
-      settings: GateSettings(),
-      head: DataFigures(
-        bases: [], seedEntries: 0, fullEntries: 0, labelledEntries: 0, labelBytes: 0, totalBytes: 0),
-      base: nil, largest: "r")
-    result.processorLogs = [log]
+    let result = gateResult(processorLogs: [log])
     #expect(
       result.dataVerdict.failures.contains {
         $0.hasPrefix(
