@@ -314,7 +314,7 @@ let package = Package(
       name: "CallDirectoryAppTests",
       dependencies: [
         "CallDirectoryApp", "CallDirectoryHost", "CallDirectoryCore", "CallDirectoryLoader",
-        "BaseFormat", "BenchHarness", "Datasets", "DirectoryCompiler", "DirectoryContainer",
+        "BaseFormat", "Datasets", "DirectoryCompiler", "DirectoryContainer",
         "HostTestSupport", "ReleaseFormat", "SystemCalls",
         .product(name: "SystemPackage", package: "swift-system"),
         "TestSupport", "calldir-extension",

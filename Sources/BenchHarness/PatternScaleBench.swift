@@ -104,9 +104,12 @@ public struct PatternScaleBench {
     // installs the top 1,999,999, as after a Settings toggle.
     try app.requestFullSet()
     try app.setChunk(1_999_999)
-    let enabled = try app.enable(system: system, bundleID: Self.bundleID, executable: executable)
+    let enabled = try system.enable(
+      Self.bundleID, runner: .process(executable: executable, container: app.container))
     let synced = try await app.sync(
-      system: system, bundleID: Self.bundleID, executable: executable, maximumRequests: 1)
+      manager: SimulatedCallDirectoryManager(
+        system: system, executable: executable, container: app.container),
+      bundleID: Self.bundleID, maximumRequests: 1)
     // A request the system killed (past its 60 s) is a row too, with why: that is the finding
     // this bench exists to show, not a failure of the bench.
     let results = [enabled] + synced.filter { $0.incremental }

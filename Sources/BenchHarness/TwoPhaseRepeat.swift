@@ -123,8 +123,8 @@ final class TwoPhaseRepeat {
     started = MonotonicClock.system.nanoseconds()
     var seedRows: [RunRecord] = []
     for target in targets {
-      let seed = try target.app.enable(
-        system: system, bundleID: target.bundleID, executable: executable)
+      let seed = try system.enable(
+        target.bundleID, runner: .process(executable: executable, container: target.app.container))
       seedRows.append(record("seed", seed, target.bundleID))
     }
     let answered = try system.lookup(dataset.seedNumber)
@@ -151,7 +151,9 @@ final class TwoPhaseRepeat {
     var phaseTwoRuns: [RequestResult] = []
     for target in targets {
       let full = try await target.app.sync(
-        system: system, bundleID: target.bundleID, executable: executable)
+        manager: SimulatedCallDirectoryManager(
+          system: system, executable: executable, container: target.app.container),
+        bundleID: target.bundleID)
       guard let first = full.first else {
         var row = record(
           "full", RequestResult(refused: .unknown, detail: "", incremental: false),
@@ -202,7 +204,9 @@ final class TwoPhaseRepeat {
     var updateRows: [RunRecord] = []
     for target in targets {
       let update = try await target.app.sync(
-        system: system, bundleID: target.bundleID, executable: executable)
+        manager: SimulatedCallDirectoryManager(
+          system: system, executable: executable, container: target.app.container),
+        bundleID: target.bundleID)
       guard let first = update.first else { continue }
       var row = record("incremental", first, target.bundleID)
       if update.count > 1 {

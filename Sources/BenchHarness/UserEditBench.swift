@@ -114,7 +114,8 @@ public struct UserEditBench {
     try app.requestFullSet()
     try app.setChunk(1_999_999)
     progress("installing the whole set, past the cap")
-    _ = try app.enable(system: system, bundleID: Self.bundleID, executable: executable)
+    _ = try system.enable(
+      Self.bundleID, runner: .process(executable: executable, container: app.container))
     _ = try await sync(app, system, executable)
     guard try app.status().install.isUpToDate else {
       throw BenchError("the container is not installed whole: \(try app.status().install.summary)")
@@ -224,7 +225,9 @@ public struct UserEditBench {
     async throws -> [RequestResult]
   {
     let results = try await app.sync(
-      system: system, bundleID: Self.bundleID, executable: executable)
+      manager: SimulatedCallDirectoryManager(
+        system: system, executable: executable, container: app.container),
+      bundleID: Self.bundleID)
     guard results.allSatisfy({ $0.succeeded }) else {
       throw BenchError("a request failed: \(results.map(\.detail))")
     }

@@ -152,9 +152,10 @@ struct HostCommand: ParsableCommand {
     @OptionGroup var options: HostOptions
 
     func run() throws {
-      let result = try ContainerApp(container: target.container).enable(
-        system: try options.system(), bundleID: target.bundleID,
-        executable: try options.extensionPath())
+      // As a user's Settings switch: the system runs a complete load of the container.
+      let result = try options.system().enable(
+        target.bundleID,
+        runner: .process(executable: try options.extensionPath(), container: target.container))
       try report(result, what: "enable \(target.bundleID)")
     }
   }

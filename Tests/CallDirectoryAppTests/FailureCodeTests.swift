@@ -1,4 +1,3 @@
-import BenchHarness
 import CallDirectoryApp
 import CallDirectoryCore
 import CallDirectoryHost

@@ -1,4 +1,3 @@
-import BenchHarness
 import DirectoryContainer
 import Foundation
 import HostTestSupport

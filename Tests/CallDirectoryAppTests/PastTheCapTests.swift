@@ -1,5 +1,4 @@
 import BaseFormat
-import BenchHarness
 import CallDirectoryApp
 import CallDirectoryCore
 import CallDirectoryHost

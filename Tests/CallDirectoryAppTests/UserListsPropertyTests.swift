@@ -1,4 +1,3 @@
-import BenchHarness
 import CallDirectoryApp
 import CallDirectoryHost
 import CallDirectoryLoader
