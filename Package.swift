@@ -321,7 +321,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "ProcessSpawningTests",
-      dependencies: ["ProcessMetrics", "ProcessSpawning", "SystemCalls", "TestSupport"]),
+      dependencies: [
+        "ByteCoding", "ProcessMetrics", "ProcessSpawning", "SystemCalls", "TestSupport",
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
     .testTarget(
       name: "DirectoryContainerTests",
       dependencies: ["DirectoryContainer", "BaseFormat", "ByteCoding", "TestSupport"]),

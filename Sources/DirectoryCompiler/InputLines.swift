@@ -95,8 +95,11 @@ import SystemCalls
     self.path = path
     self.maximumLineByteCount = maximumLineByteCount
     chunkByteCount = min(1 << 20, max(16 << 10, byteRange.count))
-    guard let descriptor = PositionalRead.open(path) else {
-      throw CompileError.unreadable(path, SystemErrorText.last)
+    let descriptor: Int32
+    do {
+      descriptor = try PositionalRead.open(path)
+    } catch {
+      throw CompileError.unreadable(path, SystemErrorText.describe(error.rawValue))
     }
     unsafe file = nil
     plain = (descriptor, byteRange.lowerBound, byteRange.upperBound)
@@ -136,10 +139,13 @@ import SystemCalls
     }
     if let range = plain {
       let wanted = max(0, min(chunkByteCount, range.end - range.offset))
-      let read = PositionalRead.read(
-        range.descriptor, appendingTo: buffer, byteCount: wanted, at: range.offset)
-      if read < 0 {
-        streamError = "read failed (\(SystemErrorText.last))"
+      let read: Int
+      do {
+        read = try PositionalRead.read(
+          range.descriptor, appendingTo: buffer, byteCount: wanted, at: range.offset)
+      } catch {
+        streamError = "read failed (\(SystemErrorText.describe(error.rawValue)))"
+        read = -1
       }
       if read <= 0 {
         unsafe atEnd = true

@@ -17,12 +17,14 @@ enum InputSplit {
       format == .tsv
       ? (quoting == nil || quoting == Quoting.none) : (format == .csv && quoting == Quoting.none)
     guard unquoted, let size = FolderCalls.regularFileByteCount(path), size >= minimumByteCount,
-      let descriptor = PositionalRead.open(path)
+      let descriptor = try? PositionalRead.open(path)
     else { return nil }
     defer { PositionalRead.close(descriptor) }
     var probe = [UInt8](repeating: 0, count: 64 * 1024)
-    let read = PositionalRead.read(descriptor, into: &probe, at: 0)
-    guard read > 2 else { return nil }
+    // A probe that cannot be read leaves the file to one reader, which names the failure.
+    guard let read = try? PositionalRead.read(descriptor, into: &probe, at: 0), read > 2 else {
+      return nil
+    }
     let head = probe[..<read]
     // gzip, or lines ended by CR alone (InputLines reads those a way a cut would not).
     if head[0] == 0x1f && head[1] == 0x8b { return nil }
@@ -45,8 +47,8 @@ enum InputSplit {
     var position = offset - 1
     var window = [UInt8](repeating: 0, count: 64 * 1024)
     while position < size {
-      let read = PositionalRead.read(descriptor, into: &window, at: position)
-      guard read > 0 else { return nil }
+      guard let read = try? PositionalRead.read(descriptor, into: &window, at: position), read > 0
+      else { return nil }
       if let index = window[..<read].firstIndex(of: UInt8(ascii: "\n")) {
         return position + index + 1
       }

@@ -48,10 +48,13 @@ final class MergedRuns {
         }
         // A record longer than the buffer (texts of up to 65,535 bytes each) widens it.
         if buffer.count < count { buffer += [UInt8](repeating: 0, count: count - buffer.count) }
-        let read = PositionalRead.read(
-          descriptor, into: &buffer, from: end, byteCount: buffer.count - end, at: fileOffset)
-        guard read >= 0 else {
-          throw CompileError.unreadable(path, "sort run: \(SystemErrorText.describe(errno))")
+        let read: Int
+        do {
+          read = try PositionalRead.read(
+            descriptor, into: &buffer, from: end, byteCount: buffer.count - end, at: fileOffset)
+        } catch {
+          throw CompileError.unreadable(
+            path, "sort run: \(SystemErrorText.describe(error.rawValue))")
         }
         if read == 0 { atEnd = true }
         end += read
@@ -128,8 +131,12 @@ final class MergedRuns {
     arena = memory?.0 ?? []
     offsets = memory?.1 ?? []
     for path in paths {
-      guard let descriptor = PositionalRead.open(path) else {
-        throw CompileError.unreadable(path, "sort run vanished")
+      let descriptor: Int32
+      do {
+        descriptor = try PositionalRead.open(path)
+      } catch {
+        throw CompileError.unreadable(
+          path, "sort run vanished (\(SystemErrorText.describe(error.rawValue)))")
       }
       unsafe runs.append(Run(descriptor: descriptor, path: path, chunk: bufferByteCount))
       unsafe try runs[runs.count - 1].load()

@@ -43,7 +43,7 @@ import SystemCalls
     /// Returns nil when the file cannot be opened (no such process, or not Linux).
     public init?(processID: Int32? = nil) {
       let path = processID.map { "/proc/\($0)/status" } ?? "/proc/self/status"
-      guard let descriptor = PositionalRead.open(path) else { return nil }
+      guard let descriptor = try? PositionalRead.open(path) else { return nil }
       self.descriptor = descriptor
     }
 
@@ -52,8 +52,8 @@ import SystemCalls
     /// A fresh reading, or nil when the process is gone.
     public func read() -> MemoryStatus? {
       // /proc regenerates the file's text on every read from offset 0.
-      let count = PositionalRead.read(descriptor, into: &buffer, at: 0)
-      guard count > 0 else { return nil }
+      guard let count = try? PositionalRead.read(descriptor, into: &buffer, at: 0), count > 0
+      else { return nil }
       return buffer.withByteView { MemoryStatus(parsing: $0.rebased(0..<count)) }
     }
 

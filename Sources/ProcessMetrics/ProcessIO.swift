@@ -6,11 +6,12 @@ import SystemCalls
 public enum ProcessIO {
   /// Bytes read so far, or nil where `/proc/self/io` is missing (not Linux) or unreadable.
   public static func bytesRead() -> Int? {
-    guard let descriptor = PositionalRead.open("/proc/self/io") else { return nil }
+    guard let descriptor = try? PositionalRead.open("/proc/self/io") else { return nil }
     defer { PositionalRead.close(descriptor) }
     var buffer = [UInt8](repeating: 0, count: 512)
-    let count = PositionalRead.read(descriptor, into: &buffer, at: 0)
-    guard count > 0 else { return nil }
+    guard let count = try? PositionalRead.read(descriptor, into: &buffer, at: 0), count > 0 else {
+      return nil
+    }
     let text = String(decoding: buffer[0..<count], as: UTF8.self)
     for line in text.split(separator: "\n") where line.hasPrefix("rchar:") {
       return Int(line.dropFirst("rchar:".count).drop { $0 == " " })
