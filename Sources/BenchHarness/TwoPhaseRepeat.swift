@@ -119,6 +119,11 @@ final class TwoPhaseRepeat {
 
   /// Phase one: each extension turned on (several extensions: one after the other), then the
   /// seed number looked up.
+  /// The simulated system as `app`'s manager, spawning this run's extension.
+  private func manager(for app: ContainerApp) -> SimulatedCallDirectoryManager {
+    SimulatedCallDirectoryManager(system: system, executable: executable, container: app.container)
+  }
+
   func enable() throws -> [RunRecord] {
     started = MonotonicClock.system.nanoseconds()
     var seedRows: [RunRecord] = []
@@ -151,8 +156,7 @@ final class TwoPhaseRepeat {
     var phaseTwoRuns: [RequestResult] = []
     for target in targets {
       let full = try await target.app.sync(
-        manager: SimulatedCallDirectoryManager(
-          system: system, executable: executable, container: target.app.container),
+        manager: manager(for: target.app),
         bundleID: target.bundleID)
       guard let first = full.first else {
         var row = record(
@@ -204,8 +208,7 @@ final class TwoPhaseRepeat {
     var updateRows: [RunRecord] = []
     for target in targets {
       let update = try await target.app.sync(
-        manager: SimulatedCallDirectoryManager(
-          system: system, executable: executable, container: target.app.container),
+        manager: manager(for: target.app),
         bundleID: target.bundleID)
       guard let first = update.first else { continue }
       var row = record("incremental", first, target.bundleID)

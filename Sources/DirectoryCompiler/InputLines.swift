@@ -139,15 +139,16 @@ import SystemCalls
     }
     if let range = plain {
       let wanted = max(0, min(chunkByteCount, range.end - range.offset))
+      // A failed read ends the stream as its end does, with the reason kept.
       let read: Int
       do {
         read = try PositionalRead.read(
           range.descriptor, appendingTo: buffer, byteCount: wanted, at: range.offset)
       } catch {
         streamError = "read failed (\(SystemErrorText.describe(error.rawValue)))"
-        read = -1
+        read = 0
       }
-      if read <= 0 {
+      if read == 0 {
         unsafe atEnd = true
         return
       }
