@@ -32,7 +32,8 @@ import PackageDescription
 // dependencies below and the files' imports disagree; `--print-header` prints them afresh.
 //
 // Foundation allowed: ProcessSpawning, CallDirectoryHost, DirectoryCompiler, Datasets,
-// LiveLookupExport, BenchHarness, ReleaseDownload, calldir, calldir-baselines, calldir-fuzz.
+// LiveLookupExport, BenchMeasuring, BenchReporting, BenchGating, ReleaseDownload, calldir,
+// calldir-baselines, calldir-fuzz.
 //
 //   CallDirectoryCore ← CallKitAdapter
 //   ByteCoding ← PhoneNormalization
@@ -64,11 +65,14 @@ import PackageDescription
 //   FaultInjection, ReleaseFormat, SystemCalls ← calldir-patch
 //   BaseFormat, CZlib, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost, CallDirectoryLoader,
 //     Datasets, DirectoryContainer, ExtensionReport, ProcessMetrics, ProcessSpawning,
-//     ReleaseFormat, SystemCalls ← BenchHarness
-//   BaseFormat, BenchHarness, ByteCoding, CallDirectoryApp, CallDirectoryCore, CallDirectoryHost,
-//     CallDirectoryLoader, Datasets, DirectoryCompiler, DirectoryContainer, FaultInjection,
-//     HeapProbe, LiveLookupExport, PhoneNormalization, ProcessMetrics, ProcessSpawning,
-//     ReleaseDownload, ReleaseFormat, SystemCalls ← calldir
+//     ReleaseFormat, SystemCalls ← BenchMeasuring
+//   BaseFormat, BenchMeasuring, CallDirectoryHost, ProcessMetrics, SystemCalls ← BenchReporting
+//   BaseFormat, BenchMeasuring, BenchReporting, CallDirectoryCore, Datasets, DirectoryContainer,
+//     ProcessMetrics, ProcessSpawning, ReleaseFormat ← BenchGating
+//   BaseFormat, BenchGating, BenchMeasuring, BenchReporting, ByteCoding, CallDirectoryApp,
+//     CallDirectoryCore, CallDirectoryHost, CallDirectoryLoader, Datasets, DirectoryCompiler,
+//     DirectoryContainer, FaultInjection, HeapProbe, LiveLookupExport, PhoneNormalization,
+//     ProcessMetrics, ProcessSpawning, ReleaseDownload, ReleaseFormat, SystemCalls ← calldir
 
 /// The modules an iOS app or its extensions link that build without Foundation (Glibc/Darwin
 /// only behind `#if canImport`, in SystemCalls), lowest first: they build for iOS 16 and
@@ -254,19 +258,34 @@ let package = Package(
       dependencies: [
         "ByteCoding", "BaseFormat", "DirectoryContainer", "DirectoryCompiler", "PhoneNormalization",
       ]),
+    // The harness in three rooms, the graph one way: BenchMeasuring runs the benches and returns
+    // their runs as values, BenchReporting writes them (CSV, charts, JSON, history, summaries),
+    // BenchGating judges them (the checks, the verdicts, `calldir gate` and its budgets).
     .target(
-      name: "BenchHarness",
+      name: "BenchMeasuring",
       dependencies: [
         "ProcessMetrics", "ProcessSpawning", "Datasets", "CallDirectoryCore", "BaseFormat",
         "DirectoryContainer", "ExtensionReport", "CallDirectoryHost", "CallDirectoryApp",
         "CallDirectoryLoader", "ReleaseFormat", "CZlib", "SystemCalls",
-        .product(name: "Yams", package: "Yams"),
         .product(name: "SystemPackage", package: "swift-system"),
+      ]),
+    .target(
+      name: "BenchReporting",
+      dependencies: [
+        "BenchMeasuring", "BaseFormat", "CallDirectoryHost", "ProcessMetrics", "SystemCalls",
+      ]),
+    .target(
+      name: "BenchGating",
+      dependencies: [
+        "BenchMeasuring", "BenchReporting", "BaseFormat", "CallDirectoryCore", "Datasets",
+        "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
+        .product(name: "Yams", package: "Yams"),
       ]),
     .executableTarget(
       name: "calldir",
       dependencies: [
-        "BenchHarness", "Datasets", "BaseFormat", "ByteCoding", "CallDirectoryHost",
+        "BenchMeasuring", "BenchReporting", "BenchGating", "Datasets", "BaseFormat", "ByteCoding",
+        "CallDirectoryHost",
         "CallDirectoryApp",
         "CallDirectoryLoader", "CallDirectoryCore", "PhoneNormalization", "DirectoryCompiler",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ReleaseFormat",
@@ -385,7 +404,8 @@ let package = Package(
     .testTarget(
       name: "BenchHarnessTests",
       dependencies: [
-        "BenchHarness", "Datasets", "BaseFormat", "CallDirectoryHost", "CallDirectoryLoader",
+        "BenchMeasuring", "BenchReporting", "BenchGating", "Datasets", "BaseFormat",
+        "CallDirectoryHost", "CallDirectoryLoader",
         "DirectoryContainer", "ProcessMetrics", "ProcessSpawning", "ExtensionReport", "TestSupport",
         "DirectoryCompiler",
       ]),

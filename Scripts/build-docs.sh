@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 # The modules whose catalogs and symbols are documented: what an app links, the formats, the
 # harness and the command line.
 targets=(CallDirectoryApp CallDirectoryCore CallDirectoryLoader CallKitAdapter DirectoryContainer
-  BaseFormat ReleaseFormat ReleaseDownload PhoneNormalization SystemChannel BenchHarness calldir)
+  BaseFormat ReleaseFormat ReleaseDownload PhoneNormalization SystemChannel BenchMeasuring
+  BenchReporting BenchGating calldir)
 build() { # OUTPUT
   local flags=()
   for target in "${targets[@]}"; do flags+=(--target "$target"); done

@@ -33,8 +33,8 @@ FIGURE = re.compile(r"(?<![\w.])[+−-]?\d+\.\d+ ?(?:MiB|KiB|GiB|MB|GB|KB|ms|s|M
 CHECKED = re.compile(r"<!-- (gate-checks|csv-columns): (begin|end) -->")
 # Settings the docs name with a decimal, each checked against the line of code that sets it.
 SETTINGS = {
-    "0.1%": ("Sources/BenchHarness/History/ChangePointDetector.swift", "countStepTolerance = 0.001"),
-    "2.5×": ("Sources/BenchHarness/CompileBench.swift", "maximumCompileToSortRatio = 2.5"),
+    "0.1%": ("Sources/BenchReporting/History/ChangePointDetector.swift", "countStepTolerance = 0.001"),
+    "2.5×": ("Sources/BenchMeasuring/CompileBench.swift", "maximumCompileToSortRatio = 2.5"),
     # 100,000 labelled entries at the iPhone 13 profile's 39,916 a second.
     "2.5 s": ("Datasets/devices/iphone13.json", "39,916 identification entries/s"),
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BenchHarness
+import BenchMeasuring
 import CallDirectoryApp
 import CallDirectoryHost
 import CallDirectoryLoader

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BenchHarness
+import BenchMeasuring
 import CallDirectoryCore
 import Datasets
 import DirectoryCompiler
@@ -118,7 +118,7 @@ struct StrategyList: Equatable, CustomStringConvertible {
   private init(strategies: [BenchStrategy]) { self.strategies = strategies }
 
   /// A comma-separated list (`mmap,buffered`); a name given twice counts once.
-  /// - Throws: `BenchHarness.BenchError` naming an unknown strategy, or an empty list.
+  /// - Throws: `BenchMeasuring.BenchError` naming an unknown strategy, or an empty list.
   init(parsing text: String) throws {
     strategies = try BenchStrategy.parseList(text)
   }

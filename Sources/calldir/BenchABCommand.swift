@@ -1,5 +1,5 @@
 import ArgumentParser
-import BenchHarness
+import BenchMeasuring
 
 /// `calldir bench ab`: this build against another, on the same data in the same run.
 struct BenchABCommand: ParsableCommand {

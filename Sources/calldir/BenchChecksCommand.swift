@@ -1,5 +1,5 @@
 import ArgumentParser
-import BenchHarness
+import BenchGating
 
 /// `calldir bench checks`: every check each gate applies, from the code.
 struct BenchChecksCommand: ParsableCommand {

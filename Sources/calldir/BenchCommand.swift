@@ -1,5 +1,6 @@
 import ArgumentParser
-import BenchHarness
+import BenchGating
+import BenchMeasuring
 import CallDirectoryCore
 import Foundation
 import ProcessMetrics

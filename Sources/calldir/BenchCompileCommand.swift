@@ -1,5 +1,7 @@
 import ArgumentParser
-import BenchHarness
+import BenchGating
+import BenchMeasuring
+import BenchReporting
 import Foundation
 import ProcessSpawning
 
@@ -129,7 +131,7 @@ struct BenchCompileCommand: ParsableCommand {
         configuration.memoryBytes = memory.bytes
         configuration.tools = CompileScale.tools
         let runs = try CompileBench(configuration: configuration).run {
-          report("\(ChartLabels.decimal(Double(size))): \($0)", size)
+          report("\(CountText.decimal(Double(size))): \($0)", size)
         }
         points.append(CompileScale.Point(entries: size, runs: runs))
       }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import BenchHarness
+import BenchGating
+import BenchMeasuring
+import BenchReporting
 import Foundation
 
 /// What a strategies run records beyond its CSV, and what it is compared with: the committed

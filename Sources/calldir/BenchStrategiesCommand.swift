@@ -1,6 +1,8 @@
 import ArgumentParser
 import BaseFormat
-import BenchHarness
+import BenchGating
+import BenchMeasuring
+import BenchReporting
 import Foundation
 import ProcessMetrics
 

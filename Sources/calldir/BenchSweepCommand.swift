@@ -1,5 +1,7 @@
 import ArgumentParser
-import BenchHarness
+import BenchGating
+import BenchMeasuring
+import BenchReporting
 import Foundation
 
 /// `calldir bench sweep`: the strategies bench at each of several sizes, and how cost grows.

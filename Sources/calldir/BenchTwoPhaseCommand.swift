@@ -1,5 +1,7 @@
 import ArgumentParser
-import BenchHarness
+import BenchGating
+import BenchMeasuring
+import BenchReporting
 import CallDirectoryCore
 import Datasets
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
-import BenchHarness
+import BenchMeasuring
+import BenchReporting
 import Foundation
 import ProcessSpawning
 import ReleaseFormat

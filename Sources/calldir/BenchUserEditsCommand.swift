@@ -1,5 +1,6 @@
 import ArgumentParser
-import BenchHarness
+import BenchMeasuring
+import BenchReporting
 import Datasets
 import Foundation
 import ProcessSpawning

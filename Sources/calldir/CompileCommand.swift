@@ -1,5 +1,5 @@
 import ArgumentParser
-import BenchHarness
+import BenchMeasuring
 import CallDirectoryCore
 import DirectoryCompiler
 import Foundation

@@ -1,4 +1,5 @@
-import BenchHarness
+import BenchGating
+import BenchMeasuring
 import Foundation
 
 /// A folder of a git repository as a revision holds it: what `calldir gate --against-rev`

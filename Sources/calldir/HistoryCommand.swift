@@ -1,5 +1,6 @@
 import ArgumentParser
-import BenchHarness
+import BenchMeasuring
+import BenchReporting
 import Foundation
 import SystemCalls
 
@@ -109,7 +110,7 @@ struct HistoryChangesCommand: ParsableCommand {
     discussion: """
       Deterministic counts change in exact steps (over 0.1% between measured commits); noisy \
       figures are segmented by optimal partitioning on log values with a penalty calibrated on \
-      this machine's A/A histories (the BenchHarness article "CI history"). A change the data cannot pin to one \
+      this machine's A/A histories (the BenchReporting article "CI history"). A change the data cannot pin to one \
       commit is given as a range.
       Exit statuses: 0 done (and, with --gate, no regression at the newest commit); 1 usage or \
       input error; 2 --gate found a regression at the newest commit.

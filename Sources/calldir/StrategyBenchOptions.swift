@@ -1,6 +1,7 @@
 import ArgumentParser
 import BaseFormat
-import BenchHarness
+import BenchMeasuring
+import BenchReporting
 import Foundation
 import ProcessMetrics
 
@@ -30,7 +31,7 @@ struct StrategyBenchOptions: ParsableArguments {
     help:
       "The gate's ceiling on a calldir strategy's median startup CPU time (exec to load start, not the wall clock, which grows on a busy machine), seconds.",
     transform: finiteNumber(in: OptionBounds.seconds))
-  var maxStartup: Double = BenchGate.defaultMaximumStartupSeconds
+  var maxStartup: Double = BenchConfiguration.defaultMaximumStartupSeconds
 
   @Option(
     name: .long,

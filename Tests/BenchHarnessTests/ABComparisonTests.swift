@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// Two builds compared in one run: the statistics and the gate.
 @Suite("A/B of two builds")

@@ -5,7 +5,8 @@ import ProcessSpawning
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// jemalloc is found at run time: the same build measures heap peaks where its shared library is
 /// installed and leaves them empty elsewhere.

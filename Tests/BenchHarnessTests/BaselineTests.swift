@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
+@testable import BenchMeasuring
 
 /// The committed baseline's gate: deterministic figures compared with a threshold.
 @Suite("The baseline gate")

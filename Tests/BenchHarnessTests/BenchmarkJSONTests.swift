@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// github-action-benchmark's custom JSON: one direction per file.
 @Suite("CI dashboard JSON")

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
+@testable import BenchReporting
 
 /// Issue 70, item 2: a budget's time to the limit is a least-squares line through its figure
 /// at the history's last commits, by commit time, extended to the limit.

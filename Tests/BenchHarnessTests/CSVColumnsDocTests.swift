@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// The harness catalog's CSV table (`CSVColumns.md`) names every column the bench writes, so
 /// the two cannot drift (issue 41: the table omitted `startup_s` and eight others).
@@ -9,7 +10,7 @@ import Testing
 struct CSVColumnsDocTests {
   @Test func everyColumnHasARowInTheTable() throws {
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../Sources/BenchHarness/BenchHarness.docc/CSVColumns.md")
+      .appendingPathComponent("../../Sources/BenchReporting/BenchReporting.docc/CSVColumns.md")
     let text = try String(contentsOf: readme, encoding: .utf8)
     let start = try #require(text.range(of: "# The CSV columns\n"), "the article's title")
     let section = text[start.upperBound...]

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 @Suite("CSV files")
 struct CSVTests {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchReporting
 
 /// Change points (issue 29): exact steps in deterministic counts at their commit; wall-time
 /// steps under this machine's measured noise found within 3 commits; A/A histories with at most

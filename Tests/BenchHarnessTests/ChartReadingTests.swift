@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// What a person sees in the strategies and sweep charts, checked in the SVG text: a value label
 /// never straddles a reference line, overlapping series stay told apart, bytes read in binary

@@ -7,7 +7,7 @@ import ProcessMetrics
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
 @testable import ProcessSpawning
 
 @Suite("Children are measured, limited and classified like the system does")

@@ -1,4 +1,4 @@
-import BenchHarness
+import BenchReporting
 import Datasets
 import DirectoryContainer
 import Foundation

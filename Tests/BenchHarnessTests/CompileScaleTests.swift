@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
+@testable import BenchMeasuring
+@testable import BenchReporting
 @testable import DirectoryCompiler
 
 /// `bench compile --entries A,B,C`: the exponents fitted across sizes, the gate on them, the

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// `--base FILE`: a base a team compiled, benched as it is.
 @Suite("Benching a compiled base")

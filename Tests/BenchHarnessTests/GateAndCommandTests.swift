@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 @Suite("The gate and the command line")
 struct GateAndCommandTests {

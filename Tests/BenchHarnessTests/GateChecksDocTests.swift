@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
 
 /// The harness catalog's list of gate checks (`GatingCI.md`) is `calldir bench checks`' output,
 /// which comes from the constants the gates read: the two cannot drift (issue 41, item 3).
@@ -9,7 +9,7 @@ import Testing
 struct GateChecksDocTests {
   @Test func theArticlesTableIsTheCommandsOutput() throws {
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../Sources/BenchHarness/BenchHarness.docc/GatingCI.md")
+      .appendingPathComponent("../../Sources/BenchGating/BenchGating.docc/GatingCI.md")
     let text = try String(contentsOf: readme, encoding: .utf8)
     let begin = try #require(text.range(of: "<!-- gate-checks: begin -->\n"))
     let end = try #require(

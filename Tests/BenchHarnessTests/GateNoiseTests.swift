@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// Gates that do not flake and do not let a regression through (issue 29, items 4–6): a sweep's
 /// load-time exponent fitted on each size's fastest run, a projected device time over the
@@ -91,7 +93,7 @@ struct GateNoiseTests {
     }
     let gate = BenchGate(
       rssBudgetBytes: 1 << 20, minimumEntriesPerSecond: 1,
-      maximumStartupSeconds: BenchGate.defaultMaximumStartupSeconds)
+      maximumStartupSeconds: BenchConfiguration.defaultMaximumStartupSeconds)
     #expect(gate.evaluate(StrategySummary.all(records(startup: 0.004))).passed)
     #expect(gate.evaluate(StrategySummary.all(records(startup: 0.002, waiting: 0.025))).passed)
     let slow = gate.evaluate(StrategySummary.all(records(startup: 0.012))).failures

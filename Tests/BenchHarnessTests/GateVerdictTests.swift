@@ -1,4 +1,5 @@
-import BenchHarness
+import BenchGating
+import BenchMeasuring
 import Testing
 
 /// The gate's verdicts add up, and the compile gate decides from the same run's medians.

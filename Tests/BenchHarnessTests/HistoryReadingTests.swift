@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchReporting
 
 /// What a person reads in the history: an environment change is reported, not gated; the
 /// trend charts print no raw exponent, keep the newest change's label inside, and show a

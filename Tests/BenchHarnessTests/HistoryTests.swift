@@ -3,7 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// The CI history (issue 29): per-commit summaries in SQLite, bounded by prune, and a report
 /// that stays small as it grows.

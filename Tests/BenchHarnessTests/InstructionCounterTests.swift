@@ -5,7 +5,7 @@ import ProcessSpawning
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
 
 /// Instructions per entry come from valgrind, on a stripped copy of the measured binary.
 @Suite("Instructions counted under valgrind")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
 
 /// `calldir gate --lcidl-log`: Apple's processor's log read as the processor writes it, on a
 /// log it wrote (issue 69, item 4).

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
 
 /// The built executables sit beside the test runner in SwiftPM's build folder.
 func builtExecutable(_ name: String) throws -> String {

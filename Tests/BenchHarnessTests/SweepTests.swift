@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchGating
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// A sweep over N: growth exponents, their gate, the command and its chart.
 @Suite("Sweeps: how cost grows with N")

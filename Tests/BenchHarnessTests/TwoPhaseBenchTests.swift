@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 @Suite("bench --two-phase, end to end")
 struct TwoPhaseBenchTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
+@testable import BenchReporting
 
 /// The two-phase chart: a timeline per repeat, with the real counts.
 @Suite("The two-phase timeline")

@@ -1,4 +1,5 @@
-import BenchHarness
+import BenchMeasuring
+import BenchReporting
 import Datasets
 import Foundation
 import TestSupport

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BenchHarness
+@testable import BenchMeasuring
 
 /// `bench user-edits`' lookup figures: it reads the timing lines `calldir lookup --repeat`
 /// prints (the real binary's, so the two cannot drift apart), and its agreement rule holds on
